@@ -1,0 +1,67 @@
+"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S]`.
+
+Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
+decisions per second in compiled code (one game at a time, one core), and decision steps per second
+through the Python `Game` API.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numpy as np
+
+from suntzu_env import Game, engine
+from suntzu_env.game import DEFAULT_ADJ
+from suntzu_env.rules import VARIANTS
+
+
+def bench_compiled(games: int, variant: str, events: bool) -> dict[str, float]:
+    adj = np.array(DEFAULT_ADJ, dtype=np.int64)
+    start = time.perf_counter()
+    out = engine.random_playouts(games, 1, VARIANTS.index(variant), int(events), adj)
+    seconds = time.perf_counter() - start
+    return {"games_per_s": games / seconds, "decisions_per_s": out[:, 1].sum() / seconds}
+
+
+def bench_game_api(seconds: float) -> float:
+    rng = random.Random(0)
+    steps, seed = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = Game.new(seed)
+        seed += 1
+        while not game.is_terminal:
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
+    parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
+    args = parser.parse_args(argv)
+
+    start = time.perf_counter()
+    adj = np.array(DEFAULT_ADJ, dtype=np.int64)
+    for variant in (0, 1):
+        for events in (0, 1):
+            engine.random_playouts(1, 0, variant, events, adj)
+    Game.new(0)
+    print(f"numba compile / cache load: {time.perf_counter() - start:.2f} s")
+    for variant in VARIANTS:
+        for events in (False, True):
+            r = bench_compiled(args.games, variant, events)
+            print(
+                f"compiled random playout ({variant}, events {'on' if events else 'off'}): "
+                f"{r['games_per_s']:,.0f} games/s, {r['decisions_per_s']:,.0f} decisions/s"
+            )
+    print(f"Python Game API, random legal play: {bench_game_api(args.seconds):,.0f} decision steps/s")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,125 @@
+"""The fixed layout of a game state: one int32 vector of named fields (a batch is an (N, S) array).
+
+Each field is declared once below with its size and meaning; the engine indexes the state with the
+offsets, `to_dict`/`from_dict` walk the same declaration. Per-side fields hold blue's block first,
+then red's (`FIELD + side * block`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES
+
+STATE_DTYPE = np.int32
+
+
+@dataclass(frozen=True)
+class Field:
+    """One named run of state entries."""
+
+    name: str
+    offset: int
+    size: int
+    doc: str
+
+
+FIELDS: list[Field] = []
+
+
+def _field(name: str, size: int, doc: str) -> int:
+    offset = FIELDS[-1].offset + FIELDS[-1].size if FIELDS else 0
+    FIELDS.append(Field(name, offset, size, doc))
+    return offset
+
+
+DECK_CAPACITY = 14  # non-base cards of a side: its deck never holds more
+MAX_TASKS = 8  # pending army transfers (six-marks, movement, costs, event payments) in one battle
+TASK_SIZE = 6  # side, count, source rule, destination, province, cause
+
+# fmt: off
+VARIANT        = _field("variant", 1, "0 standard, 1 beginner")
+EVENTS_ON      = _field("events_on", 1, "1 when event cards are in play")
+ADJ            = _field("adjacency", N_PROVINCES, "per province: bit mask of its neighbours")
+ROUND          = _field("round", 1, "1..9")
+SCORE          = _field("score", 1, "-9..9, + toward blue")
+PHASE          = _field("phase", 1, "PH_* code")
+WINNER         = _field("winner", 1, "-1 none yet, 0 blue, 1 red, 2 draw")
+PRIVILEGE      = _field("privilege", 1, "-1 nobody yet, else the last holder of the reveal privilege")
+ORDER_HOLDER   = _field("order_holder", 1, "-1 board order this round, else the side choosing it")
+PLAGUE_REVEALS = _field("plague_reveals", 1, "Plague cards revealed so far (R7.1)")
+VALUES         = _field("province_values", N_PROVINCES * 3, "value at scorings 3/6/9, 3 per province")
+EVENT_UP       = _field("event_face_up", 1, "-1 none, else event id")
+EVENT_DECK     = _field("event_deck", 5, "event ids, top first, -1 past the end")
+EVENT_DECK_LEN = _field("event_deck_len", 1, "events left in the deck")
+RESERVE        = _field("reserve", 2, "armies in reserve, per side")
+SET_ASIDE      = _field("set_aside", 2, "armies in the set-aside pool, per side")
+MARKED         = _field("marked_armies", 2, "armies in six-mark boxes, per side")
+ARMIES         = _field("armies", 2 * N_PROVINCES, "armies per side and province")
+SIX_MARKS      = _field("six_marks", 2 * N_PROVINCES, "six-marks per side and province (0..2)")
+HAND           = _field("hand", 2 * N_CARD_KINDS, "cards in hand per side and kind")
+DECK           = _field("deck", 2 * DECK_CAPACITY, "deck per side: card ids, top first, -1 past the end")
+DECK_LEN       = _field("deck_len", 2, "cards in deck, per side")
+OUT            = _field("out_of_game", 2 * N_CARD_KINDS, "cards out of the game per side and kind (public)")
+WARLORD        = _field("warlords", 10, "per warlord id: 0 unchosen, 1 held, 2 used")
+PLACED         = _field("placed", 2 * N_PROVINCES, "card placed this round per side and province, -1 none")
+RECYCLED       = _field("recycled", 2 * N_PROVINCES, "1 where the placed card went back to the deck")
+REVEALED       = _field("revealed", N_PROVINCES, "1 once the province's battle began this round")
+STEP           = _field("step", 1, "position inside the phase")
+PLACE_PROV     = _field("place_province", 1, "province of the next placement")
+BATTLE_PROV    = _field("battle_province", 1, "province of the battle in progress, -1 none")
+BATTLE_WINNER  = _field("battle_winner", 1, "-1 none (tie or Plague), else the side that won")
+FEINT_ON       = _field("feint_on", 1, "1 when feint counts blue's card as 6 in this battle")
+COUNTER_ON     = _field("counter_on", 1, "1 when counter_plague turned this battle's Plagues into 0")
+DEVASTATE_ON   = _field("devastate_on", 1, "1 when devastating_plague acts in this battle")
+WINDOW_AFTER   = _field("window_after", 1, "0 window before battles, 1 after")
+WINDOW_POS     = _field("window_pos", 1, "warlord id being offered in the window")
+ACTIVE_WL      = _field("active_warlord", 1, "-1 none, else the window warlord awaiting targets")
+MARCH_FROM     = _field("march_from", 1, "-1 none, else the province march takes its army from")
+DRAWN          = _field("drawn", 2 * 3, "cards drawn and not yet kept, per side, -1 none")
+KEEP_LEFT      = _field("keep_left", 2, "drawn cards each side may still keep")
+TASKS          = _field("tasks", MAX_TASKS * TASK_SIZE, "queue of army transfers, head first")
+TASK_LEN       = _field("task_len", 1, "pending army transfers")
+CHARIOT        = _field("chariot_pending", 2, "1 when the side picks a warlord for war_chariot")
+ENDING         = _field("ending", 1, "1 when the last event was applied: the game ends once paid")
+DEC_KIND       = _field("decision_kind", 1, "DK_* code of the pending decision")
+DEC_SIDE       = _field("decision_side", 1, "side to act, -1 none")
+DEC_PROV       = _field("decision_province", 1, "province concerned, -1 none")
+DEC_WARLORD    = _field("decision_warlord", 1, "warlord concerned, -1 none")
+DEC_CAUSE      = _field("decision_cause", 1, "CAUSE_* of an army payment, -1 none")
+STATE_SIZE     = FIELDS[-1].offset + FIELDS[-1].size
+# fmt: on
+
+FIELD_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+
+# Phases (PHASE).
+PH_WARLORDS, PH_PLACEMENT, PH_WINDOW, PH_REVEAL, PH_BATTLE, PH_DRAW, PH_OVER = range(7)
+PHASE_NAMES = ("warlords", "placement", "window", "reveal", "battle", "draw", "over")
+
+# Battle steps (STEP during PH_BATTLE), in the order of R5.7.
+BS_FEINT, BS_COUNTER, BS_DEVASTATE, BS_MARKS, BS_RESOLVE, BS_COSTS, BS_EVENTS = range(7)
+BS_CHARIOT, BS_RECYCLE_BLUE, BS_RECYCLE_RED, BS_DONE = range(7, 11)
+
+# Decision kinds (DEC_KIND).
+DECISION_KINDS = (
+    "none", "warlord", "place", "window", "target", "reveal", "reactive", "source", "shortfall", "keep",
+)  # fmt: skip
+DK_NONE, DK_WARLORD, DK_PLACE, DK_WINDOW, DK_TARGET, DK_REVEAL = range(6)
+DK_REACTIVE, DK_SOURCE, DK_SHORTFALL, DK_KEEP = range(6, 10)
+
+# Army transfer tasks: where the army may come from, where it goes, and why.
+T_SIDE, T_COUNT, T_RULE, T_DST, T_PROV, T_CAUSE = range(TASK_SIZE)
+RULE_ANY, RULE_RESERVE_FIRST, RULE_SHORTFALL = range(3)  # R5.6 / R5.5, R7.1 / R5.4
+DST_SET_ASIDE, DST_MARK, DST_PROVINCE = range(3)
+PAYMENT_CAUSES = ("cost", "six_mark", "pandemic", "champion", "hero", "shortfall")
+CAUSE_COST, CAUSE_MARK, CAUSE_PANDEMIC, CAUSE_CHAMPION, CAUSE_HERO, CAUSE_SHORTFALL = range(6)
+
+# Warlord statuses (WARLORD).
+WL_UNCHOSEN, WL_HELD, WL_USED = 0, 1, 2
+
+
+def new_state() -> np.ndarray:
+    """An all-zero state vector."""
+    return np.zeros(STATE_SIZE, dtype=STATE_DTYPE)

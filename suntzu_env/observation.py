@@ -1,0 +1,257 @@
+"""What one side observes (R9), declared once as named pieces and encoded by a compiled function.
+
+The observation is a flat float32 vector seen from one side ("me"), whose own features come first
+so that one policy can play either seat. `OBSERVATION_PIECES` is the single declaration: the
+encoder writes each piece at its offset, `describe_observation()` and the environment's docstring
+table are generated from it, and `observation_views(obs)` names the parts of a vector.
+
+It never holds the opponent's hand, its face-down cards, deck orders or its unused warlords.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from suntzu_env.engine import COPIES
+from suntzu_env.layout import (
+    ARMIES,
+    BATTLE_PROV,
+    COUNTER_ON,
+    DEC_CAUSE,
+    DEC_KIND,
+    DEC_PROV,
+    DEC_SIDE,
+    DEC_WARLORD,
+    DECISION_KINDS,
+    DECK,
+    DECK_CAPACITY,
+    DECK_LEN,
+    DEVASTATE_ON,
+    DK_KEEP,
+    DRAWN,
+    EVENT_DECK,
+    EVENT_DECK_LEN,
+    EVENT_UP,
+    EVENTS_ON,
+    FEINT_ON,
+    HAND,
+    KEEP_LEFT,
+    MARCH_FROM,
+    MARKED,
+    ORDER_HOLDER,
+    OUT,
+    PAYMENT_CAUSES,
+    PH_DRAW,
+    PHASE,
+    PHASE_NAMES,
+    PLACED,
+    PLAGUE_REVEALS,
+    PRIVILEGE,
+    RECYCLED,
+    RESERVE,
+    REVEALED,
+    ROUND,
+    SCORE,
+    SET_ASIDE,
+    SIX_MARKS,
+    VALUES,
+    VARIANT,
+    WARLORD,
+    WL_HELD,
+    WL_USED,
+)
+from suntzu_env.rules import (
+    ARMIES_PER_SIDE,
+    EVENTS,
+    MAX_SCORE,
+    N_CARD_KINDS,
+    N_PROVINCES,
+    N_ROUNDS,
+    N_WARLORDS_PER_SIDE,
+    PANDEMIC_PLAGUES,
+)
+
+NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
+
+# (name, size, meaning). Armies are scaled by 1/21, cards by 1/3, values by 1/5, the marker by 1/9.
+OBSERVATION_PIECES: tuple[tuple[str, int, str], ...] = (
+    ("my_seat", 2, "one-hot: I am blue, I am red"),
+    ("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
+    ("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
+    ("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
+    ("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
+    ("march_from", NP, "one-hot province march takes its army from, once chosen"),
+    ("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
+    ("round", N_ROUNDS, "one-hot round 1..9"),
+    ("my_score", 1, "marker toward me / 9"),
+    ("province_values", 3 * NP, "per province, value at the scorings of rounds 3, 6, 9 / 5"),
+    ("next_scoring", 3, "one-hot: the next scoring is at round 3, 6, 9"),
+    ("my_armies", NP, "my armies per province / 21"),
+    ("opp_armies", NP, "opponent armies per province / 21"),
+    ("my_six_marks", NP, "my six-marks per province (0..2)"),
+    ("opp_six_marks", NP, "opponent six-marks per province (0..2)"),
+    ("my_pools", 3, "my reserve, set-aside pool, armies in six-mark boxes / 21"),
+    ("opp_pools", 3, "opponent reserve, set-aside pool, armies in six-mark boxes / 21"),
+    ("my_hand", NK, "my hand, cards per kind / 3"),
+    ("my_deck", NK, "my deck's contents (not order), cards per kind / 3"),
+    ("my_drawn", NK, "cards I drew and may still keep, per kind / 3"),
+    ("my_keep_left", 1, "drawn cards I may still keep / 2"),
+    ("my_out", NK, "my cards out of the game, per kind / 3"),
+    ("opp_out", NK, "opponent cards out of the game, per kind / 3"),
+    ("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind / 3"),
+    ("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's) / 14"),
+    ("my_placed", NP * NK, "per province, one-hot card I placed this round"),
+    ("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
+    ("revealed", NP, "1 where this round's battle has begun"),
+    ("battle", 3, "this battle: feint counts blue's card as 6, counter_plague on, devastating_plague on"),
+    ("order_holder", 3, "one-hot who chooses this round's reveal order: me, opponent, board order"),
+    ("privilege", 3, "one-hot last holder of the privilege: me, opponent, nobody yet"),
+    ("my_warlords", 2 * NW, "my five warlords: held (5), then used (5)"),
+    ("opp_warlords_used", NW, "opponent warlords revealed by use"),
+    ("events_on", 1, "1 when event cards are in play"),
+    ("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
+    ("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
+    ("plague_reveals", 1, "Plague reveals so far / 4 (pandemic at 4)"),
+    ("beginner", 1, "1 in the beginner variant"),
+)
+
+
+def _offsets() -> dict[str, slice]:
+    out, at = {}, 0
+    for name, size, _ in OBSERVATION_PIECES:
+        out[name] = slice(at, at + size)
+        at += size
+    return out
+
+
+OBSERVATION_SLICES = _offsets()
+OBSERVATION_SIZE = sum(size for _, size, _ in OBSERVATION_PIECES)
+_O = {name: sl.start for name, sl in OBSERVATION_SLICES.items()}
+O_SEAT, O_DKIND, O_DPROV, O_DWL, O_DCAUSE = (_O[n] for n in ("my_seat", "decision_kind", "decision_province",
+                                                               "decision_warlord", "decision_cause"))  # fmt: skip
+O_MARCH, O_PHASE, O_ROUND, O_SCORE, O_VALUES, O_NEXT = (_O[n] for n in ("march_from", "phase", "round", "my_score",
+                                                                        "province_values", "next_scoring"))  # fmt: skip
+O_MY_ARMIES, O_OPP_ARMIES, O_MY_MARKS, O_OPP_MARKS, O_MY_POOLS, O_OPP_POOLS = (_O[n] for n in (
+    "my_armies", "opp_armies", "my_six_marks", "opp_six_marks", "my_pools", "opp_pools"))  # fmt: skip
+O_MY_HAND, O_MY_DECK, O_MY_DRAWN, O_KEEP, O_MY_OUT, O_OPP_OUT, O_OPP_UNSEEN, O_COUNTS = (_O[n] for n in (
+    "my_hand", "my_deck", "my_drawn", "my_keep_left", "my_out", "opp_out", "opp_unseen", "card_counts"))  # fmt: skip
+O_MY_PLACED, O_OPP_REVEALED, O_REVEALED, O_BATTLE, O_HOLDER, O_PRIV = (_O[n] for n in (
+    "my_placed", "opp_revealed", "revealed", "battle", "order_holder", "privilege"))  # fmt: skip
+O_MY_WL, O_OPP_WL, O_EV_ON, O_EV_UP, O_EV_DECK, O_PLAGUES, O_BEGINNER = (_O[n] for n in (
+    "my_warlords", "opp_warlords_used", "events_on", "event_face_up", "events_in_deck", "plague_reveals",
+    "beginner"))  # fmt: skip
+
+
+@njit(cache=True)
+def _relative(side: int, me: int) -> int:
+    """0 for me, 1 for the opponent, 2 for nobody."""
+    if side < 0:
+        return 2
+    return 0 if side == me else 1
+
+
+@njit(cache=True)
+def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
+    """Write what side `me` observes of state `s` into the float32 vector `out` (R9)."""
+    opp = 1 - me
+    out[:] = 0.0
+    out[O_SEAT + me] = 1.0
+    if s[DEC_SIDE] == me:
+        out[O_DKIND + s[DEC_KIND]] = 1.0
+        if s[DEC_PROV] >= 0:
+            out[O_DPROV + s[DEC_PROV]] = 1.0
+        if s[DEC_WARLORD] >= 0:
+            out[O_DWL + s[DEC_WARLORD]] = 1.0
+        if s[DEC_CAUSE] >= 0:
+            out[O_DCAUSE + s[DEC_CAUSE]] = 1.0
+        if s[MARCH_FROM] >= 0:
+            out[O_MARCH + s[MARCH_FROM]] = 1.0
+    else:
+        out[O_DKIND] = 1.0  # nothing asked of me now
+    out[O_PHASE + s[PHASE]] = 1.0
+    rnd = s[ROUND]
+    out[O_ROUND + rnd - 1] = 1.0
+    out[O_SCORE] = s[SCORE] / MAX_SCORE * (1.0 if me == 0 else -1.0)
+    for i in range(3 * NP):
+        out[O_VALUES + i] = s[VALUES + i] / 5.0
+    out[O_NEXT + min(2, (rnd - 1) // 3)] = 1.0
+    for p in range(NP):
+        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] / ARMIES_PER_SIDE
+        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] / ARMIES_PER_SIDE
+        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p]
+        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p]
+    for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
+        out[O_MY_POOLS + j] = s[field + me] / ARMIES_PER_SIDE
+        out[O_OPP_POOLS + j] = s[field + opp] / ARMIES_PER_SIDE
+    variant = s[VARIANT]
+    my_hand = 0
+    opp_unseen = 0
+    for k in range(NK):
+        out[O_MY_HAND + k] = s[HAND + me * NK + k] / 3.0
+        my_hand += s[HAND + me * NK + k]
+        out[O_MY_OUT + k] = s[OUT + me * NK + k] / 3.0
+        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / 3.0
+        unseen = COPIES[variant, k] - s[OUT + opp * NK + k]
+        if s[PHASE] != PH_DRAW:  # cards revealed this round are seen (in the draw phase: back or out)
+            for p in range(NP):
+                if s[REVEALED + p] == 1 and s[PLACED + opp * NP + p] == k and s[RECYCLED + opp * NP + p] == 0:
+                    unseen -= 1
+        out[O_OPP_UNSEEN + k] = unseen / 3.0
+        opp_unseen += unseen
+    for i in range(s[DECK_LEN + me]):
+        out[O_MY_DECK + s[DECK + me * DECK_CAPACITY + i]] += 1.0 / 3.0
+    if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
+        for i in range(3):
+            k = s[DRAWN + me * 3 + i]
+            if k >= 0:
+                out[O_MY_DRAWN + k] += 1.0 / 3.0
+        out[O_KEEP] = s[KEEP_LEFT + me] / 2.0
+    opp_hand = 0
+    for k in range(NK):
+        opp_hand += s[HAND + opp * NK + k]
+    out[O_COUNTS] = my_hand / 14.0
+    out[O_COUNTS + 1] = opp_hand / 14.0
+    out[O_COUNTS + 2] = s[DECK_LEN + me] / 14.0
+    out[O_COUNTS + 3] = s[DECK_LEN + opp] / 14.0
+    for p in range(NP):
+        k = s[PLACED + me * NP + p]
+        if k >= 0:
+            out[O_MY_PLACED + p * NK + k] = 1.0
+        k = s[PLACED + opp * NP + p]
+        if k >= 0 and s[REVEALED + p] == 1:
+            out[O_OPP_REVEALED + p * NK + k] = 1.0
+        out[O_REVEALED + p] = s[REVEALED + p]
+    if s[BATTLE_PROV] >= 0:
+        out[O_BATTLE] = s[FEINT_ON]
+        out[O_BATTLE + 1] = s[COUNTER_ON]
+        out[O_BATTLE + 2] = s[DEVASTATE_ON]
+    out[O_HOLDER + _relative(s[ORDER_HOLDER], me)] = 1.0
+    out[O_PRIV + _relative(s[PRIVILEGE], me)] = 1.0
+    for j in range(NW):
+        status = s[WARLORD + me * NW + j]
+        out[O_MY_WL + j] = 1.0 if status == WL_HELD else 0.0
+        out[O_MY_WL + NW + j] = 1.0 if status == WL_USED else 0.0
+        out[O_OPP_WL + j] = 1.0 if s[WARLORD + opp * NW + j] == WL_USED else 0.0
+    out[O_EV_ON] = s[EVENTS_ON]
+    if s[EVENT_UP] >= 0:
+        out[O_EV_UP + s[EVENT_UP]] = 1.0
+    for i in range(s[EVENT_DECK_LEN]):
+        out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
+    out[O_PLAGUES] = s[PLAGUE_REVEALS] / PANDEMIC_PLAGUES
+    out[O_BEGINNER] = variant
+
+
+def observation_views(obs: np.ndarray) -> dict[str, np.ndarray]:
+    """Named views into an observation vector (or a batch of them, along the last axis)."""
+    return {name: obs[..., sl] for name, sl in OBSERVATION_SLICES.items()}
+
+
+def describe_observation() -> str:
+    """A Markdown table of the observation vector: index range, piece, meaning."""
+    rows = ["| index | piece | meaning |", "|---|---|---|"]
+    for name, size, meaning in OBSERVATION_PIECES:
+        sl = OBSERVATION_SLICES[name]
+        span = f"{sl.start}" if size == 1 else f"{sl.start}-{sl.stop - 1}"
+        rows.append(f"| {span} | `{name}` | {meaning} |")
+    return "\n".join(rows)

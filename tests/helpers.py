@@ -1,0 +1,210 @@
+"""Builders and drivers shared by the rule scenario tests.
+
+Scenarios start from a start-of-round record written by hand (R11), loaded with
+`Game.from_dict`, then played by action string. Every expected value in the tests is
+worked out from `../shared/RULES.md` and `docs/rules-decisions.md`, never read back
+from the engine.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from suntzu_env import Game
+
+State = dict[str, Any]
+
+PROVINCES: tuple[str, ...] = ("QIN", "CHU", "JIN-YAN", "HAN-QI", "WU")
+CARD_ORDER: tuple[str, ...] = (
+    "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "+1", "+2", "+3", "-1", "P",
+)  # fmt: skip
+BASE_CARDS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
+DISPLAYS: tuple[tuple[int, int, int], ...] = (
+    (1, 2, 4), (1, 3, 5), (1, 4, 3), (2, 3, 2), (2, 3, 4),
+    (2, 5, 2), (3, 1, 5), (3, 2, 3), (4, 1, 4), (4, 3, 2),
+)  # fmt: skip
+WARLORDS: dict[str, tuple[str, ...]] = {
+    "blue": ("march", "feint", "head_start", "recycle_minus_one", "reinforce"),
+    "red": ("double_six", "purge", "devastating_plague", "counter_plague", "recycle_plague"),
+}
+EVENTS: tuple[str, ...] = ("pandemic", "war_chariot", "champion", "hero", "light_infantry")
+FULL_DECK: dict[str, int] = {
+    **{str(n): 1 for n in range(1, 11)}, "+1": 3, "+2": 1, "+3": 1, "-1": 3, "P": 2,
+}  # fmt: skip
+TOTAL_ARMIES = 21
+DEFAULT_HAND: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+# Cards used for the four inert battles of a single-battle scenario: equal numbers, no 1, no 6.
+TIE_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "7", "8", "10", "9")
+
+
+def canonical(cards: Iterable[str]) -> list[str]:
+    """Sort cards in the canonical order of R11 hands."""
+    return sorted(cards, key=CARD_ORDER.index)
+
+
+def side_state(
+    variant: str,
+    color: str,
+    *,
+    reserve: int | None = None,
+    set_aside: int = 0,
+    marked_armies: int = 0,
+    armies: Sequence[int] = (0, 0, 0, 0, 0),
+    six_marks: Sequence[int] = (0, 0, 0, 0, 0),
+    hand: Iterable[str] = DEFAULT_HAND,
+    deck: Sequence[str] = (),
+    held: Sequence[str] = (),
+    used: Sequence[str] | None = None,
+) -> State:
+    """One side of an R11 record; `reserve` defaults to what I1 leaves over.
+
+    In the standard variant a side holding nothing is given one spent warlord
+    (`head_start` for blue, `purge` for red) so that no window is ever offered.
+    """
+    if reserve is None:
+        reserve = TOTAL_ARMIES - set_aside - marked_armies - sum(armies)
+    if variant == "beginner":
+        warlords: dict[str, list[str]] = {"held": [], "used": [], "unchosen": []}
+    else:
+        if used is None:
+            used = [] if held else [{"blue": "head_start", "red": "purge"}[color]]
+        taken = set(held) | set(used)
+        warlords = {
+            "held": list(held),
+            "used": list(used),
+            "unchosen": [w for w in WARLORDS[color] if w not in taken],
+        }
+    return {
+        "reserve": reserve,
+        "set_aside": set_aside,
+        "marked_armies": marked_armies,
+        "armies": list(armies),
+        "six_marks": list(six_marks),
+        "hand": canonical(hand),
+        "deck": list(deck),
+        "warlords": warlords,
+    }
+
+
+def make_state(
+    variant: str = "beginner",
+    *,
+    round: int = 1,  # noqa: A002 - the R11 key
+    score: int = 0,
+    privilege: str | None = None,
+    plague_reveals: int = 0,
+    events: Sequence[str] | None = None,
+    values: Sequence[Sequence[int]] | None = None,
+    blue: dict[str, Any] | None = None,
+    red: dict[str, Any] | None = None,
+) -> State:
+    """A start-of-round R11 record; `events` lists the event cards, face-up one first."""
+    if values is None:
+        values = DISPLAYS[:5]
+    return {
+        "rules": {"variant": variant, "events": events is not None},
+        "round": round,
+        "score": score,
+        "province_values": [list(v) for v in values],
+        "privilege": privilege,
+        "plague_reveals": plague_reveals,
+        "events": {
+            "face_up": events[0] if events else None,
+            "deck": list(events[1:]) if events else [],
+        },
+        "blue": side_state(variant, "blue", **(blue or {})),
+        "red": side_state(variant, "red", **(red or {})),
+        "phase": "placement",
+        "winner": None,
+    }
+
+
+def load(state: State) -> Game:
+    """Load a hand-made record (a copy, so the test keeps its own)."""
+    return Game.from_dict(copy.deepcopy(state))
+
+
+def legal(g: Game) -> set[str]:
+    """The legal action strings of the pending decision, as a set."""
+    return set(g.legal_action_strings())
+
+
+def expect(g: Game, kind: str, player: str, **fields: str | None) -> None:
+    """Assert the pending decision's kind, player and any further fields."""
+    d = g.decision
+    assert d is not None, f"expected a {kind} decision for {player}, the game is over"
+    got = {"kind": d["kind"], "player": d["player"], **{k: d[k] for k in fields}}
+    want = {"kind": kind, "player": player, **fields}
+    assert got == want, f"decision {d} (legal {g.legal_action_strings()}), expected {want}"
+
+
+def answer(g: Game, kind: str, player: str, action: str, **fields: str | None) -> None:
+    """Check the pending decision, then apply `action` to it."""
+    expect(g, kind, player, **fields)
+    g.apply(action)
+
+
+def place(g: Game, blue: Sequence[str], red: Sequence[str]) -> None:
+    """Play both sides' five placements (R4.1: blue QIN..WU, then red QIN..WU)."""
+    for color, cards in (("blue", blue), ("red", red)):
+        assert len(cards) == len(PROVINCES)
+        for province, card in zip(PROVINCES, cards, strict=True):
+            answer(g, "place", color, f"place:{card}", province=province)
+
+
+def reveal(g: Game, player: str, order: Sequence[str]) -> None:
+    """Answer the reveal-order decisions (R4.3); the last province is automatic."""
+    for province in order[:-1]:
+        answer(g, "reveal", player, f"province:{province}")
+
+
+def battle_cards(blue_card: str, red_card: str, at: int = 4) -> tuple[list[str], list[str]]:
+    """Placements with one real battle at province `at` and four inert ties elsewhere."""
+    ties = [c for c in TIE_CARDS if c not in (blue_card, red_card)][:4]
+    blue, red = list(ties), list(ties)
+    blue.insert(at, blue_card)
+    red.insert(at, red_card)
+    return blue, red
+
+
+def with_hands(state: State, blue: Sequence[str], red: Sequence[str]) -> State:
+    """A copy of `state` whose hands hold the base cards plus the cards to place."""
+    s = copy.deepcopy(state)
+    s["blue"]["hand"] = canonical(set(BASE_CARDS) | set(blue))
+    s["red"]["hand"] = canonical(set(BASE_CARDS) | set(red))
+    return s
+
+
+def single_battle(state: State, blue_card: str, red_card: str, at: int = 4) -> Game:
+    """Load `state` and place so that only province `at` sees a real battle."""
+    blue, red = battle_cards(blue_card, red_card, at)
+    g = load(with_hands(state, blue, red))
+    place(g, blue, red)
+    return g
+
+
+def expect_next_round(g: Game, round: int) -> State:  # noqa: A002 - the R11 key
+    """Assert the game stands at the start of `round`'s placement; return its record."""
+    expect(g, "place", "blue", province="QIN")
+    d = g.to_dict()
+    assert d["round"] == round
+    assert d["phase"] == "placement"
+    assert "engine" not in d
+    return d
+
+
+# D1: the board's borders, as the tests' own oracle.
+ADJACENT: dict[str, frozenset[str]] = {
+    "QIN": frozenset({"CHU", "JIN-YAN"}),
+    "CHU": frozenset({"QIN", "JIN-YAN", "HAN-QI", "WU"}),
+    "JIN-YAN": frozenset({"QIN", "CHU", "HAN-QI"}),
+    "HAN-QI": frozenset({"CHU", "JIN-YAN", "WU"}),
+    "WU": frozenset({"CHU", "HAN-QI"}),
+}
+
+
+def provinces(*names: str) -> set[str]:
+    """`province:<NAME>` action strings."""
+    return {f"province:{n}" for n in names}
