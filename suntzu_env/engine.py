@@ -418,6 +418,8 @@ def _pop_task(s: np.ndarray) -> None:
     n = s[TASK_LEN]
     for i in range(TASK_SIZE, n * TASK_SIZE):
         s[TASKS + i - TASK_SIZE] = s[TASKS + i]
+    for i in range((n - 1) * TASK_SIZE, n * TASK_SIZE):
+        s[TASKS + i] = 0
     s[TASK_LEN] = n - 1
 
 
@@ -546,9 +548,18 @@ def _begin_round(s: np.ndarray) -> None:
     s[PHASE] = PH_PLACEMENT
     s[STEP] = 0
     s[PLACE_PROV] = 0
+    s[ORDER_HOLDER] = -1
     s[BATTLE_PROV] = -1
+    s[BATTLE_WINNER] = -1
+    s[FEINT_ON] = 0
+    s[COUNTER_ON] = 0
+    s[DEVASTATE_ON] = 0
+    s[WINDOW_AFTER] = 0
+    s[WINDOW_POS] = 0
     s[ACTIVE_WL] = -1
     s[MARCH_FROM] = -1
+    s[KEEP_LEFT] = 0
+    s[KEEP_LEFT + 1] = 0
     for i in range(2 * NP):
         s[PLACED + i] = -1
         s[RECYCLED + i] = 0

@@ -1,0 +1,169 @@
+"""Engine-wide properties: invariants over random play, determinism, the pure-Python path."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from suntzu_env import Game, engine
+from suntzu_env.game import DEFAULT_ADJ
+from suntzu_env.layout import STATE_SIZE
+from suntzu_env.rules import N_ROUNDS, VARIANTS
+
+ADJ = np.array(DEFAULT_ADJ, dtype=np.int64)
+CHECKS = {1: "I1 army conservation", 2: "card conservation", 3: "marker bounds", 4: "one side per province",
+          5: "round in 1..9", 6: "I2: >= 2 legal actions offered"}  # fmt: skip
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("events", [False, True])
+def test_random_play_invariants(variant: str, events: bool) -> None:
+    """I1, I2, card conservation, marker bounds, one side per province, termination: 12,000 games."""
+    out = engine.random_playouts_checked(3000, 1000, VARIANTS.index(variant), int(events), ADJ)
+    failed = out[out[:, 2] != 0]
+    assert not len(failed), f"{CHECKS[int(failed[0, 2])]} broken in {len(failed)} games"
+    assert set(np.unique(out[:, 0])) <= {0, 1, 2}  # every game ended with a result (R6)
+    # termination within 9 rounds: a game is at most 9 rounds of a bounded number of decisions
+    assert out[:, 1].max() < N_ROUNDS * 40
+    assert (out[:, 0] == 0).mean() > 0.3 and (out[:, 0] == 1).mean() > 0.3
+    if events:
+        assert (out[:, 3] < 5).mean() > 0.2  # event cards do get applied (R7)
+
+
+def test_random_play_reaches_every_decision_kind() -> None:
+    """Random standard games with events ask every kind of decision of R10 at least once."""
+    seen: set[str] = set()
+    rng = np.random.default_rng(0)
+    for seed in range(300):
+        game = Game.new(seed, events=True)
+        while not game.is_terminal:
+            decision = game.decision
+            assert decision is not None and len(game.legal_actions()) >= 2
+            seen.add(decision["kind"])
+            game.apply(int(rng.choice(game.legal_actions())))
+    assert seen == {"warlord", "place", "window", "target", "reveal", "reactive", "source", "shortfall", "keep"}
+
+
+def _random_game(seed: int, variant: str = "standard", events: bool = True) -> Game:
+    rng = np.random.default_rng(seed)
+    game = Game.new(seed, variant=variant, events=events)
+    while not game.is_terminal:
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game
+
+
+def test_determinism_same_seed_same_actions() -> None:
+    """R3.5: the same seed and the same actions give the same game."""
+    for seed in range(20):
+        a, b = _random_game(seed), _random_game(seed)
+        assert a.record() == b.record()
+        assert a.to_dict() == b.to_dict()
+        replayed = Game.replay(json.loads(json.dumps(a.record())))
+        assert np.array_equal(replayed.state, a.state)
+
+
+def test_different_seeds_deal_differently() -> None:
+    """R3.1, R3.2: setup is random: seeds change province values and hands."""
+    deals = {json.dumps([Game.new(s).to_dict()[k] for k in ("province_values", "blue", "red")]) for s in range(50)}
+    assert len(deals) == 50
+
+
+def test_setup_r3() -> None:
+    """R3.1-R3.4: five distinct displays, 10 cards in hand, 10 (beginner 8) in deck, events dealt."""
+    from suntzu_env.rules import SCORE_DISPLAYS
+
+    for seed in range(30):
+        d = Game.new(seed, events=True).to_dict()
+        rows = [tuple(r) for r in d["province_values"]]
+        assert len(set(rows)) == 5 and set(rows) <= set(SCORE_DISPLAYS)
+        for seat in ("blue", "red"):
+            assert len(d[seat]["hand"]) == 10 and len(d[seat]["deck"]) == 10
+            assert {"1", "2", "3", "4", "5", "6"} <= set(d[seat]["hand"])
+            assert (d[seat]["reserve"], d[seat]["set_aside"]) == (18, 3)
+        assert d["events"]["face_up"] is not None and len(d["events"]["deck"]) == 4
+        b = Game.new(seed, variant="beginner").to_dict()
+        assert len(b["blue"]["hand"]) == 10 and len(b["blue"]["deck"]) == 8
+        assert (b["red"]["reserve"], b["red"]["set_aside"]) == (21, 0)
+        assert "+2" not in b["blue"]["hand"] + b["blue"]["deck"]
+
+
+def test_clone_is_independent() -> None:
+    game = Game.new(5)
+    copy = game.clone()
+    copy.apply(copy.legal_actions()[0])
+    assert game.to_dict() == Game.new(5).to_dict()
+    assert copy.to_dict() != game.to_dict()
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**63 - 1), variant=st.sampled_from(VARIANTS), events=st.booleans(),
+       choices=st.lists(st.integers(0, 10**6), min_size=0, max_size=200))  # fmt: skip
+def test_any_state_round_trips_through_to_dict(seed: int, variant: str, events: bool, choices: list[int]) -> None:
+    """R11: to_dict/from_dict is exact at any point of any game, and the game goes on identically."""
+    game = Game.new(seed, variant=variant, events=events)
+    for c in choices:
+        if game.is_terminal:
+            break
+        legal = game.legal_actions()
+        game.apply(legal[c % len(legal)])
+    loaded = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert np.array_equal(loaded.state, game.state)
+    assert loaded.legal_actions() == game.legal_actions()
+
+
+def test_batch_step_matches_single_games() -> None:
+    """The batched engine is the same engine: an (N, S) batch follows N single games."""
+    from suntzu_env.actions import N_ACTIONS
+
+    n = 16
+    games = [Game.new(seed) for seed in range(n)]
+    states = np.stack([g.state.copy() for g in games])
+    masks = np.stack([g.legal_mask() for g in games])
+    assert states.shape == (n, STATE_SIZE)
+    rng = np.random.default_rng(1)
+    while not all(g.is_terminal for g in games):
+        actions = np.zeros(n, dtype=np.int64)
+        for i, g in enumerate(games):
+            if not g.is_terminal:
+                actions[i] = rng.choice(g.legal_actions())
+                g.apply(int(actions[i]))
+        engine.step_batch(states, actions, masks)
+        for i, g in enumerate(games):
+            assert np.array_equal(states[i], g.state)
+            assert np.array_equal(masks[i], g.legal_mask() if not g.is_terminal else np.zeros(N_ACTIONS, np.int8))
+
+
+PURE_PYTHON_SCRIPT = """
+import json, numpy as np
+from suntzu_env import Game
+records = []
+for seed, variant, events in [(0, "standard", True), (1, "beginner", True), (2, "standard", False)]:
+    rng = np.random.default_rng(seed)
+    game = Game.new(seed, variant=variant, events=events)
+    while not game.is_terminal:
+        game.apply(int(rng.choice(game.legal_actions())))
+    records.append(game.to_dict())
+print(json.dumps(records))
+"""
+
+
+def test_pure_python_engine_matches_compiled() -> None:
+    """The same source runs uncompiled under NUMBA_DISABLE_JIT=1 and plays the same games."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-c", PURE_PYTHON_SCRIPT], env=env, capture_output=True, text=True,
+                          check=True, cwd=os.path.dirname(os.path.dirname(__file__)))  # fmt: skip
+    pure = json.loads(done.stdout)
+    for (seed, variant, events), record in zip([(0, "standard", True), (1, "beginner", True), (2, "standard", False)],
+                                               pure, strict=True):  # fmt: skip
+        rng = np.random.default_rng(seed)
+        game = Game.new(seed, variant=variant, events=events)
+        while not game.is_terminal:
+            game.apply(int(rng.choice(game.legal_actions())))
+        assert game.to_dict() == record
