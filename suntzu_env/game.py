@@ -191,7 +191,10 @@ class Game:
 
     def apply(self, action: int | str) -> None:
         """Answer the pending decision with an action id or string; an illegal one changes nothing."""
-        a = string_to_action(action) if isinstance(action, str) else action
+        try:
+            a = string_to_action(action) if isinstance(action, str) else action
+        except ValueError:
+            raise ValueError(self._illegal_message(action)) from None
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool) or not 0 <= a < N_ACTIONS or not self._mask[a]:
             raise ValueError(self._illegal_message(action))
         self._n_legal = engine.step(self._s, int(a), self._mask)

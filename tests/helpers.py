@@ -91,7 +91,7 @@ def side_state(
 def make_state(
     variant: str = "beginner",
     *,
-    round: int = 1,  # noqa: A002 - the R11 key
+    round_: int = 1,
     score: int = 0,
     privilege: str | None = None,
     plague_reveals: int = 0,
@@ -105,7 +105,7 @@ def make_state(
         values = DISPLAYS[:5]
     return {
         "rules": {"variant": variant, "events": events is not None},
-        "round": round,
+        "round": round_,
         "score": score,
         "province_values": [list(v) for v in values],
         "privilege": privilege,
@@ -185,11 +185,11 @@ def single_battle(state: State, blue_card: str, red_card: str, at: int = 4) -> G
     return g
 
 
-def expect_next_round(g: Game, round: int) -> State:  # noqa: A002 - the R11 key
+def expect_next_round(g: Game, round_: int) -> State:
     """Assert the game stands at the start of `round`'s placement; return its record."""
     expect(g, "place", "blue", province="QIN")
     d = g.to_dict()
-    assert d["round"] == round
+    assert d["round"] == round_
     assert d["phase"] == "placement"
     assert "engine" not in d
     return d

@@ -72,9 +72,7 @@ COST_CASES = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("blue_card", "red_card", "blue_wu", "red_wu", "blue_cost", "red_cost"), COST_CASES
-)
+@pytest.mark.parametrize(("blue_card", "red_card", "blue_wu", "red_wu", "blue_cost", "red_cost"), COST_CASES)
 def test_r5_1_r5_6_d5_bonus_cards_and_costs(
     blue_card: str, red_card: str, blue_wu: int, red_wu: int, blue_cost: int, red_cost: int
 ) -> None:
@@ -164,9 +162,7 @@ def test_r5_2_d5_bonus_against_plague_still_costs() -> None:
         pytest.param(3, 0, 0, 1, id="case4-blue-has-3"),
     ],
 )
-def test_r5_3_rulebook_wu_example(
-    blue_wu: int, red_wu: int, blue_after: int, red_after: int
-) -> None:
+def test_r5_3_rulebook_wu_example(blue_wu: int, red_wu: int, blue_after: int, red_after: int) -> None:
     """R5.3, the rulebook's example: at WU blue plays 5, red 9, a difference of 4 for red."""
     s = make_state(blue={"armies": [0, 0, 0, 0, blue_wu]}, red={"armies": [0, 0, 0, 0, red_wu]})
     d = finish(single_battle(s, "5", "9"))
@@ -234,12 +230,14 @@ def test_r5_4_shortfall_places_what_it_can() -> None:
 
 
 def test_p9_shortfall_never_takes_from_the_reinforced_province() -> None:
-    """P9: red holds WU 3, wins WU by 4 with an empty reserve: only CHU's 2 can come."""
-    s = make_state("standard", red={"reserve": 0, "set_aside": 16, "armies": [0, 2, 0, 0, 3]})
+    """P9: red holds WU 3, wins WU by 4 with an empty reserve: CHU's 2 (neighbour), then
+    QIN's 1 (other province) come with no decision, WU itself is never offered; the 4th
+    army is not placed."""
+    s = make_state("standard", red={"reserve": 0, "set_aside": 15, "armies": [1, 2, 0, 0, 3]})
     d = finish(single_battle(s, "5", "9"))
-    assert d["red"]["armies"] == [0, 0, 0, 0, 5]
+    assert d["red"]["armies"] == [0, 0, 0, 0, 6]
     assert d["red"]["reserve"] == 0
-    assert d["red"]["set_aside"] == 16
+    assert d["red"]["set_aside"] == 15
 
 
 @pytest.mark.parametrize("at", range(5), ids=PROVINCES)

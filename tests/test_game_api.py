@@ -1,0 +1,200 @@
+"""The `Game` API: illegal actions, bad records, round trips, record and replay (R10, R11)."""
+
+from __future__ import annotations
+
+import copy
+import random
+
+import pytest
+from helpers import State, load, make_state, place
+
+from suntzu_env import Game
+
+
+def random_actions(g: Game, seed: int, n: int) -> list[str]:
+    """Apply up to `n` random legal actions; return them."""
+    rng = random.Random(seed)
+    played: list[str] = []
+    while not g.is_terminal and len(played) < n:
+        action = rng.choice(g.legal_action_strings())
+        g.apply(action)
+        played.append(action)
+    return played
+
+
+# --- illegal actions --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["keep:7", "place:+2", "province:WU", "nonsense", "place:11"])
+def test_illegal_action_string_is_refused(bad: str) -> None:
+    """R10: an illegal action raises ValueError naming the decision and listing the legal
+    action strings; the game is unchanged."""
+    g = Game.new(seed=0, variant="beginner")
+    random_actions(g, 0, 3)
+    before = g.to_dict()
+    legal = g.legal_action_strings()
+    with pytest.raises(ValueError) as err:
+        g.apply(bad)
+    message = str(err.value)
+    assert g.decision is not None and g.decision["kind"] in message
+    assert all(s in message for s in legal)
+    assert g.to_dict() == before
+    assert g.legal_action_strings() == legal
+
+
+def test_illegal_action_int_is_refused() -> None:
+    """R10: an integer action that is not legal now is refused the same way."""
+    g = Game.new(seed=1, variant="standard")
+    legal = g.legal_actions()
+    bad = g.string_to_action("place:1")  # a real action, but the decision is a warlord choice
+    assert bad not in legal
+    before = g.to_dict()
+    with pytest.raises(ValueError) as err:
+        g.apply(bad)
+    assert "warlord" in str(err.value)
+    assert all(s in str(err.value) for s in g.legal_action_strings())
+    assert g.to_dict() == before
+
+
+def test_apply_accepts_int_and_string_alike() -> None:
+    """R10: `apply` takes an action id or its string, to the same effect."""
+    a = Game.new(seed=4, variant="beginner")
+    b = Game.new(seed=4, variant="beginner")
+    for _ in range(12):
+        action = a.legal_actions()[-1]
+        a.apply(action)
+        b.apply(b.action_to_string(action))
+        assert a.to_dict() == b.to_dict()
+
+
+def test_no_action_after_the_end() -> None:
+    """R6: a finished game refuses every action."""
+    g = Game.new(seed=0, variant="beginner")
+    random_actions(g, 0, 10_000)
+    assert g.is_terminal
+    assert g.legal_actions() == []
+    with pytest.raises(ValueError):
+        g.apply("place:1")
+
+
+# --- bad records ------------------------------------------------------------------------
+
+
+def good_record() -> State:
+    """A valid start-of-round record."""
+    return make_state("standard", blue={"armies": [2, 0, 0, 0, 0]}, red={"held": ["purge"]})
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "rules", "round", "score", "province_values", "privilege", "plague_reveals",
+        "events", "blue", "red", "phase", "winner",
+    ],
+)  # fmt: skip
+def test_missing_top_key_is_named(key: str) -> None:
+    """R11: a missing key is an error naming the key."""
+    d = good_record()
+    del d[key]
+    with pytest.raises(ValueError, match=key):
+        Game.from_dict(d)
+
+
+@pytest.mark.parametrize(
+    "key", ["reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "warlords"]
+)
+def test_missing_side_key_is_named(key: str) -> None:
+    """R11: a missing key inside a side is named too."""
+    d = good_record()
+    del d["red"][key]
+    with pytest.raises(ValueError, match=key):
+        Game.from_dict(d)
+
+
+@pytest.mark.parametrize("path", [(), ("blue",), ("rules",), ("events",), ("red", "warlords")])
+def test_unknown_key_is_an_error(path: tuple[str, ...]) -> None:
+    """R11: an unknown key is an error naming it."""
+    d = good_record()
+    node = d
+    for part in path:
+        node = node[part]
+    node["bogus_key"] = 1
+    with pytest.raises(ValueError, match="bogus_key"):
+        Game.from_dict(d)
+
+
+@pytest.mark.parametrize(
+    ("color", "field", "delta"),
+    [("blue", "reserve", 1), ("red", "set_aside", 1), ("blue", "marked_armies", -1), ("red", "reserve", -1)],
+)
+def test_broken_i1_is_an_error(color: str, field: str, delta: int) -> None:
+    """R11/R1.3: counts that break I1 (the sum must be 21) are refused."""
+    d = good_record()
+    d["blue"]["six_marks"] = [1, 0, 0, 0, 0]
+    d["blue"]["marked_armies"] = 1
+    d["blue"]["reserve"] -= 1
+    Game.from_dict(copy.deepcopy(d))  # still valid
+    d[color][field] += delta
+    with pytest.raises(ValueError):
+        Game.from_dict(d)
+
+
+def test_broken_i1_through_armies_is_an_error() -> None:
+    """R11/R1.3: one army too many on the board breaks I1."""
+    d = good_record()
+    d["blue"]["armies"][3] = 1
+    with pytest.raises(ValueError):
+        Game.from_dict(d)
+
+
+def test_from_dict_does_not_change_its_argument() -> None:
+    """R11: loading a record leaves the caller's dict as it was."""
+    d = good_record()
+    keep = copy.deepcopy(d)
+    Game.from_dict(d)
+    assert d == keep
+
+
+# --- round trips, clone, record and replay ----------------------------------------------
+
+
+def test_round_trip_at_start_of_round() -> None:
+    """R11: to_dict/from_dict round trip at a start-of-round state reached by play."""
+    g = load(make_state(blue={"armies": [0, 1, 0, 0, 0]}, red={"armies": [0, 0, 0, 2, 0]}))
+    cards = ["2", "3", "4", "5", "7"]
+    place(g, cards, cards)
+    d = g.to_dict()
+    assert d["round"] == 2 and "engine" not in d
+    h = Game.from_dict(d)
+    assert h.to_dict() == d
+    assert h.legal_action_strings() == g.legal_action_strings()
+    assert h.decision == g.decision
+
+
+def test_clone_is_independent() -> None:
+    """A clone plays on without touching the original."""
+    g = Game.new(seed=3)
+    random_actions(g, 3, 20)
+    before = g.to_dict()
+    c = g.clone()
+    assert c.to_dict() == before
+    random_actions(c, 4, 30)
+    assert g.to_dict() == before
+
+
+@pytest.mark.parametrize(("variant", "events"), [("standard", True), ("beginner", False)])
+def test_record_replay_reproduces_a_game(variant: str, events: bool) -> None:
+    """R3.5/R11: `Game.replay(g.record())` reproduces the game, finished or not."""
+    for n in (0, 25, 10_000):
+        g = Game.new(seed=9, variant=variant, events=events)
+        random_actions(g, n, n)
+        r = Game.replay(g.record())
+        assert r.to_dict() == g.to_dict()
+        assert r.winner == g.winner
+        assert r.is_terminal == g.is_terminal
+
+
+def test_str_is_text() -> None:
+    """`str(g)` gives a readable text of the state."""
+    text = str(Game.new(seed=0))
+    assert isinstance(text, str) and text
