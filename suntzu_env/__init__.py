@@ -1,6 +1,24 @@
-"""suntzu-env: the Sun Tzu card-and-area-control game as a reinforcement-learning environment."""
+"""suntzu-env: the Sun Tzu card-and-area-control game as a reinforcement-learning environment.
 
+`Game` is the engine's Python face; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
+(AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper. Training libraries and plotting
+are never imported here; pictures are drawn only when asked for.
+"""
+
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.env import env, parallel_env, raw_env
 from suntzu_env.game import Game
+from suntzu_env.gym_env import SunTzuGymEnv
+from suntzu_env.observation import OBSERVATION_SIZE, describe_observation
 
-__all__ = ["Game"]
+__all__ = [
+    "N_ACTIONS",
+    "OBSERVATION_SIZE",
+    "Game",
+    "SunTzuGymEnv",
+    "describe_observation",
+    "env",
+    "parallel_env",
+    "raw_env",
+]
 __version__ = "0.1.0"

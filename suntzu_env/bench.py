@@ -1,8 +1,10 @@
-"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S]`.
+"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S] [--connect-four]`.
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
-decisions per second in compiled code (one game at a time, one core), and decision steps per second
-through the Python `Game` API.
+decisions per second in compiled code (one game at a time, one core), decision steps per second
+through the Python `Game` API, and steps per second through the raw PettingZoo AEC environment with the
+observation and action mask built at every step (`--connect-four` measures PettingZoo's own
+`connect_four_v3` raw environment the same way, for reference).
 """
 
 from __future__ import annotations
@@ -10,10 +12,12 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
-from suntzu_env import Game, engine
+from suntzu_env import Game, engine, raw_env
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
 
@@ -40,10 +44,31 @@ def bench_game_api(seconds: float) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
+    """Random legal play through a raw AEC env: `last()` builds the observation and mask every step."""
+    env = make_env()
+    rng = random.Random(0)
+    steps, seed = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=seed)
+        seed += 1
+        for _ in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            env.step(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
+    parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
 
     start = time.perf_counter()
@@ -61,6 +86,13 @@ def main(argv: list[str] | None = None) -> None:
                 f"{r['games_per_s']:,.0f} games/s, {r['decisions_per_s']:,.0f} decisions/s"
             )
     print(f"Python Game API, random legal play: {bench_game_api(args.seconds):,.0f} decision steps/s")
+    aec = bench_aec(args.seconds)
+    print(f"PettingZoo raw AEC env, random legal play, observation + mask each step: {aec:,.0f} steps/s")
+    if args.connect_four:
+        from pettingzoo.classic import connect_four_v3
+
+        c4 = bench_aec(args.seconds, connect_four_v3.raw_env)
+        print(f"PettingZoo connect_four_v3 raw AEC env, the same loop: {c4:,.0f} steps/s")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,282 @@
+"""`SunTzuGymEnv`: Sun Tzu as a single-agent Gymnasium environment, the opponent played inside `step`."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.env import (
+    RENDER_MODES,
+    SIDE,
+    BoardPictures,
+    check_options,
+    illegal_action_error,
+    observation_box,
+    projected_marker,
+)
+from suntzu_env.game import Game
+from suntzu_env.layout import DEC_SIDE
+from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
+from suntzu_env.render import HumanWindow, RevealMemory
+from suntzu_env.rules import SEATS
+
+SEAT_CHOICES = ("blue", "red", "random")
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """A player: picks a legal action from an observation vector and an int8 action mask."""
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
+
+
+Opponent = Agent | Callable[[np.ndarray, np.ndarray], int] | str
+
+
+class RandomOpponent:
+    """A uniformly random legal player with its own seeded generator (used for "random" without `agents`)."""
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self._rng = np.random.default_rng(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        legal = np.flatnonzero(action_mask)
+        return int(legal[self._rng.integers(len(legal))])
+
+
+def _check_opponent(opponent: Any) -> None:
+    if not (isinstance(opponent, (str, Agent)) or callable(opponent)):
+        raise ValueError(
+            "opponent must be a callable (observation, action_mask) -> action, an object with "
+            f".act(observation, action_mask), or an agent spec string such as 'random'; got {opponent!r}"
+        )
+
+
+def resolve_opponent(opponent: Opponent, seed: int) -> Agent | Callable[[np.ndarray, np.ndarray], int]:
+    """A playable opponent: spec strings go through `agents.make_agent(spec, seed=...)`."""
+    if not isinstance(opponent, str):
+        return opponent
+    try:
+        make_agent = importlib.import_module("agents").make_agent
+    except (ModuleNotFoundError, AttributeError):
+        if opponent == "random":
+            return RandomOpponent(seed)
+        raise ValueError(
+            f"opponent {opponent!r}: agent specs other than 'random' need agents.make_agent, which is not "
+            "available; pass a callable or an object with .act instead"
+        ) from None
+    return make_agent(opponent, seed=seed)
+
+
+class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
+    """Sun Tzu for one learner against a fixed opponent, whose moves are made inside `step`.
+
+    ## Description
+
+    The learner plays one seat of the game of `suntzu_env.env` (the PettingZoo environment, whose
+    docstring describes the game, the observation and every action); the opponent answers every decision
+    of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
+
+    ## Action Space
+
+    `Discrete(N_ACTIONS)`, the flat action space of `suntzu_env.actions`. `action_masks()` returns the legal
+    ones as booleans, as sb3-contrib's `MaskablePPO` expects (it works through `SubprocVecEnv` too).
+
+    ## Observation Space
+
+    `Box(OBSERVATION_SIZE,)` float32: the flat vector of `suntzu_env.observation` seen from the learner's
+    seat (own features first, `my_seat` says which seat). It holds only what that seat may know (R9).
+
+    ## Starting State
+
+    `reset(seed=s)` seeds the environment's generator, which draws the seat (when `seat="random"`), the
+    game's seed and the opponent's seed, so `reset(seed=s)` replays the same episode against a
+    deterministic opponent. The opponent's moves before the learner's first decision are already made.
+
+    ## Rewards
+
+    +1 for a win, −1 for a loss, 0 for a draw, at the end only (R6.5); plus, when `shaped_reward` is set,
+    the potential-based term of `suntzu_env.env` seen from the learner's seat, which adds up to zero over a
+    game.
+
+    ## Episode End
+
+    Terminated at the end of the game (R6); never truncated. With `illegal_action="loss"` an illegal action
+    also ends the episode, with reward −1 and `info["illegal_action"] = True`.
+
+    ## Arguments
+
+    `opponent`: a callable `(observation, action_mask) -> action`, an object with
+    `.act(observation, action_mask)` (its `.reset(seed)`, if any, is called at every reset), or an agent spec
+    string resolved at the first reset through `agents.make_agent(spec, seed=...)` (`"random"` falls back to
+    a seeded uniform player when `agents` is not available). It sees its own seat's observation and mask.
+    `set_opponent` swaps it, e.g. from a training loop through `VecEnv.env_method("set_opponent", ...)`.
+
+    `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
+
+    `variant`, `events`, `render_mode`, `shaped_reward`, `illegal_action`, `adjacency`: as for
+    `suntzu_env.env`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
+
+    ## Version History
+
+    * v0: Initial release (suntzu-env 0.1.0).
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        opponent: Opponent = "random",
+        seat: str = "random",
+        variant: str = "standard",
+        events: bool = False,
+        render_mode: str | None = None,
+        shaped_reward: float = 0.0,
+        illegal_action: str = "raise",
+        adjacency: tuple[tuple[str, str], ...] | None = None,
+    ) -> None:
+        check_options(variant, events, render_mode, shaped_reward, illegal_action)
+        if seat not in SEAT_CHOICES:
+            raise ValueError(f"seat must be one of {SEAT_CHOICES}, got {seat!r}")
+        _check_opponent(opponent)
+        if adjacency is not None:
+            adjacency = tuple((str(a), str(b)) for a, b in adjacency)
+            Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
+        self.observation_space = observation_box()
+        self.action_space = spaces.Discrete(N_ACTIONS)
+        self.render_mode = render_mode
+        self.seat_choice = seat
+        self.variant = variant
+        self.events = bool(events)
+        self.shaped_reward = float(shaped_reward)
+        self.illegal_action = illegal_action
+        self.adjacency = adjacency
+        self.game: Game | None = None
+        self.seat: str | None = None  # the learner's seat in the current episode
+        self._side = 0
+        self._over = False
+        self._phi = 0.0
+        self._opponent_spec: Opponent = opponent
+        self._opponent: Any = None  # resolved from the spec at the next reset
+        self._act: Callable[[np.ndarray, np.ndarray], Any] | None = None
+        self._memory = RevealMemory() if render_mode is not None else None
+        self._window: HumanWindow | None = None
+
+    # ------------------------------------------------------------ opponent
+
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Play against `opponent` from now on (meant for between episodes; specs resolve at the next reset)."""
+        _check_opponent(opponent)
+        self._opponent_spec = opponent
+        self._opponent = self._act = None
+
+    def _resolve_opponent(self, seed: int) -> None:
+        if self._opponent is None:
+            self._opponent = resolve_opponent(self._opponent_spec, seed)
+        self._act = self._opponent.act if isinstance(self._opponent, Agent) else self._opponent
+
+    def _opponent_action(self, observation: np.ndarray, mask: np.ndarray) -> Any:
+        if self._act is None:  # swapped in mid-episode
+            self._resolve_opponent(int(self.np_random.integers(2**31)))
+        action = self._act(observation, mask)
+        return action.item() if isinstance(action, np.ndarray) else action
+
+    def _play_opponent(self) -> None:
+        game = self.game
+        s = game._s
+        other = 1 - self._side
+        while game._n_legal and s[DEC_SIDE] == other:
+            observation = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+            encode_observation(s, other, observation)
+            action = self._opponent_action(observation, game._mask.copy())
+            try:
+                self._apply(action)
+            except ValueError as error:
+                message = illegal_action_error(game, action, error)
+                raise ValueError(f"the opponent ({SEATS[other]}) played an illegal action: {message}") from None
+
+    # ------------------------------------------------------------ episode
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        rng = self.np_random
+        self._side = int(rng.integers(2)) if self.seat_choice == "random" else SIDE[self.seat_choice]
+        self.seat = SEATS[self._side]
+        game_seed = int(rng.integers(2**63))
+        opponent_seed = int(rng.integers(2**31))
+        self._resolve_opponent(opponent_seed)
+        if isinstance(self._opponent, Agent) and callable(getattr(self._opponent, "reset", None)):
+            self._opponent.reset(opponent_seed)
+        self.game = Game.new(game_seed, self.variant, self.events, self.adjacency)
+        self._over = False
+        if self._memory is not None:
+            self._memory.reset()
+        self._play_opponent()
+        self._phi = self._potential()
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), {"seat": self.seat}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the opponent's until the learner must act or the game ends."""
+        if self.game is None or self._over:
+            raise RuntimeError("step() needs a game in progress: call reset() first")
+        if isinstance(action, np.ndarray) and action.ndim == 0:
+            action = action.item()
+        info: dict[str, Any] = {"seat": self.seat}
+        try:
+            self._apply(action)
+        except ValueError as error:
+            if self.illegal_action == "raise":
+                raise illegal_action_error(self.game, action, error) from None
+            self._over = True
+            info["illegal_action"] = True
+            reward = -1.0
+        else:
+            self._play_opponent()
+            self._over = not self.game._n_legal
+            reward = self.game.returns()[self.seat] if self._over else 0.0
+        if self._over:
+            info["winner"] = self.game.winner
+        if self.shaped_reward:
+            phi = self._potential()
+            reward += phi - self._phi
+            self._phi = phi
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, self._over, False, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (all False once the game is over)."""
+        if self.game is None or self._over:
+            return np.zeros(N_ACTIONS, dtype=bool)
+        return self.game._mask.astype(bool)
+
+    def _apply(self, action: Any) -> None:
+        memory = self._memory
+        if memory is not None:
+            memory.before(self.game._s, action)
+        self.game.apply(action)
+        if memory is not None:
+            memory.after(self.game._s)
+
+    def _observation(self) -> np.ndarray:
+        out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+        encode_observation(self.game._s, self._side, out)
+        return out
+
+    def _potential(self) -> float:
+        """The shaping potential toward the learner (0 once the game is over)."""
+        if not self.shaped_reward or self._over:
+            return 0.0
+        toward_blue = self.shaped_reward * projected_marker(self.game._s)
+        return toward_blue if self._side == 0 else -toward_blue

@@ -1,0 +1,407 @@
+"""The PettingZoo environments: conformance tests, masks, rewards, illegal actions, pictures, docs."""
+
+from __future__ import annotations
+
+import importlib
+import os
+import pickle
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import numpy as np
+import pytest
+
+with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs through a deprecated path
+    warnings.simplefilter("ignore", DeprecationWarning)
+    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+
+from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, describe_observation, env, parallel_env, raw_env
+from suntzu_env.actions import ACTION_GROUPS, ACTION_STRINGS
+from suntzu_env.env import ACTION_MEANINGS, SunTzuParallelEnv, describe_actions, observation_box
+from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SLICES, observation_views
+from suntzu_env.rules import CARDS, PROVINCES
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+
+CONFIGS = [
+    {"variant": "standard", "events": False},
+    {"variant": "standard", "events": True},
+    {"variant": "beginner", "events": False},
+]
+# What PettingZoo's checks say about choices this project made on purpose: agents named after the seats
+# ("blue", "red", R0) and a Dict observation holding the action mask.
+EXPECTED_WARNINGS = (
+    "We recommend agents to be named",
+    "Observation is not a NumPy array",
+    "Observation space for each agent probably should be",
+)
+ENV_MODULE = importlib.import_module("suntzu_env.env")  # `suntzu_env.env` itself is the factory function
+
+
+def checked(run: Callable[[], Any]) -> None:
+    """Run a PettingZoo check; any warning but the expected ones fails the test."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        run()
+    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)]
+    assert not unexpected, unexpected
+
+
+def play_totals(e: Any, seed: int) -> tuple[dict[str, float], int]:
+    """Random legal play to the end; the rewards each agent got through `last()`, and the number of
+    steps that paid a non-zero reward before the end."""
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    totals = {"blue": 0.0, "red": 0.0}
+    paid = 0
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        assert not truncated
+        totals[agent] += reward
+        if terminated:
+            e.step(None)
+            continue
+        paid += reward != 0
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return totals, paid
+
+
+def random_play(e: Any, seed: int) -> Iterator[tuple[str, dict[str, np.ndarray]]]:
+    """Play an AEC env with random legal actions, yielding (agent, observation) before each live step."""
+    rng = np.random.default_rng(seed)
+    e.reset(seed=seed)
+    for agent in e.agent_iter():
+        obs, _, terminated, truncated, _ = e.last()
+        if terminated or truncated:
+            e.step(None)
+            continue
+        yield agent, obs
+        e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
+# ---------------------------------------------------------------- PettingZoo conformance
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_pettingzoo_api_test(kwargs: dict[str, Any]) -> None:
+    checked(lambda: api_test(env(**kwargs), num_cycles=1000))
+    checked(lambda: api_test(raw_env(**kwargs), num_cycles=1000))
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_pettingzoo_parallel_api_test(kwargs: dict[str, Any]) -> None:
+    checked(lambda: parallel_api_test(parallel_env(**kwargs), num_cycles=1000))
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_pettingzoo_seed_test(kwargs: dict[str, Any]) -> None:
+    checked(lambda: seed_test(lambda: env(**kwargs), num_cycles=500))
+
+
+def test_pettingzoo_parallel_seed_test() -> None:
+    """PettingZoo's parallel seed test samples actions without the mask: illegal ones must end the game."""
+    checked(lambda: parallel_seed_test(lambda: parallel_env(illegal_action="loss"), num_cycles=500))
+
+
+def test_pettingzoo_render_test(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(raw_env.metadata, "render_fps", 1000)  # no pause between frames in the test
+    checked(lambda: render_test(lambda render_mode=None: env(render_mode=render_mode)))
+
+
+def test_pickle_round_trip_mid_game() -> None:
+    """A pickled environment, mid-game, goes on exactly as the original."""
+    e = env(variant="standard", events=True)
+    play = random_play(e, seed=5)
+    for _ in range(70):
+        next(play)
+    copy = pickle.loads(pickle.dumps(e))
+    assert copy.agent_selection == e.agent_selection
+    rng = np.random.default_rng(1)
+    while True:
+        agent = e.agent_selection
+        obs, reward, terminated, _, _ = e.last()
+        obs2, reward2, terminated2, _, _ = copy.last()
+        assert agent == copy.agent_selection and reward == reward2 and terminated == terminated2
+        assert all(np.array_equal(obs[k], obs2[k]) for k in obs)
+        if terminated:
+            break
+        action = int(rng.choice(np.flatnonzero(obs["action_mask"])))
+        e.step(action)
+        copy.step(action)
+    assert copy.unwrapped.game.record() == e.unwrapped.game.record()
+
+
+# ---------------------------------------------------------------- observations and masks
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_mask_is_the_engine_legal_set_and_observation_is_in_bounds(kwargs: dict[str, Any]) -> None:
+    """The acting agent's int8 mask is the engine's legal set (>= 2 answers, R10); the other's is all zero."""
+    e = raw_env(**kwargs)
+    box = observation_box()
+    for seed in range(8):
+        for agent, obs in random_play(e, seed):
+            game = e.game
+            assert agent == game.current_player
+            mask = obs["action_mask"]
+            assert mask.dtype == np.int8 and mask.shape == (N_ACTIONS,)
+            assert np.array_equal(mask, game.legal_mask()) and mask.sum() >= 2
+            other = e.observe("red" if agent == "blue" else "blue")
+            assert not other["action_mask"].any()
+            for o in (obs["observation"], other["observation"]):
+                assert o.dtype == np.float32 and o.shape == (OBSERVATION_SIZE,) and box.contains(o)
+            assert np.array_equal(obs["observation"], game.observation(agent))
+
+
+def test_placement_is_hidden_until_reveal() -> None:
+    """R4.1, R9: red's view when it places is the same whatever blue put face down."""
+    views, placed = [], []
+    for pick in (min, max):  # blue places its lowest or its highest legal card id each time
+        e = raw_env(variant="beginner")
+        e.reset(seed=11)
+        while e.agent_selection == "blue":
+            mask = e.observe("blue")["action_mask"]
+            legal = [a for a in np.flatnonzero(mask) if ACTION_STRINGS[a].startswith("place:")]
+            e.step(int(pick(legal)))
+        views.append(e.observe("red"))
+        placed.append(e.game.to_dict()["engine"]["placed"][:5])
+    assert placed[0] != placed[1]
+    assert np.array_equal(views[0]["observation"], views[1]["observation"])
+    assert np.array_equal(views[0]["action_mask"], views[1]["action_mask"])
+    assert not observation_views(views[0]["observation"])["opp_revealed"].any()
+
+
+def test_observation_views_agree_with_the_game() -> None:
+    """The declared pieces name what the encoder writes (a few pieces checked against the game)."""
+    e = raw_env()
+    for agent, obs in random_play(e, seed=3):
+        v = observation_views(obs["observation"])
+        game = e.game
+        side = game.to_dict()[agent]
+        assert v["my_seat"].tolist() == ([1.0, 0.0] if agent == "blue" else [0.0, 1.0])
+        assert v["round"].argmax() == game.round - 1 and v["round"].sum() == 1
+        assert round(float(v["my_score"][0]) * 9) == (game.score if agent == "blue" else -game.score)
+        hand = np.array([side["hand"].count(c) for c in CARDS], dtype=np.float32) / 3
+        assert np.allclose(v["my_hand"], hand)
+        assert np.allclose(v["my_armies"] * 21, side["armies"])
+
+
+def test_docstring_tables_are_generated_from_the_declarations() -> None:
+    """The Observation Space and Action Space tables come from OBSERVATION_PIECES and ACTION_GROUPS."""
+    doc = ENV_MODULE.__doc__
+    assert describe_observation() in doc and describe_actions() in doc
+    for heading in ("Arguments", "Observation Space", "Action Space", "Rewards", "Episode End", "Version History"):
+        assert f"## {heading}" in doc
+    assert f"Discrete({N_ACTIONS})" in doc and f"({OBSERVATION_SIZE},)" in doc
+    rows = describe_observation().splitlines()[2:]
+    assert len(rows) == len(OBSERVATION_PIECES)
+    for row, (name, size, _) in zip(rows, OBSERVATION_PIECES, strict=True):
+        sl = OBSERVATION_SLICES[name]
+        assert sl.stop - sl.start == size and f"`{name}`" in row and row.startswith(f"| {sl.start}")
+    assert sum(size for _, size, _ in OBSERVATION_PIECES) == OBSERVATION_SIZE == observation_box().shape[0]
+    action_rows = describe_actions().splitlines()[2:]
+    assert len(action_rows) == N_ACTIONS
+    for i, action in enumerate(ACTION_STRINGS):
+        assert action_rows[i].startswith(f"| {i} | `{action}` |")
+    assert {group for group, _ in ACTION_GROUPS} == set(ACTION_MEANINGS)
+
+
+# ---------------------------------------------------------------- rewards and the end
+
+
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_rewards_only_at_the_end(kwargs: dict[str, Any]) -> None:
+    """R6.5: +1/-1/0 at the end, zero before; terminated at the natural end, never truncated."""
+    e = raw_env(**kwargs)
+    for seed in range(6):
+        totals, paid = play_totals(e, seed)
+        assert e.game.is_terminal and not e.agents
+        assert totals == e.game.returns() and paid == 0
+
+
+def test_final_rewards_reach_both_agents_through_last() -> None:
+    e = env()
+    rng = np.random.default_rng(0)
+    e.reset(seed=2)
+    final = {}
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, _ = e.last()
+        assert not truncated
+        if terminated:
+            final[agent] = reward
+            e.step(None)
+        else:
+            assert reward == 0
+            e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    assert final == e.unwrapped.game.returns()
+
+
+def test_shaped_reward_telescopes_to_the_result() -> None:
+    """The optional shaping sums to zero over a game: the totals still equal the result (R6.5)."""
+    e = raw_env(shaped_reward=0.5)
+    for seed in range(4):
+        totals, paid = play_totals(e, seed)
+        assert totals["blue"] == pytest.approx(e.game.returns()["blue"])
+        assert totals["red"] == pytest.approx(e.game.returns()["red"])
+        assert paid > 0
+
+
+# ---------------------------------------------------------------- illegal actions
+
+
+def test_illegal_action_raises_and_changes_nothing() -> None:
+    e = env()
+    e.reset(seed=0)
+    before = e.unwrapped.game.to_dict()
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match=r"illegal action .*legal: warlord:"):
+        e.step(np.int64(illegal))
+    with pytest.raises(ValueError, match=r"illegal action 'place:11'"):
+        e.step("place:11")
+    assert e.unwrapped.game.to_dict() == before
+    e.step(ACTION_STRINGS[int(np.flatnonzero(mask)[0])])  # strings are accepted too
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env])
+def test_illegal_action_as_a_loss(make: Callable[..., Any]) -> None:
+    """With illegal_action="loss" the offender gets -1, the other side +1, and the game ends."""
+    e = make(illegal_action="loss", shaped_reward=0.2)
+    out = e.reset(seed=4)
+    agent = e.game.current_player
+    illegal = int(np.flatnonzero(e.game.legal_mask() == 0)[0])
+    if isinstance(e, SunTzuParallelEnv):
+        _, rewards, terminations, truncations, infos = e.step({agent: illegal})
+        assert out[0][agent]["action_mask"].any() and not e.agents
+    else:
+        e.step(illegal)
+        rewards, terminations, truncations, infos = e.rewards, e.terminations, e.truncations, e.infos
+        assert not e.observe(agent)["action_mask"].any()
+    other = "red" if agent == "blue" else "blue"
+    assert rewards == {agent: -1.0, other: 1.0}
+    assert all(terminations.values()) and not any(truncations.values())
+    assert infos[agent] == {"illegal_action": True}
+
+
+def test_bad_arguments_are_named() -> None:
+    for kwargs, word in [
+        ({"variant": "expert"}, "variant"),
+        ({"render_mode": "video"}, "render_mode"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+        ({"shaped_reward": -1}, "shaped_reward"),
+        ({"events": "yes"}, "events"),
+        ({"adjacency": (("QIN", "ROME"),)}, "adjacency"),
+    ]:
+        with pytest.raises(ValueError, match=word):
+            raw_env(**kwargs)
+
+
+# ---------------------------------------------------------------- parallel specifics
+
+
+def test_parallel_env_steps_the_agent_to_act() -> None:
+    """Only the agent with a non-zero mask acts; the other's entry is ignored; after the end, reset."""
+    e = parallel_env(variant="beginner")
+    obs, infos = e.reset(seed=9)
+    assert set(obs) == set(infos) == {"blue", "red"}
+    rng = np.random.default_rng(0)
+    steps = 0
+    while e.agents:
+        acting = [a for a in e.agents if obs[a]["action_mask"].any()]
+        assert acting == [e.game.current_player]
+        agent = acting[0]
+        action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
+        other = "red" if agent == "blue" else "blue"
+        obs, rewards, terminations, truncations, _ = e.step({agent: action, other: 0})
+        steps += 1
+        assert not any(truncations.values())
+    assert rewards == e.game.returns() and all(terminations.values()) and steps > 50
+    with pytest.raises(RuntimeError, match="reset"):
+        e.step({})
+    e.reset(seed=9)
+    with pytest.raises(ValueError, match="agent to act"):
+        e.step({"red": 0})
+
+
+def test_state_is_both_observations() -> None:
+    e = raw_env()
+    e.reset(seed=1)
+    state = e.state()
+    assert state.shape == e.state_space.shape
+    assert np.array_equal(state, np.concatenate([e.observe("blue")["observation"], e.observe("red")["observation"]]))
+
+
+def test_adjacency_argument_reaches_the_game() -> None:
+    borders = (("QIN", "CHU"), ("CHU", "JIN-YAN"), ("JIN-YAN", "HAN-QI"), ("HAN-QI", "WU"))
+    e = raw_env(adjacency=borders)
+    e.reset(seed=0)
+    assert e.game.record()["rules"]["adjacency"] == [list(pair) for pair in borders]
+
+
+def test_reset_seed_reproduces_the_game_and_reset_without_seed_moves_on() -> None:
+    e = raw_env()
+    e.reset(seed=123)
+    first = e.game.to_dict()
+    e.reset()
+    second = e.game.to_dict()
+    e.reset(seed=123)
+    assert e.game.to_dict() == first != second
+
+
+# ---------------------------------------------------------------- pictures
+
+
+def test_ansi_and_rgb_show_the_last_reveal() -> None:
+    """The text and the image show the last round's cards while the next round is being placed."""
+    e = raw_env(render_mode="ansi", variant="beginner")
+    e.reset(seed=7)
+    rng = np.random.default_rng(0)
+    while e.game.round == 1:
+        mask = e.observe(e.agent_selection)["action_mask"]
+        e.step(int(rng.choice(np.flatnonzero(mask))))
+    text = e.render()
+    assert isinstance(text, str) and "round 2/9" in text and "(round 1)" in text
+    assert all(name in text for name in PROVINCES) and "?" not in text.split("(round 1)")[1]
+    e.render_mode = "rgb_array"
+    image = e.render()
+    assert image.dtype == np.uint8 and image.ndim == 3 and image.shape[2] == 3
+    assert len(np.unique(image.reshape(-1, 3), axis=0)) > 4  # something is drawn
+
+
+def test_hidden_cards_never_rendered() -> None:
+    """The text board shows face-down cards as `?` and never a hand."""
+    e = raw_env(render_mode="ansi", variant="beginner")
+    e.reset(seed=3)
+    game = e.game
+    for _ in range(5):
+        e.step(int(np.flatnonzero(game.legal_mask())[0]))
+    text = e.render()
+    rows = text.splitlines()[2:7]
+    assert all(row.split()[-3:] == ["?", "/", "."] for row in rows), text
+    assert "hand:" not in text
+
+
+def test_render_without_mode_warns_and_returns_none() -> None:
+    e = raw_env()
+    e.reset(seed=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert e.render() is None
+    assert caught
+
+
+def test_observation_space_of_each_agent_is_fixed() -> None:
+    e = raw_env()
+    assert e.observation_space("blue") is e.observation_space("blue")
+    space = e.observation_space("red")
+    assert space["observation"].shape == (OBSERVATION_SIZE,) and space["action_mask"].dtype == np.int8
+    assert space["action_mask"].shape == (N_ACTIONS,)
+
+
+def test_bench_aec_runs() -> None:
+    """The benchmark's AEC loop (python -m suntzu_env.bench) plays whole games."""
+    from suntzu_env.bench import bench_aec
+
+    assert bench_aec(0.05) > 0
