@@ -28,6 +28,19 @@ ACTION_GROUPS: tuple[tuple[str, tuple[str, ...]], ...] = (
 )
 
 
+# What each action group means, for the Action Space table; `{}` is the group's name part.
+ACTION_MEANINGS: dict[str, str] = {
+    "place": "put card `{}` face down against the province being filled (R4.1)",
+    "recall": "discard card `{}` from hand to bring one set-aside army back to the reserve (R4.2)",
+    "keep": "keep the drawn card `{}` (R4.6)",
+    "province": "choose {}: the next battle (R4.3), a warlord's target (R8) or where an army comes from (R5, R7)",
+    "reserve": "take the army from the reserve (R5.5, R5.6, R7)",
+    "warlord": "choose warlord `{}` (setup R3.3, `war_chariot` R7.4)",
+    "use": "use the warlord offered now (R8)",
+    "pass": "do not use the warlord offered now (R8)",
+}
+
+
 def _strings() -> tuple[tuple[str, ...], dict[str, int]]:
     strings: list[str] = []
     offsets: dict[str, int] = {}

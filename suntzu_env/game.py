@@ -201,13 +201,16 @@ class Game:
         self._actions.append(int(a))
 
     def _illegal_message(self, action: object) -> str:
+        shown = repr(action.item() if isinstance(action, np.integer) else action)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
+            shown = f"{int(action)} ({ACTION_STRINGS[action]})"
         if not self._n_legal:
-            return f"illegal action {action!r}: the game is over ({self.winner})"
+            return f"illegal action {shown}: the game is over ({self.winner})"
         d = self.decision
         assert d is not None
         about = " ".join(f"{k}={v}" for k, v in d.items() if v is not None and k != "kind")
         return (
-            f"illegal action {action!r} for decision '{d['kind']}' ({about}); "
+            f"illegal action {shown} for decision '{d['kind']}' ({about}); "
             f"legal: {', '.join(self.legal_action_strings())}"
         )
 

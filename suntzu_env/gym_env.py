@@ -11,20 +11,19 @@ import numpy as np
 from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.env import (
-    RENDER_MODES,
-    SIDE,
-    BoardPictures,
-    check_options,
-    illegal_action_error,
-    observation_box,
-    projected_marker,
-)
 from suntzu_env.game import Game
 from suntzu_env.layout import DEC_SIDE
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.render import HumanWindow, RevealMemory
 from suntzu_env.rules import SEATS
+from suntzu_env.suntzu_v0 import (
+    RENDER_MODES,
+    SIDE,
+    BoardPictures,
+    check_options,
+    observation_box,
+    projected_marker,
+)
 
 SEAT_CHOICES = ("blue", "red", "random")
 
@@ -82,7 +81,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
 
     ## Description
 
-    The learner plays one seat of the game of `suntzu_env.env` (the PettingZoo environment, whose
+    The learner plays one seat of the game of `suntzu_env.suntzu_v0` (the PettingZoo environment, whose
     docstring describes the game, the observation and every action); the opponent answers every decision
     of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
 
@@ -105,7 +104,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     ## Rewards
 
     +1 for a win, −1 for a loss, 0 for a draw, at the end only (R6.5); plus, when `shaped_reward` is set,
-    the potential-based term of `suntzu_env.env` seen from the learner's seat, which adds up to zero over a
+    the potential-based term of `suntzu_env.suntzu_v0` seen from the learner's seat, which adds up to zero over a
     game.
 
     ## Episode End
@@ -124,7 +123,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
 
     `variant`, `events`, `render_mode`, `shaped_reward`, `illegal_action`, `adjacency`: as for
-    `suntzu_env.env`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
+    `suntzu_env.suntzu_v0`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
 
     ## Version History
 
@@ -201,8 +200,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
             try:
                 self._apply(action)
             except ValueError as error:
-                message = illegal_action_error(game, action, error)
-                raise ValueError(f"the opponent ({SEATS[other]}) played an illegal action: {message}") from None
+                raise ValueError(f"the opponent ({SEATS[other]}) played an illegal action: {error}") from None
 
     # ------------------------------------------------------------ episode
 
@@ -235,9 +233,9 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         info: dict[str, Any] = {"seat": self.seat}
         try:
             self._apply(action)
-        except ValueError as error:
+        except ValueError:
             if self.illegal_action == "raise":
-                raise illegal_action_error(self.game, action, error) from None
+                raise
             self._over = True
             info["illegal_action"] = True
             reward = -1.0

@@ -10,6 +10,8 @@ It never holds the opponent's hand, its face-down cards, deck orders or its unus
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit
 
@@ -74,59 +76,73 @@ from suntzu_env.rules import (
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 
-# (name, size, meaning). Armies are scaled by 1/21, cards by 1/3, values by 1/5, the marker by 1/9.
-OBSERVATION_PIECES: tuple[tuple[str, int, str], ...] = (
-    ("my_seat", 2, "one-hot: I am blue, I am red"),
-    ("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
-    ("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
-    ("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
-    ("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
-    ("march_from", NP, "one-hot province march takes its army from, once chosen"),
-    ("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
-    ("round", N_ROUNDS, "one-hot round 1..9"),
-    ("my_score", 1, "marker toward me / 9"),
-    ("province_values", 3 * NP, "per province, value at the scorings of rounds 3, 6, 9 / 5"),
-    ("next_scoring", 3, "one-hot: the next scoring is at round 3, 6, 9"),
-    ("my_armies", NP, "my armies per province / 21"),
-    ("opp_armies", NP, "opponent armies per province / 21"),
-    ("my_six_marks", NP, "my six-marks per province (0..2)"),
-    ("opp_six_marks", NP, "opponent six-marks per province (0..2)"),
-    ("my_pools", 3, "my reserve, set-aside pool, armies in six-mark boxes / 21"),
-    ("opp_pools", 3, "opponent reserve, set-aside pool, armies in six-mark boxes / 21"),
-    ("my_hand", NK, "my hand, cards per kind / 3"),
-    ("my_deck", NK, "my deck's contents (not order), cards per kind / 3"),
-    ("my_drawn", NK, "cards I drew and may still keep, per kind / 3"),
-    ("my_keep_left", 1, "drawn cards I may still keep / 2"),
-    ("my_out", NK, "my cards out of the game, per kind / 3"),
-    ("opp_out", NK, "opponent cards out of the game, per kind / 3"),
-    ("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind / 3"),
-    ("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's) / 14"),
-    ("my_placed", NP * NK, "per province, one-hot card I placed this round"),
-    ("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
-    ("revealed", NP, "1 where this round's battle has begun"),
-    ("battle", 3, "this battle: feint counts blue's card as 6, counter_plague on, devastating_plague on"),
-    ("order_holder", 3, "one-hot who chooses this round's reveal order: me, opponent, board order"),
-    ("privilege", 3, "one-hot last holder of the privilege: me, opponent, nobody yet"),
-    ("my_warlords", 2 * NW, "my five warlords: held (5), then used (5)"),
-    ("opp_warlords_used", NW, "opponent warlords revealed by use"),
-    ("events_on", 1, "1 when event cards are in play"),
-    ("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
-    ("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
-    ("plague_reveals", 1, "Plague reveals so far / 4 (pandemic at 4)"),
-    ("beginner", 1, "1 in the beginner variant"),
+
+class Piece(NamedTuple):
+    """One named run of the observation vector; every entry lies in [low, high]."""
+
+    name: str
+    size: int
+    meaning: str
+    low: float = 0.0
+    high: float = 1.0
+
+
+# Armies are scaled by 1/21, cards by 1/3, values by 1/5, the marker by 1/9.
+OBSERVATION_PIECES: tuple[Piece, ...] = tuple(
+    Piece(*p)
+    for p in (
+        ("my_seat", 2, "one-hot: I am blue, I am red"),
+        ("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
+        ("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
+        ("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
+        ("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
+        ("march_from", NP, "one-hot province march takes its army from, once chosen"),
+        ("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
+        ("round", N_ROUNDS, "one-hot round 1..9"),
+        ("my_score", 1, "marker toward me / 9", -1.0, 1.0),
+        ("province_values", 3 * NP, "per province, value at the scorings of rounds 3, 6, 9 / 5"),
+        ("next_scoring", 3, "one-hot: the next scoring is at round 3, 6, 9"),
+        ("my_armies", NP, "my armies per province / 21"),
+        ("opp_armies", NP, "opponent armies per province / 21"),
+        ("my_six_marks", NP, "my six-marks per province (0..2)", 0.0, 2.0),
+        ("opp_six_marks", NP, "opponent six-marks per province (0..2)", 0.0, 2.0),
+        ("my_pools", 3, "my reserve, set-aside pool, armies in six-mark boxes / 21"),
+        ("opp_pools", 3, "opponent reserve, set-aside pool, armies in six-mark boxes / 21"),
+        ("my_hand", NK, "my hand, cards per kind / 3"),
+        ("my_deck", NK, "my deck's contents (not order), cards per kind / 3"),
+        ("my_drawn", NK, "cards I drew and may still keep, per kind / 3"),
+        ("my_keep_left", 1, "drawn cards I may still keep / 2"),
+        ("my_out", NK, "my cards out of the game, per kind / 3"),
+        ("opp_out", NK, "opponent cards out of the game, per kind / 3"),
+        ("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind / 3"),
+        ("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's) / 14", 0.0, 20 / 14),
+        ("my_placed", NP * NK, "per province, one-hot card I placed this round"),
+        ("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
+        ("revealed", NP, "1 where this round's battle has begun"),
+        ("battle", 3, "this battle: feint counts blue's card as 6, counter_plague on, devastating_plague on"),
+        ("order_holder", 3, "one-hot who chooses this round's reveal order: me, opponent, board order"),
+        ("privilege", 3, "one-hot last holder of the privilege: me, opponent, nobody yet"),
+        ("my_warlords", 2 * NW, "my five warlords: held (5), then used (5)"),
+        ("opp_warlords_used", NW, "opponent warlords revealed by use"),
+        ("events_on", 1, "1 when event cards are in play"),
+        ("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
+        ("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
+        ("plague_reveals", 1, "Plague reveals so far / 4 (pandemic at 4; 2 + 2 + 1 recycled at most)", 0.0, 5 / 4),
+        ("beginner", 1, "1 in the beginner variant"),
+    )
 )
 
 
 def _offsets() -> dict[str, slice]:
     out, at = {}, 0
-    for name, size, _ in OBSERVATION_PIECES:
-        out[name] = slice(at, at + size)
-        at += size
+    for piece in OBSERVATION_PIECES:
+        out[piece.name] = slice(at, at + piece.size)
+        at += piece.size
     return out
 
 
 OBSERVATION_SLICES = _offsets()
-OBSERVATION_SIZE = sum(size for _, size, _ in OBSERVATION_PIECES)
+OBSERVATION_SIZE = sum(piece.size for piece in OBSERVATION_PIECES)
 _O = {name: sl.start for name, sl in OBSERVATION_SLICES.items()}
 O_SEAT, O_DKIND, O_DPROV, O_DWL, O_DCAUSE = (_O[n] for n in ("my_seat", "decision_kind", "decision_province",
                                                                "decision_warlord", "decision_cause"))  # fmt: skip
@@ -247,11 +263,21 @@ def observation_views(obs: np.ndarray) -> dict[str, np.ndarray]:
     return {name: obs[..., sl] for name, sl in OBSERVATION_SLICES.items()}
 
 
+def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
+    """Per-entry lower and upper bounds of the observation vector, from its declared pieces."""
+    low = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    high = np.empty(OBSERVATION_SIZE, dtype=np.float32)
+    for piece in OBSERVATION_PIECES:
+        low[OBSERVATION_SLICES[piece.name]] = piece.low
+        high[OBSERVATION_SLICES[piece.name]] = piece.high
+    return low, high
+
+
 def describe_observation() -> str:
     """A Markdown table of the observation vector: index range, piece, meaning."""
     rows = ["| index | piece | meaning |", "|---|---|---|"]
-    for name, size, meaning in OBSERVATION_PIECES:
-        sl = OBSERVATION_SLICES[name]
-        span = f"{sl.start}" if size == 1 else f"{sl.start}-{sl.stop - 1}"
-        rows.append(f"| {span} | `{name}` | {meaning} |")
+    for piece in OBSERVATION_PIECES:
+        sl = OBSERVATION_SLICES[piece.name]
+        span = f"{sl.start}" if piece.size == 1 else f"{sl.start}-{sl.stop - 1}"
+        rows.append(f"| {span} | `{piece.name}` | {piece.meaning} |")
     return "\n".join(rows)

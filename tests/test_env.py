@@ -17,10 +17,10 @@ with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs th
     from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
 
 from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, describe_observation, env, parallel_env, raw_env
-from suntzu_env.actions import ACTION_GROUPS, ACTION_STRINGS
-from suntzu_env.env import ACTION_MEANINGS, SunTzuParallelEnv, describe_actions, observation_box
+from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
 from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SLICES, observation_views
 from suntzu_env.rules import CARDS, PROVINCES
+from suntzu_env.suntzu_v0 import SunTzuParallelEnv, describe_actions, observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -37,7 +37,7 @@ EXPECTED_WARNINGS = (
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be",
 )
-ENV_MODULE = importlib.import_module("suntzu_env.env")  # `suntzu_env.env` itself is the factory function
+ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v0")
 
 
 def checked(run: Callable[[], Any]) -> None:
@@ -197,10 +197,10 @@ def test_docstring_tables_are_generated_from_the_declarations() -> None:
     assert f"Discrete({N_ACTIONS})" in doc and f"({OBSERVATION_SIZE},)" in doc
     rows = describe_observation().splitlines()[2:]
     assert len(rows) == len(OBSERVATION_PIECES)
-    for row, (name, size, _) in zip(rows, OBSERVATION_PIECES, strict=True):
+    for row, (name, size, *_) in zip(rows, OBSERVATION_PIECES, strict=True):
         sl = OBSERVATION_SLICES[name]
         assert sl.stop - sl.start == size and f"`{name}`" in row and row.startswith(f"| {sl.start}")
-    assert sum(size for _, size, _ in OBSERVATION_PIECES) == OBSERVATION_SIZE == observation_box().shape[0]
+    assert sum(piece.size for piece in OBSERVATION_PIECES) == OBSERVATION_SIZE == observation_box().shape[0]
     action_rows = describe_actions().splitlines()[2:]
     assert len(action_rows) == N_ACTIONS
     for i, action in enumerate(ACTION_STRINGS):

@@ -114,10 +114,10 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from suntzu_env.actions import ACTION_GROUPS, N_ACTIONS
+from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
 from suntzu_env.game import Game
 from suntzu_env.layout import ARMIES, DEC_SIDE, ROUND, SCORE, VALUES
-from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SIZE, describe_observation, encode_observation
+from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, encode_observation, observation_bounds
 from suntzu_env.render import HumanWindow, RevealMemory, board_image, board_text
 from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS, VARIANTS
 
@@ -125,38 +125,6 @@ NP = N_PROVINCES
 SIDE: dict[str, int] = {seat: i for i, seat in enumerate(SEATS)}
 RENDER_MODES = ("ansi", "rgb_array", "human")
 ILLEGAL_ACTION_MODES = ("raise", "loss")
-
-# Bounds of the observation pieces that are not within [0, 1] (see OBSERVATION_PIECES for the scales).
-PIECE_BOUNDS: dict[str, tuple[float, float]] = {
-    "my_score": (-1.0, 1.0),
-    "my_six_marks": (0.0, 2.0),  # 0..2 marks per province
-    "opp_six_marks": (0.0, 2.0),
-    "card_counts": (0.0, 1.5),  # a hand holds at most 20 cards: 20 / 14
-    "plague_reveals": (0.0, 1.5),  # at most 5 Plague reveals in a game (2 + 2 + one recycled): 5 / 4
-}
-
-# What each action group means, for the Action Space table; `{}` is the group's name part.
-ACTION_MEANINGS: dict[str, str] = {
-    "place": "put card `{}` face down against the province being filled (R4.1)",
-    "recall": "discard card `{}` from hand to bring one set-aside army back to the reserve (R4.2)",
-    "keep": "keep the drawn card `{}` (R4.6)",
-    "province": "choose {}: the next battle (R4.3), a warlord's target (R8) or where an army comes from (R5, R7)",
-    "reserve": "take the army from the reserve (R5.5, R5.6, R7)",
-    "warlord": "choose warlord `{}` (setup R3.3, `war_chariot` R7.4)",
-    "use": "use the warlord offered now (R8)",
-    "pass": "do not use the warlord offered now (R8)",
-}
-
-
-def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Per-entry lower and upper bounds of the observation vector, from its declared pieces."""
-    low = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
-    high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
-    at = 0
-    for name, size, _ in OBSERVATION_PIECES:
-        low[at : at + size], high[at : at + size] = PIECE_BOUNDS.get(name, (0.0, 1.0))
-        at += size
-    return low, high
 
 
 def observation_box() -> spaces.Box:
@@ -185,11 +153,6 @@ def projected_marker(s: np.ndarray) -> float:
         elif s[ARMIES + NP + p] > 0:
             margin -= int(s[VALUES + 3 * p + col])
     return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin)) / MAX_SCORE
-
-
-def illegal_action_error(game: Game, action: Any, error: ValueError) -> ValueError:
-    """The engine's error for an illegal action, with a numpy integer shown as a plain one."""
-    return ValueError(game._illegal_message(int(action))) if isinstance(action, np.integer) else error
 
 
 def check_options(
@@ -338,9 +301,9 @@ class _SunTzuTable(BoardPictures):
             memory.before(game._s, action)
         try:
             game.apply(action)
-        except ValueError as error:
+        except ValueError:
             if self.illegal_action == "raise":
-                raise illegal_action_error(game, action, error) from None
+                raise
             return False
         if memory is not None:
             memory.after(game._s)
@@ -492,8 +455,6 @@ def parallel_env(**kwargs: Any) -> SunTzuParallelEnv:
 
 
 __all__ = [
-    "ACTION_MEANINGS",
-    "PIECE_BOUNDS",
     "SunTzuParallelEnv",
     "describe_actions",
     "env",
