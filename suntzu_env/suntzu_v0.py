@@ -13,8 +13,8 @@
 | Observation Shape | ({observation_size},), with an action mask ({n_actions},) |
 | Observation Values | [{low}, {high}] |
 
-*Sun Tzu* (Alan Newman) is a two-player game of simultaneous card play and area control in China at the
-time of the Warring States. Blue plays Sun Tzu, red the King of Chu. Each round both sides put one card
+*Sun Tzu* (Alan Newman) is a two-player game of simultaneous card play and area control in China in
+506 BC. Blue plays Sun Tzu, red the King of Chu. Each round both sides put one card
 face down against each of five provinces; the provinces are then revealed one at a time, and in each
 battle the higher card moves armies by the difference. At the end of rounds 3, 6 and 9 each side scores the
 provinces it holds and the score marker moves by the margin. Warlords (standard variant) and event cards
