@@ -1,0 +1,27 @@
+"""Players for Sun Tzu: one protocol, scripted baselines and a registry by name.
+
+| name        | agent            | plays                                                            |
+|-------------|------------------|------------------------------------------------------------------|
+| `random`    | `RandomAgent`    | uniformly among the legal actions, seeded                        |
+| `greedy`    | `GreedyAgent`    | a one-step rule: best cards where the coming scoring pays most   |
+| `heuristic` | `HeuristicAgent` | a strategy from the rules: expected-value plans, saved cards     |
+| `ppo:<path>`| `agents.ppo`     | a trained policy, loaded lazily (imports torch only then)        |
+
+Every agent decides from its side's observation vector and the legal-action mask only (R9).
+"""
+
+from agents.base import Agent, RandomAgent
+from agents.greedy import GreedyAgent
+from agents.heuristic import HeuristicAgent
+from agents.registry import AGENT_NAMES, check_spec, make_agent, valid_specs
+
+__all__ = [
+    "AGENT_NAMES",
+    "Agent",
+    "GreedyAgent",
+    "HeuristicAgent",
+    "RandomAgent",
+    "check_spec",
+    "make_agent",
+    "valid_specs",
+]

@@ -1,0 +1,47 @@
+"""Agents by name: every entry point builds its players with `make_agent(spec)`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from agents.base import Agent, RandomAgent
+from agents.greedy import GreedyAgent
+from agents.heuristic import HeuristicAgent
+
+AGENTS: dict[str, Callable[[int | None], Agent]] = {
+    "random": RandomAgent,
+    "greedy": GreedyAgent,
+    "heuristic": HeuristicAgent,
+}
+AGENT_NAMES: tuple[str, ...] = tuple(AGENTS)
+PPO_PREFIX = "ppo:"
+
+
+def valid_specs() -> str:
+    """The accepted agent specs, for error messages and `--help`."""
+    return ", ".join(AGENT_NAMES) + f", or {PPO_PREFIX}<path-to-model>"
+
+
+def check_spec(spec: str) -> None:
+    """Raise ValueError unless `spec` names an agent (without loading any model)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {valid_specs()}")
+    if spec in AGENTS:
+        return
+    if spec.startswith(PPO_PREFIX) and spec[len(PPO_PREFIX) :]:
+        return
+    raise ValueError(f"unknown agent {spec!r}; valid: {valid_specs()}")
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent named by `spec`: `random`, `greedy`, `heuristic` or `ppo:<path-to-model>`.
+
+    `ppo:` agents come from `agents.ppo.load_ppo_agent`, imported only then, so that importing
+    `agents` never imports torch.
+    """
+    check_spec(spec)
+    if spec.startswith(PPO_PREFIX):
+        from agents.ppo import load_ppo_agent  # lazy: torch only when asked for
+
+        return load_ppo_agent(spec[len(PPO_PREFIX) :], seed)
+    return AGENTS[spec](seed)

@@ -1,0 +1,532 @@
+"""Round-robin evaluation of agents over paired, seat-swapped games, with statistics.
+
+`python -m experiments.evaluate --agents random greedy heuristic --games 2000 --seed 0`
+
+| step      | what it does                                                                          |
+|-----------|---------------------------------------------------------------------------------------|
+| pairings  | every pair of the named agents (a round robin), in the order given                    |
+| games     | per pairing, deck seeds `seed .. seed + games/2 - 1`, each played twice, seats swapped |
+| players   | agents are reset before every game with a seed drawn from the game seed and the seat |
+| counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
+| win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
+| ratings   | Bradley-Terry strengths fitted to all pairings, on the Elo scale (mean 0)             |
+| ladder    | the bars greedy beats random >= 80% and heuristic beats greedy >= 60%, when both play |
+
+Games are played directly on `suntzu_env.Game`, giving each side `game.observation(seat)` and
+`game.legal_mask()`: exactly what the environments hand an agent. They run in parallel over
+worker processes (`--workers`) behind a progress bar; the results do not depend on the number of
+workers.
+
+The results folder (`--out`, default `results/<name>`) holds `summary.json` (configuration,
+every pairing with its statistics, ratings, ladder, timing), `pairings.csv` (one row per pairing),
+`games.csv` (every game: seed, seats, winner, final marker, decisions) and `heatmap.png` (the
+win-rate matrix with its intervals).
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import math
+import multiprocessing
+import os
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from agents import Agent, check_spec, make_agent, valid_specs
+from suntzu_env import Game
+from suntzu_env.rules import SEATS, VARIANTS
+
+Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
+LADDER: tuple[tuple[str, str, float], ...] = (("greedy", "random", 0.80), ("heuristic", "greedy", 0.60))
+SEEDS_PER_JOB = 25  # deck seeds per unit of parallel work (50 games)
+AgentLike = str | Agent
+
+
+# -------------------------------------------------------------------- statistics
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a proportion (`successes` may count draws as halves)."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    denom = 1 + z * z / n
+    low = 0.0 if p <= 0 else max(0.0, (centre - spread) / denom)
+    high = 1.0 if p >= 1 else min(1.0, (centre + spread) / denom)
+    return low, high
+
+
+def bradley_terry(names: Sequence[str], pairings: Sequence[dict[str, Any]], iterations: int = 1000) -> dict[str, float]:
+    """Bradley-Terry strengths of the agents on the Elo scale (400 log10), mean 0.
+
+    Draws count as half a win each way; one virtual drawn game per pairing keeps the ratings
+    finite when a pairing is one-sided.
+    """
+    index = {name: i for i, name in enumerate(names)}
+    n = len(names)
+    won = [[0.0] * n for _ in range(n)]
+    played = [[0.0] * n for _ in range(n)]
+    for pairing in pairings:
+        i, j = index[pairing["a"]], index[pairing["b"]]
+        a_points = pairing["wins"] + 0.5 * pairing["draws"] + 0.5
+        b_points = pairing["losses"] + 0.5 * pairing["draws"] + 0.5
+        won[i][j] += a_points
+        won[j][i] += b_points
+        played[i][j] += a_points + b_points
+        played[j][i] += a_points + b_points
+    strength = [1.0] * n
+    for _ in range(iterations):
+        new = []
+        for i in range(n):
+            denom = sum(played[i][j] / (strength[i] + strength[j]) for j in range(n) if j != i and played[i][j])
+            new.append(sum(won[i]) / denom if denom else strength[i])
+        mean_log = sum(math.log(s) for s in new) / n
+        new = [s / math.exp(mean_log) for s in new]
+        done = max(abs(a - b) for a, b in zip(new, strength, strict=True)) < 1e-12
+        strength = new
+        if done:
+            break
+    return {name: 400.0 * math.log10(strength[index[name]]) for name in names}
+
+
+# -------------------------------------------------------------------- playing
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed an agent is reset with for one game and seat: a fixed mix of both."""
+    x = (game_seed * 2 + seat + 1) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 31
+    return x & 0x7FFFFFFFFFFFFFFF
+
+
+def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard", events: bool = False) -> dict:
+    """One game on `Game`: each side is asked with its own observation and the legal mask.
+
+    Returns the winner ("blue", "red", "draw"), the final marker (+ toward blue) and the number of
+    decisions the agents answered.
+    """
+    game = Game.new(game_seed, variant=variant, events=events)
+    players = (blue, red)
+    blue.reset(agent_seed(game_seed, 0))
+    red.reset(agent_seed(game_seed, 1))
+    decisions = 0
+    while (seat := game.current_player) is not None:
+        agent = players[0] if seat == "blue" else players[1]
+        game.apply(agent.act(game.observation(seat), game.legal_mask()))
+        decisions += 1
+    return {"winner": game.winner, "score": game.score, "decisions": decisions}
+
+
+@dataclass(frozen=True)
+class Job:
+    """A run of deck seeds of one pairing, each played with agent a as blue then as red."""
+
+    pairing: int
+    a: AgentLike
+    b: AgentLike
+    first_seed: int
+    n_seeds: int
+    variant: str
+    events: bool
+
+
+_AGENTS: dict[tuple[str, int], Agent] = {}  # per process: agents built from specs, reused across jobs
+
+
+def _agent(spec: AgentLike, slot: int) -> Agent:
+    """The agent of a spec (one instance per slot, so a spec may play itself) or the object given."""
+    if not isinstance(spec, str):
+        return spec
+    if (spec, slot) not in _AGENTS:
+        _AGENTS[spec, slot] = make_agent(spec)
+    return _AGENTS[spec, slot]
+
+
+def _run_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
+    a, b = _agent(job.a, 0), _agent(job.b, 1)
+    rows = []
+    for seed in range(job.first_seed, job.first_seed + job.n_seeds):
+        for a_seat in SEATS:
+            blue, red = (a, b) if a_seat == "blue" else (b, a)
+            out = play_game(seed, blue, red, job.variant, job.events)
+            result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
+            rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
+    return job.pairing, rows
+
+
+def play_games(
+    pairings: Sequence[tuple[AgentLike, AgentLike]],
+    games: int,
+    seed: int = 0,
+    variant: str = "standard",
+    events: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[list[dict[str, Any]]]:
+    """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count."""
+    check_games(games)
+    if variant not in VARIANTS:
+        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    for a, b in pairings:
+        for agent in (a, b):
+            if isinstance(agent, str):
+                check_spec(agent)
+    seeds = games // 2
+    jobs = [
+        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), variant, events)
+        for i, (a, b) in enumerate(pairings)
+        for start in range(0, seeds, SEEDS_PER_JOB)
+    ]
+    results: list[list[dict[str, Any]]] = [[] for _ in pairings]
+    bar = _progress_bar(len(pairings) * games, progress)
+    if workers <= 1 or len(jobs) == 1:
+        outputs = map(_run_job, jobs)
+        for i, rows in outputs:
+            results[i].extend(rows)
+            bar.update(len(rows))
+    else:
+        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+        with context.Pool(min(workers, len(jobs))) as pool:
+            for i, rows in pool.imap_unordered(_run_job, jobs):
+                results[i].extend(rows)
+                bar.update(len(rows))
+    bar.close()
+    for rows in results:
+        rows.sort(key=lambda r: (r["seed"], SEATS.index(r["a_seat"])))
+    return results
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", disable=not enabled, smoothing=0.1, dynamic_ncols=True)
+
+
+def check_games(games: int) -> None:
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even number >= 2 (each deck seed is played in both seats), got {games!r}")
+
+
+def summarize(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """Counts from agent a's view: overall, per seat, per seed pair; win rate (draws half) and Wilson CI."""
+    out: dict[str, Any] = {"games": len(rows)}
+    for prefix, subset in (("", rows), *((f"{seat}_", [r for r in rows if r["a_seat"] == seat]) for seat in SEATS)):
+        out[f"{prefix}wins"] = sum(1 for r in subset if r["result"] == 1)
+        out[f"{prefix}draws"] = sum(1 for r in subset if r["result"] == 0)
+        out[f"{prefix}losses"] = sum(1 for r in subset if r["result"] == -1)
+    n = len(rows)
+    points = out["wins"] + 0.5 * out["draws"]
+    out["win_rate"] = points / n if n else 0.0
+    out["ci_low"], out["ci_high"] = wilson(points, n)
+    for seat in SEATS:
+        m = out[f"{seat}_wins"] + out[f"{seat}_draws"] + out[f"{seat}_losses"]
+        out[f"{seat}_win_rate"] = (out[f"{seat}_wins"] + 0.5 * out[f"{seat}_draws"]) / m if m else 0.0
+    by_seed: dict[int, int] = {}
+    for r in rows:
+        by_seed[r["seed"]] = by_seed.get(r["seed"], 0) + r["result"]
+    out["pairs_won_both"] = sum(1 for v in by_seed.values() if v == 2)
+    out["pairs_lost_both"] = sum(1 for v in by_seed.values() if v == -2)
+    out["pairs_split"] = len(by_seed) - out["pairs_won_both"] - out["pairs_lost_both"]
+    out["first_seed"] = min(by_seed) if by_seed else None
+    out["last_seed"] = max(by_seed) if by_seed else None
+    return out
+
+
+def play_match(
+    agent_a: AgentLike,
+    agent_b: AgentLike,
+    games: int,
+    seed: int = 0,
+    variant: str = "standard",
+    events: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Play `games` seat-balanced games of a against b and summarize them from a's view.
+
+    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a as blue then as red. Agents are
+    specs (`make_agent` names) or `Agent` objects (distinct objects for a and b); objects are copied
+    into the worker processes when `workers > 1`. Returns `wins`, `draws`, `losses`, `games`,
+    `win_rate` (draws count as half a win), the Wilson 95% interval `ci_low`/`ci_high`, the same
+    counts per seat of a (`blue_wins`, ..., `red_win_rate`) and per deck seed (`pairs_won_both`,
+    `pairs_split`, `pairs_lost_both`).
+    """
+    (rows,) = play_games([(agent_a, agent_b)], games, seed, variant, events, workers, progress)
+    return summarize(rows)
+
+
+# -------------------------------------------------------------------- the round robin
+
+
+def labels_for(specs: Sequence[str]) -> list[str]:
+    """Display names: the specs, numbered when one is given twice (`random`, `random#2`)."""
+    seen: dict[str, int] = {}
+    out = []
+    for spec in specs:
+        seen[spec] = seen.get(spec, 0) + 1
+        out.append(spec if seen[spec] == 1 else f"{spec}#{seen[spec]}")
+    return out
+
+
+def round_robin(
+    specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    variant: str = "standard",
+    events: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+) -> dict[str, Any]:
+    """Every pair of agents over the same deck seeds; the statistics, ratings and the ladder."""
+    if len(specs) < 2:
+        raise ValueError(f"a round robin needs at least two agents, got {list(specs)}")
+    labels = labels_for(specs)
+    pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    start = time.perf_counter()
+    games_by_pairing = play_games(
+        [(specs[i], specs[j]) for i, j in pairs], games, seed, variant, events, workers, progress
+    )
+    seconds = time.perf_counter() - start
+    pairings = []
+    for (i, j), rows in zip(pairs, games_by_pairing, strict=True):
+        pairings.append({"a": labels[i], "b": labels[j], **summarize(rows)})
+    ratings = bradley_terry(labels, pairings)
+    total = len(pairs) * games
+    return {
+        "config": {
+            "agents": list(specs),
+            "labels": labels,
+            "games_per_pairing": games,
+            "seed": seed,
+            "game_seeds": [seed, seed + games // 2 - 1],
+            "variant": variant,
+            "events": events,
+            "workers": workers,
+        },
+        "pairings": pairings,
+        "ratings": ratings,
+        "ladder": ladder(pairings),
+        "seconds": seconds,
+        "games_per_second": total / seconds if seconds > 0 else None,
+        "games": games_by_pairing,
+    }
+
+
+def oriented(pairings: Sequence[dict[str, Any]], a: str, b: str) -> dict[str, Any] | None:
+    """The statistics of a against b, from a's view, whichever way the pairing was played."""
+    for p in pairings:
+        if p["a"] == a and p["b"] == b:
+            return p
+        if p["a"] == b and p["b"] == a:
+            flipped = dict(p, a=a, b=b, wins=p["losses"], losses=p["wins"], win_rate=1 - p["win_rate"])
+            flipped["ci_low"], flipped["ci_high"] = 1 - p["ci_high"], 1 - p["ci_low"]
+            return flipped
+    return None
+
+
+def ladder(pairings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ladder bars that apply to the agents played."""
+    out = []
+    for a, b, bar in LADDER:
+        p = oriented(pairings, a, b)
+        if p is not None:
+            keep = ("games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
+            out.append({"a": a, "b": b, "bar": bar, **{k: p[k] for k in keep}, "passed": p["win_rate"] >= bar})
+    return out
+
+
+# -------------------------------------------------------------------- output
+
+
+def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
+    """summary.json, pairings.csv, games.csv and heatmap.png in `out_dir`."""
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    summary = {k: v for k, v in results.items() if k != "games"}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    fields = list(results["pairings"][0])
+    with (out / "pairings.csv").open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=fields)
+        writer.writeheader()
+        writer.writerows(results["pairings"])
+    with (out / "games.csv").open("w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["pairing", "seed", "blue", "red", "winner", "score", "decisions"])
+        for pairing, rows in zip(results["pairings"], results["games"], strict=True):
+            for r in rows:
+                blue, red = (pairing["a"], pairing["b"]) if r["a_seat"] == "blue" else (pairing["b"], pairing["a"])
+                writer.writerow([f"{pairing['a']} vs {pairing['b']}", r["seed"], blue, red, r["winner"], r["score"],
+                                 r["decisions"]])  # fmt: skip
+    plot_heatmap(results, out / "heatmap.png")
+    return out
+
+
+def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
+    """Row agent's win rate against the column agent, annotated with its Wilson 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    labels = results["config"]["labels"]
+    n = len(labels)
+    rate = np.full((n, n), np.nan)
+    text = [[""] * n for _ in range(n)]
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            p = oriented(results["pairings"], a, b) if i != j else None
+            if p is not None:
+                rate[i, j] = p["win_rate"]
+                text[i][j] = f"{100 * p['win_rate']:.1f}%\n[{100 * p['ci_low']:.1f}, {100 * p['ci_high']:.1f}]"
+    fig, ax = plt.subplots(figsize=(1.9 * n + 2.5, 1.5 * n + 1.8))
+    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
+    ax.set_facecolor("0.85")
+    for i in range(n):
+        for j in range(n):
+            if text[i][j]:
+                dark = abs(rate[i, j] - 0.5) > 0.3
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=9, color="white" if dark else "black")
+    ax.set_xticks(range(n), labels, rotation=30, ha="right")
+    ax.set_yticks(range(n), labels)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    cfg = results["config"]
+    ax.set_title(f"win rate (draws half), Wilson 95%\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def report(results: dict[str, Any]) -> str:
+    """The printed summary: pairings, ratings, the ladder."""
+    cfg = results["config"]
+    lines = [
+        f"round robin: {len(cfg['labels'])} agents, {cfg['games_per_pairing']} games per pairing "
+        f"(deck seeds {cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, both seats), {cfg['variant']}, "
+        f"events {'on' if cfg['events'] else 'off'}",
+        f"{'pairing':<28} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} {'as blue':>7} {'as red':>7}",
+    ]
+    for p in results["pairings"]:
+        lines.append(
+            f"{p['a'] + ' vs ' + p['b']:<28} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
+            f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]"
+            f"   {100 * p['blue_win_rate']:>6.1f}% {100 * p['red_win_rate']:>6.1f}%"
+        )
+    ranked = sorted(results["ratings"].items(), key=lambda kv: -kv[1])
+    lines.append("ratings (Bradley-Terry, Elo scale, mean 0): " + ", ".join(f"{k} {v:+.0f}" for k, v in ranked))
+    for rung in results["ladder"]:
+        verdict = "PASS" if rung["passed"] else "FAIL"
+        lines.append(
+            f"ladder: {rung['a']} beats {rung['b']} {100 * rung['win_rate']:.1f}% "
+            f"[{100 * rung['ci_low']:.1f}, {100 * rung['ci_high']:.1f}] over {rung['games']} games "
+            f"(bar {100 * rung['bar']:.0f}%): {verdict}"
+        )
+    rate = results["games_per_second"]
+    lines.append(f"time: {results['seconds']:.1f} s" + (f" ({rate:.0f} games/s)" if rate else ""))
+    return "\n".join(lines)
+
+
+# -------------------------------------------------------------------- command line
+
+
+class _Parser(argparse.ArgumentParser):
+    """An argument parser whose errors also list the valid flags."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        flags = ", ".join(a.option_strings[-1] for a in self._actions if a.option_strings)
+        self.print_usage(sys.stderr)
+        self.exit(2, f"{self.prog}: error: {message}\nvalid flags: {flags}\n")
+
+
+def _agent_spec(text: str) -> str:
+    try:
+        check_spec(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _games(text: str) -> int:
+    try:
+        games = int(text)
+        check_games(games)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected an even number >= 2, got {text!r}") from None
+    return games
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value < 2**62:
+        raise argparse.ArgumentTypeError(f"expected an integer in [0, 2**62), got {text!r}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m experiments.evaluate",
+        description="Round-robin evaluation of agents over paired, seat-swapped games: win rates with Wilson "
+        "95%% intervals, Bradley-Terry ratings, the baseline ladder, and a results folder.",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
+    )
+    parser.add_argument(
+        "--agents", nargs="+", type=_agent_spec, default=["random", "greedy", "heuristic"], metavar="AGENT",
+        help=f"agents to play each other ({valid_specs()}); a name given twice plays itself",
+    )  # fmt: skip
+    parser.add_argument("--games", type=_games, default=2000, help="games per pairing: an even number, half the deck "
+                        "seeds, each played in both seats")  # fmt: skip
+    parser.add_argument("--seed", type=_seed, default=0, help="first deck seed; the games use seed .. seed+games/2-1")
+    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
+    parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
+    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1, help="worker processes")
+    parser.add_argument("--out", type=Path, default=None, help="results folder (default: results/<name>)")
+    parser.add_argument("--name", default=None, help="results folder name under results/ (default: agents, games, "
+                        "seed and time)")  # fmt: skip
+    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """Run the round robin, print the report, write the results folder; returns the results."""
+    args = build_parser().parse_args(argv)
+    if len(args.agents) < 2:
+        build_parser().error(f"--agents needs at least two agents, got {args.agents}; valid: {valid_specs()}")
+    results = round_robin(
+        args.agents, args.games, args.seed, args.variant, args.events, args.workers, progress=not args.no_progress
+    )
+    name = args.name or "_".join(
+        ["-".join(label.replace(":", "").replace("/", "-").replace("#", "") for label in results["config"]["labels"]),
+         f"{args.games}g", f"s{args.seed}", datetime.now().strftime("%Y%m%d-%H%M%S")]
+    )  # fmt: skip
+    out = write_results(results, args.out or Path("results") / name)
+    print(report(results))
+    print(f"results: {out}")
+    return results
+
+
+if __name__ == "__main__":
+    main()

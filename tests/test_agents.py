@@ -1,0 +1,199 @@
+"""The agents: the protocol, the registry, legal play in every variant and seat, scripted choices."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import types
+from typing import Any
+
+import numpy as np
+import pytest
+
+from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent
+from agents.view import View
+from experiments.evaluate import play_game
+from suntzu_env import Game
+from suntzu_env.actions import A_PLACE, A_RECALL, ACTION_STRINGS
+from suntzu_env.rules import N_BASE_CARDS
+
+CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
+# blue, red, games per variant: 2,080 games over the four variants, every agent in both seats
+PLAYS = [
+    ("greedy", "random", 120),
+    ("random", "greedy", 120),
+    ("heuristic", "random", 80),
+    ("random", "heuristic", 80),
+    ("heuristic", "greedy", 60),
+    ("greedy", "heuristic", 60),
+]
+
+
+class Checked:
+    """Wraps an agent: checks what it is given (R10: two legal answers at least) and that it answers legally."""
+
+    def __init__(self, agent: Agent) -> None:
+        self.agent = agent
+        self.decisions = 0
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        assert observation.dtype == np.float32 and action_mask.dtype == np.int8
+        assert action_mask.sum() >= 2  # R10: a single legal answer is never asked
+        action = self.agent.act(observation, action_mask)
+        assert isinstance(action, int) and action_mask[action] == 1, ACTION_STRINGS[action]
+        self.decisions += 1
+        return action
+
+
+def test_registry_builds_every_named_agent() -> None:
+    assert AGENT_NAMES == ("random", "greedy", "heuristic")
+    kinds = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
+    for name in AGENT_NAMES:
+        agent = make_agent(name, seed=3)
+        assert isinstance(agent, kinds[name])
+        assert isinstance(agent, Agent)
+
+
+@pytest.mark.parametrize("spec", ["bogus", "", "ppo:", "Random", "ppo"])
+def test_unknown_spec_lists_the_valid_ones(spec: str) -> None:
+    with pytest.raises(ValueError) as error:
+        make_agent(spec)
+    message = str(error.value)
+    for name in (*AGENT_NAMES, "ppo:<path"):
+        assert name in message
+
+
+def test_ppo_spec_dispatches_lazily(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[str, Any]] = []
+    fake = types.ModuleType("agents.ppo")
+    fake.load_ppo_agent = lambda path, seed=None: calls.append((path, seed)) or RandomAgent(seed)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "agents.ppo", fake)
+    agent = make_agent("ppo:runs/some-run", seed=7)
+    assert isinstance(agent, RandomAgent)
+    assert calls == [("runs/some-run", 7)]
+
+
+def test_importing_agents_does_not_import_torch() -> None:
+    code = "import sys, agents, experiments.evaluate; assert 'torch' not in sys.modules, 'torch imported'"
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_random_agent_is_seeded() -> None:
+    game = Game.new(1)
+    obs, mask = game.observation("blue"), game.legal_mask()
+    first = [RandomAgent(5).act(obs, mask) for _ in range(3)]
+    agent = RandomAgent(5)
+    again = [agent.act(obs, mask)]
+    agent.reset(5)
+    again.append(agent.act(obs, mask))
+    assert first[0] == again[0] == again[1]
+    picks = {RandomAgent(seed).act(obs, mask) for seed in range(40)}
+    assert len(picks) > 1  # different seeds, different choices
+
+
+@pytest.mark.parametrize(("variant", "events"), CONFIGS)
+@pytest.mark.parametrize(("blue", "red", "games"), PLAYS)
+def test_agents_play_only_legal_actions(blue: str, red: str, games: int, variant: str, events: bool) -> None:
+    """Both seats, every variant: every answer is legal (Game.apply raises otherwise)."""
+    players = Checked(make_agent(blue)), Checked(make_agent(red))
+    winners = set()
+    for seed in range(games):
+        out = play_game(10_000 + seed, players[0], players[1], variant, events)
+        winners.add(out["winner"])
+    assert players[0].decisions > 0 and players[1].decisions > 0
+    assert winners <= {"blue", "red", "draw"}
+
+
+def test_agents_decide_from_the_observation_alone() -> None:
+    """The same observation and mask give the same answer, whatever game they came from."""
+    game = Game.new(4)
+    history: list[tuple[np.ndarray, np.ndarray, str]] = []
+    players = {"blue": HeuristicAgent(), "red": GreedyAgent()}
+    while (seat := game.current_player) is not None:
+        obs, mask = game.observation(seat), game.legal_mask()
+        history.append((obs.copy(), mask.copy(), seat))
+        game.apply(players[seat].act(obs, mask))
+    fresh = {"blue": HeuristicAgent(), "red": GreedyAgent()}
+    for obs, mask, seat in reversed(history):
+        assert fresh[seat].act(obs, mask) == players[seat].act(obs, mask)
+
+
+def _start_of_round(round_: int, blue: dict[str, Any], red: dict[str, Any], values: list[list[int]]) -> Game:
+    """A start-of-round R11 record, beginner variant (no warlords), to load with `Game.from_dict`."""
+
+    def side(d: dict[str, Any]) -> dict[str, Any]:
+        armies = d.get("armies", [0] * 5)
+        set_aside = d.get("set_aside", 0)
+        return {
+            "reserve": 21 - set_aside - sum(armies),
+            "set_aside": set_aside,
+            "marked_armies": 0,
+            "armies": armies,
+            "six_marks": [0] * 5,
+            "hand": d["hand"],
+            "deck": d.get("deck", []),
+            "warlords": {"held": [], "used": [], "unchosen": []},
+        }
+
+    record = {
+        "rules": {"variant": "beginner", "events": False},
+        "round": round_,
+        "score": 0,
+        "province_values": values,
+        "privilege": None,
+        "plague_reveals": 0,
+        "events": {"face_up": None, "deck": []},
+        "blue": side(blue),
+        "red": side(red),
+        "phase": "placement",
+        "winner": None,
+    }
+    return Game.from_dict(record)
+
+
+BASE = ["1", "2", "3", "4", "5", "6"]
+VALUES = [[1, 2, 4], [1, 3, 5], [2, 3, 2], [3, 1, 5], [4, 3, 2]]
+
+
+def test_heuristic_recalls_its_leftover_cards_in_round_9() -> None:
+    """R4.2, R6.4: in round 9 the cards it will not place become reserve armies."""
+    game = _start_of_round(9, {"hand": [*BASE, "10", "-1", "-1", "-1"], "set_aside": 2}, {"hand": BASE}, VALUES)
+    agent = HeuristicAgent()
+    actions = []
+    while game.current_player == "blue":
+        action = agent.act(game.observation("blue"), game.legal_mask())
+        actions.append(action)
+        game.apply(action)
+    recalls = [a for a in actions if A_RECALL <= a < A_RECALL + 15 - N_BASE_CARDS]
+    assert len(recalls) == 2 and {ACTION_STRINGS[a] for a in recalls} == {"recall:-1"}
+    assert game.to_dict()["blue"]["set_aside"] == 0
+    assert sum(1 for a in actions if A_PLACE <= a < A_PLACE + 15) == 5
+
+
+def test_greedy_spends_its_strongest_card_where_the_scoring_pays_most() -> None:
+    """Round 3 (a scoring round): its 10 goes to the province worth most at that scoring (WU, 4)."""
+    game = _start_of_round(3, {"hand": [*BASE, "10", "9"]}, {"hand": BASE}, VALUES)
+    agent = GreedyAgent()
+    placed = []
+    while game.current_player == "blue":
+        obs = game.observation("blue")
+        placed.append((View(obs, game.legal_mask()).province, agent.act(obs, game.legal_mask())))
+        game.apply(placed[-1][1])
+    by_province = dict(placed)
+    assert ACTION_STRINGS[by_province[4]] == "place:10"
+    assert ACTION_STRINGS[by_province[3]] == "place:9"
+
+
+def test_heuristic_keeps_its_ten_for_a_scoring_round() -> None:
+    """Saving high cards: with nothing on the board in round 1 the 10 stays in hand."""
+    game = _start_of_round(1, {"hand": [*BASE, "10"]}, {"hand": BASE}, VALUES)
+    agent = HeuristicAgent()
+    cards = []
+    while game.current_player == "blue":
+        action = agent.act(game.observation("blue"), game.legal_mask())
+        cards.append(ACTION_STRINGS[action])
+        game.apply(action)
+    assert "place:10" not in cards

@@ -1,0 +1,144 @@
+"""The evaluation harness: statistics, paired seat-swapped games, determinism, the command line."""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+
+import pytest
+
+from agents import GreedyAgent, RandomAgent
+from experiments.evaluate import (
+    bradley_terry,
+    build_parser,
+    main,
+    play_games,
+    play_match,
+    round_robin,
+    wilson,
+)
+
+MATCH_KEYS = {"wins", "draws", "losses", "win_rate", "ci_low", "ci_high"}
+
+
+def test_wilson_interval_known_values() -> None:
+    low, high = wilson(8, 10)
+    assert low == pytest.approx(0.4902, abs=1e-4) and high == pytest.approx(0.9433, abs=1e-4)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(1 - high)
+    assert wilson(0, 20)[0] == 0.0 and wilson(20, 20)[1] == 1.0
+    low, high = wilson(10.5, 20)  # draws count as halves
+    assert low < 10.5 / 20 < high
+
+
+def test_bradley_terry_orders_and_scales() -> None:
+    even = [{"a": "x", "b": "y", "wins": 50, "draws": 0, "losses": 50}]
+    assert bradley_terry(["x", "y"], even) == pytest.approx({"x": 0.0, "y": 0.0}, abs=1e-6)
+    three_to_one = [{"a": "x", "b": "y", "wins": 3000, "draws": 0, "losses": 1000}]
+    ratings = bradley_terry(["x", "y"], three_to_one)
+    assert ratings["x"] - ratings["y"] == pytest.approx(400 * 0.47712, abs=1.0)  # 400 log10(3)
+    chain = [
+        {"a": "a", "b": "b", "wins": 70, "draws": 0, "losses": 30},
+        {"a": "b", "b": "c", "wins": 70, "draws": 0, "losses": 30},
+        {"a": "a", "b": "c", "wins": 100, "draws": 0, "losses": 0},
+    ]
+    ratings = bradley_terry(["a", "b", "c"], chain)
+    assert ratings["a"] > ratings["b"] > ratings["c"] and sum(ratings.values()) == pytest.approx(0.0, abs=1e-6)
+
+
+def test_play_match_pairs_seeds_and_swaps_seats() -> None:
+    (rows,) = play_games([("greedy", "random")], 10, seed=40)
+    assert [(r["seed"], r["a_seat"]) for r in rows] == [(s, seat) for s in range(40, 45) for seat in ("blue", "red")]
+    result = play_match("greedy", "random", 10, seed=40)
+    assert set(result) >= MATCH_KEYS
+    assert result["wins"] + result["draws"] + result["losses"] == result["games"] == 10
+    for seat in ("blue", "red"):
+        assert result[f"{seat}_wins"] + result[f"{seat}_draws"] + result[f"{seat}_losses"] == 5
+    assert result["win_rate"] == (result["wins"] + 0.5 * result["draws"]) / 10
+    assert result["ci_low"] <= result["win_rate"] <= result["ci_high"]
+    assert result["pairs_won_both"] + result["pairs_split"] + result["pairs_lost_both"] == 5
+
+
+def test_play_match_accepts_agent_objects() -> None:
+    by_object = play_match(GreedyAgent(), RandomAgent(), 6, seed=3)
+    by_spec = play_match("greedy", "random", 6, seed=3)
+    assert by_object == by_spec
+
+
+@pytest.mark.parametrize("games", [0, 3, -2, 2.0])
+def test_play_match_rejects_odd_or_bad_game_counts(games: object) -> None:
+    with pytest.raises(ValueError, match="even"):
+        play_match("random", "random", games)  # type: ignore[arg-type]
+
+
+def test_play_match_rejects_unknown_agents() -> None:
+    with pytest.raises(ValueError, match="heuristic"):
+        play_match("random", "nobody", 2)
+
+
+def test_evaluation_is_deterministic_for_a_seed_whatever_the_workers() -> None:
+    specs = ["random", "greedy", "heuristic"]
+    one = round_robin(specs, 8, seed=11, workers=1)
+    two = round_robin(specs, 8, seed=11, workers=2)
+    again = round_robin(specs, 8, seed=11, workers=1)
+    assert one["games"] == two["games"] == again["games"]
+    assert one["pairings"] == two["pairings"] and one["ratings"] == two["ratings"]
+    other = round_robin(["random", "random"], 8, seed=12, workers=1)
+    assert other["games"] != round_robin(["random", "random"], 8, seed=13, workers=1)["games"]
+
+
+def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "eval"
+    argv = ["--agents", "random", "greedy", "heuristic", "--games", "4", "--seed", "5"]
+    results = main([*argv, "--workers", "2", "--out", str(out), "--no-progress"])
+    printed = capsys.readouterr().out
+    assert "greedy beats random" in printed and "heuristic beats greedy" in printed and "ratings" in printed
+    assert {p.name for p in out.iterdir()} == {"summary.json", "pairings.csv", "games.csv", "heatmap.png"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["config"]["game_seeds"] == [5, 6] and len(summary["pairings"]) == 3
+    assert {rung["a"] for rung in summary["ladder"]} == {"greedy", "heuristic"}
+    with (out / "pairings.csv").open() as f:
+        assert len(list(csv.DictReader(f))) == 3
+    with (out / "games.csv").open() as f:
+        games = list(csv.DictReader(f))
+    assert len(games) == 12 and {g["seed"] for g in games} == {"5", "6"}
+    assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert results["config"]["labels"] == ["random", "greedy", "heuristic"]
+
+
+def test_cli_same_agent_twice_plays_itself(tmp_path: Path) -> None:
+    results = main(["--agents", "random", "random", "--games", "2", "--out", str(tmp_path), "--no-progress"])
+    assert results["config"]["labels"] == ["random", "random#2"]
+
+
+def test_cli_help_documents_every_flag(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["--help"])
+    assert exit_.value.code == 0
+    text = capsys.readouterr().out
+    flags = [a.option_strings[-1] for a in build_parser()._actions if a.option_strings]
+    for flag in ("--agents", "--games", "--seed", "--variant", "--events", "--workers", "--out", "--name"):
+        assert flag in flags and flag in text
+    assert "ppo:<path-to-model>" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["--agents", "random", "bogus"], ["bogus", "random", "greedy", "heuristic", "ppo:<path-to-model>"]),
+        (["--bogus-flag"], ["--bogus-flag", "--agents", "--games", "--workers"]),
+        (["--games", "3"], ["even"]),
+        (["--variant", "expert"], ["standard", "beginner"]),
+        (["--agents", "greedy"], ["at least two"]),
+    ],
+)
+def test_cli_bad_input_lists_the_valid_choices(
+    argv: list[str], expected: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    message = capsys.readouterr().err
+    for text in expected:
+        assert text in message
