@@ -128,7 +128,7 @@ def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard"
 
 @dataclass(frozen=True)
 class Job:
-    """A run of deck seeds of one pairing, each played with agent a as blue then as red."""
+    """A run of deck seeds of one pairing, each played with agent a in each of `a_seats` in turn."""
 
     pairing: int
     a: AgentLike
@@ -137,6 +137,7 @@ class Job:
     n_seeds: int
     variant: str
     events: bool
+    a_seats: tuple[str, ...] = SEATS
 
 
 _AGENTS: dict[tuple[str, int], Agent] = {}  # per process: agents built from specs, reused across jobs
@@ -155,7 +156,7 @@ def _run_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
     a, b = _agent(job.a, 0), _agent(job.b, 1)
     rows = []
     for seed in range(job.first_seed, job.first_seed + job.n_seeds):
-        for a_seat in SEATS:
+        for a_seat in job.a_seats:
             blue, red = (a, b) if a_seat == "blue" else (b, a)
             out = play_game(seed, blue, red, job.variant, job.events)
             result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
@@ -171,18 +172,26 @@ def play_games(
     events: bool = False,
     workers: int = 1,
     progress: bool = False,
+    mirrored: bool = True,
 ) -> list[list[dict[str, Any]]]:
-    """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count."""
-    check_games(games)
+    """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count.
+
+    Mirrored (the default), `games` is even and each deck seed is played twice, a as blue then as red;
+    otherwise each of `games` deck seeds is played once, a as blue.
+    """
+    if mirrored:
+        check_games(games)
+    elif not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     for a, b in pairings:
         for agent in (a, b):
             if isinstance(agent, str):
                 check_spec(agent)
-    seeds = games // 2
+    seeds, a_seats = (games // 2, SEATS) if mirrored else (games, SEATS[:1])
     jobs = [
-        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), variant, events)
+        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), variant, events, a_seats)
         for i, (a, b) in enumerate(pairings)
         for start in range(0, seeds, SEEDS_PER_JOB)
     ]
@@ -262,6 +271,32 @@ def play_match(
     """
     (rows,) = play_games([(agent_a, agent_b)], games, seed, variant, events, workers, progress)
     return summarize(rows)
+
+
+def seat_advantage(
+    specs: Sequence[AgentLike],
+    games: int,
+    seed: int = 0,
+    variant: str = "standard",
+    events: bool = False,
+    workers: int = 1,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """How often blue wins when both seats are played by the same agent, one entry per agent.
+
+    Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in both
+    seats, swapping the seats would replay the very same game. Returns `games`, `blue_wins`, `draws`,
+    `red_wins`, `blue_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
+    """
+    out = []
+    for rows in play_games([(s, s) for s in specs], games, seed, variant, events, workers, progress, mirrored=False):
+        blue = sum(r["winner"] == "blue" for r in rows)
+        draws = sum(r["winner"] == "draw" for r in rows)
+        points = blue + 0.5 * draws
+        low, high = wilson(points, len(rows))
+        out.append({"games": len(rows), "blue_wins": blue, "draws": draws, "red_wins": len(rows) - blue - draws,
+                    "blue_win_rate": points / len(rows), "ci_low": low, "ci_high": high})  # fmt: skip
+    return out
 
 
 # -------------------------------------------------------------------- the round robin

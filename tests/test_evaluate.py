@@ -16,6 +16,7 @@ from experiments.evaluate import (
     play_games,
     play_match,
     round_robin,
+    seat_advantage,
     wilson,
 )
 
@@ -58,6 +59,26 @@ def test_play_match_pairs_seeds_and_swaps_seats() -> None:
     assert result["win_rate"] == (result["wins"] + 0.5 * result["draws"]) / 10
     assert result["ci_low"] <= result["win_rate"] <= result["ci_high"]
     assert result["pairs_won_both"] + result["pairs_split"] + result["pairs_lost_both"] == 5
+
+
+def test_an_agent_against_itself_replays_the_same_game_when_seats_swap() -> None:
+    """The premise of the seat advantage: each deck seed counts once, not twice."""
+    (rows,) = play_games([("random", "random")], 8, seed=7)
+    for blue_first, red_first in zip(rows[::2], rows[1::2], strict=True):
+        assert blue_first["winner"] == red_first["winner"] and blue_first["score"] == red_first["score"]
+
+
+def test_seat_advantage_counts_each_deck_seed_once() -> None:
+    greedy, random = seat_advantage(["greedy", "random"], 7, seed=11)
+    (rows,) = play_games([("random", "random")], 7, seed=11, mirrored=False)
+    assert [r["seed"] for r in rows] == list(range(11, 18)) and {r["a_seat"] for r in rows} == {"blue"}
+    assert random["games"] == 7 and random["blue_wins"] == sum(r["winner"] == "blue" for r in rows)
+    for entry in (greedy, random):
+        assert entry["blue_wins"] + entry["draws"] + entry["red_wins"] == 7
+        assert entry["blue_win_rate"] == (entry["blue_wins"] + 0.5 * entry["draws"]) / 7
+        assert (entry["ci_low"], entry["ci_high"]) == wilson(entry["blue_wins"] + 0.5 * entry["draws"], 7)
+    with pytest.raises(ValueError, match=">= 1"):
+        seat_advantage(["random"], 0)
 
 
 def test_play_match_accepts_agent_objects() -> None:
