@@ -143,13 +143,10 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         illegal_action: str = "raise",
         adjacency: tuple[tuple[str, str], ...] | None = None,
     ) -> None:
-        check_options(variant, events, render_mode, shaped_reward, illegal_action)
+        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
         if seat not in SEAT_CHOICES:
             raise ValueError(f"seat must be one of {SEAT_CHOICES}, got {seat!r}")
         _check_opponent(opponent)
-        if adjacency is not None:
-            adjacency = tuple((str(a), str(b)) for a, b in adjacency)
-            Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(N_ACTIONS)
         self.render_mode = render_mode

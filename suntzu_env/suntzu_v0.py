@@ -156,9 +156,14 @@ def projected_marker(s: np.ndarray) -> float:
 
 
 def check_options(
-    variant: str, events: bool, render_mode: str | None, shaped_reward: float, illegal_action: str
-) -> None:
-    """Reject bad environment arguments with a message that names them."""
+    variant: str,
+    events: bool,
+    render_mode: str | None,
+    shaped_reward: float,
+    illegal_action: str,
+    adjacency: tuple[tuple[str, str], ...] | None,
+) -> tuple[tuple[str, str], ...] | None:
+    """Reject bad environment arguments with a message that names them; return the map as string pairs."""
     if variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
     if not isinstance(events, (bool, np.bool_)):
@@ -169,6 +174,11 @@ def check_options(
         raise ValueError(f"shaped_reward must be a number >= 0 (0 turns shaping off), got {shaped_reward!r}")
     if illegal_action not in ILLEGAL_ACTION_MODES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+    if adjacency is None:
+        return None
+    adjacency = tuple((str(a), str(b)) for a, b in adjacency)
+    Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
+    return adjacency
 
 
 if __doc__:  # the tables are generated from the declarations (absent under python -OO)
@@ -239,10 +249,7 @@ class _SunTzuTable(BoardPictures):
         illegal_action: str,
         adjacency: tuple[tuple[str, str], ...] | None,
     ) -> None:
-        check_options(variant, events, render_mode, shaped_reward, illegal_action)
-        if adjacency is not None:
-            adjacency = tuple((str(a), str(b)) for a, b in adjacency)
-            Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
+        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
         self.variant = variant
         self.events = bool(events)
         self.render_mode = render_mode
