@@ -271,15 +271,11 @@ class HeuristicAgent:
             return float(self.battle_worth(v, p, n, odds[p])[mine]) if mine >= 0 else float(self.worth(v, p, n))
 
         best: tuple[float, int, int] | None = None
-        if w == W_PURGE:
+        if w in (W_PURGE, W_REINFORCE):
+            # purge takes one of the opponent's armies, reinforce adds one of ours: the margin gains 1 either way
+            armies = v.opp_armies if w == W_PURGE else v.my_armies
             for p in range(NP):
-                if v.opp_armies[p] > 0:
-                    gain = value(p, margin[p] + 1) - value(p, margin[p])
-                    if best is None or gain > best[0]:
-                        best = (gain, p, -1)
-        elif w == W_REINFORCE:
-            for p in range(NP):
-                if v.my_armies[p] > 0:
+                if armies[p] > 0:
                     gain = value(p, margin[p] + 1) - value(p, margin[p])
                     if best is None or gain > best[0]:
                         best = (gain, p, -1)
