@@ -9,7 +9,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.game import Game
 from suntzu_env.gym_env import SunTzuGymEnv
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation
-from suntzu_env.suntzu_v0 import env, parallel_env, raw_env
+from suntzu_env.suntzu_v1 import env, parallel_env, raw_env
 
 __all__ = [
     "N_ACTIONS",

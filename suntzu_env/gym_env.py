@@ -16,7 +16,7 @@ from suntzu_env.layout import DEC_SIDE
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.render import HumanWindow, RevealMemory
 from suntzu_env.rules import SEATS
-from suntzu_env.suntzu_v0 import (
+from suntzu_env.suntzu_v1 import (
     RENDER_MODES,
     SIDE,
     BoardPictures,
@@ -81,7 +81,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
 
     ## Description
 
-    The learner plays one seat of the game of `suntzu_env.suntzu_v0` (the PettingZoo environment, whose
+    The learner plays one seat of the game of `suntzu_env.suntzu_v1` (the PettingZoo environment, whose
     docstring describes the game, the observation and every action); the opponent answers every decision
     of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
 
@@ -104,7 +104,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     ## Rewards
 
     +1 for a win, −1 for a loss, 0 for a draw, at the end only (R6.5); plus, when `shaped_reward` is set,
-    the potential-based term of `suntzu_env.suntzu_v0` seen from the learner's seat, which adds up to zero over a
+    the potential-based term of `suntzu_env.suntzu_v1` seen from the learner's seat, which adds up to zero over a
     game.
 
     ## Episode End
@@ -123,7 +123,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
 
     `variant`, `events`, `render_mode`, `shaped_reward`, `illegal_action`, `adjacency`: as for
-    `suntzu_env.suntzu_v0`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
+    `suntzu_env.suntzu_v1`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
 
     ## Version History
 

@@ -20,7 +20,7 @@ from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, describe_observation, env, p
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
 from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SLICES, observation_views
 from suntzu_env.rules import CARDS, PROVINCES
-from suntzu_env.suntzu_v0 import SunTzuParallelEnv, describe_actions, observation_box
+from suntzu_env.suntzu_v1 import SunTzuParallelEnv, describe_actions, observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -37,7 +37,7 @@ EXPECTED_WARNINGS = (
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be",
 )
-ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v0")
+ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v1")
 
 
 def checked(run: Callable[[], Any]) -> None:

@@ -234,7 +234,7 @@ class _SunTzuTable(BoardPictures):
     """What the AEC and Parallel environments share: arguments, spaces, observations and rewards."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "suntzu_v0",
+        "name": "suntzu_v1",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": True,
         "render_fps": 2,
