@@ -1,4 +1,4 @@
-"""The rules engine: every rule of ../shared/RULES.md as compiled functions over the state vector.
+"""The rules engine: every rule of docs/rules.md as compiled functions over the state vector.
 
 The state is the int32 vector of `suntzu_env.layout`. The engine runs the game forward on its own
 until a decision with at least two legal answers is pending (R10); a decision with a single answer

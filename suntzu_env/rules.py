@@ -1,4 +1,4 @@
-"""The facts of the game, declared once (../shared/RULES.md R0-R2).
+"""The facts of the game, declared once (docs/rules.md R0-R2).
 
 Everything else (engine tables, action strings, observation pieces, docs) derives from these.
 """
