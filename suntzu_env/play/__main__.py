@@ -1,0 +1,146 @@
+"""`python -m suntzu_env.play`: start the web app and open it, or play in the terminal with `--text`.
+
+python -m suntzu_env.play                                # the app: new game form, replays
+python -m suntzu_env.play --agent heuristic --seat red   # the form's defaults
+python -m suntzu_env.play --replay game.json             # open a game record in the viewer
+python -m suntzu_env.play --results results/<name>       # an evaluation's games, each linked to its replay
+python -m suntzu_env.play --text --agent greedy          # play in the terminal
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import socket
+import sys
+import threading
+import time
+import webbrowser
+from collections.abc import Sequence
+from pathlib import Path
+from urllib.parse import quote
+
+from agents import check_spec, valid_specs
+from suntzu_env.rules import SEATS, VARIANTS
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _agent(text: str) -> str:
+    try:
+        check_spec(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def _seed(text: str) -> int:
+    if not text.isdigit() or int(text) >= 2**62:
+        raise argparse.ArgumentTypeError(f"expected a whole number in [0, 2**62), got {text!r}")
+    return int(text)
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 <= int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"expected a port number in [0, 65535], got {text!r}")
+    return int(text)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="python -m suntzu_env.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--agent", type=_agent, default="random", help=f"the opponent: {valid_specs()}")
+    parser.add_argument("--seat", choices=SEATS, default="blue", help="the seat you play (blue moves first)")
+    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
+    parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
+    parser.add_argument("--seed", type=_seed, default=None, help="deck seed (default: a random one)")
+    parser.add_argument("--text", action="store_true", help="play in this terminal instead of the browser")
+    parser.add_argument("--save", type=Path, default=None, metavar="FILE", help="--text: save the game's record here")
+    parser.add_argument("--replay", type=Path, default=None, metavar="FILE", help="open a game record (JSON)")
+    parser.add_argument("--results", default=None, metavar="FOLDER", help="list an evaluation's games to replay")
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path("."),
+        help="folder under which results folders may be opened (default: the current folder)",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
+    parser.add_argument("--port", type=_port, default=8765, help="port to serve on (0: any free port)")
+    parser.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    return parser
+
+
+def _free(host: str, port: int) -> bool:
+    with socket.socket() as sock:
+        try:
+            sock.bind((host, port))
+        except OSError:
+            return False
+    return True
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.text:
+        from suntzu_env.play.text import play_in_terminal
+
+        return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
+    try:
+        import uvicorn
+
+        from suntzu_env.play.app import create_app
+    except ImportError as error:
+        parser.exit(1, f"{parser.prog}: error: the web app needs the play extra ({error}): pip install -e '.[play]'\n")
+    if not args.root.is_dir():
+        parser.error(f"--root {args.root} is not a folder")
+    if args.port and not _free(args.host, args.port):
+        parser.error(f"port {args.port} on {args.host} is in use: pass another --port (0 picks a free one)")
+    defaults = {
+        "agent": args.agent,
+        "seat": args.seat,
+        "variant": args.variant,
+        "events": args.events,
+        "seed": args.seed,
+    }
+    app = create_app(args.root, defaults)
+    path = "/"
+    if args.replay is not None:
+        from suntzu_env.play.sessions import Replay
+
+        try:
+            replay = Replay(json.loads(args.replay.read_text()), args.replay.name)
+        except (OSError, ValueError) as error:
+            parser.exit(1, f"{parser.prog}: error: {args.replay}: {error}\n")
+        app.state.replays.add(replay.id, replay)
+        path = f"/replay/{replay.id}"
+    elif args.results is not None:
+        from suntzu_env.play.results import resolve
+
+        try:
+            resolve(args.root, args.results)
+        except ValueError as error:
+            parser.exit(1, f"{parser.prog}: error: {error}\n")
+        path = f"/results?path={quote(args.results)}"
+    server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
+
+    def announce() -> None:
+        while not server.started:
+            time.sleep(0.05)
+        port = server.servers[0].sockets[0].getsockname()[1]
+        url = f"http://{args.host}:{port}{path}"
+        print(f"Sun Tzu is served at {url} (Ctrl+C stops it)", flush=True)
+        if not args.no_browser:
+            webbrowser.open(url)
+
+    threading.Thread(target=announce, daemon=True).start()
+    server.run()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,116 @@
+"""Games of an evaluation's results folder (`python -m experiments.evaluate`), as records to replay.
+
+The folder holds `summary.json` (the agents and rules) and `games.csv` (one row per game: pairing, deck
+seed, the agent in each seat, winner, final marker, decisions). When it also holds `games.jsonl` (one
+`{"record": Game.record()}` per line, in the rows' order) the records are read from it. Otherwise a game
+is played again the way the evaluation played it (the same agents, reset with the same seeds) and
+must end with the row's winner, marker and number of decisions, or it is refused.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from pathlib import Path
+from typing import Any
+
+from agents import make_agent
+from suntzu_env import Game
+
+RECORDS_FILE = "games.jsonl"
+
+
+def resolve(root: Path, path: object) -> Path:
+    """A results folder given by the page, inside the folder the app serves (`--root`)."""
+    if not isinstance(path, str) or not path:
+        raise ValueError("results: give the path of an evaluation's results folder")
+    folder = (root / path).resolve()
+    if not folder.is_relative_to(root.resolve()):
+        raise ValueError(f"results: {path!r} lies outside {root} (start the app with --root to open it)")
+    if not (folder / "games.csv").is_file() or not (folder / "summary.json").is_file():
+        raise ValueError(f"results: {path!r} is not an evaluation's results folder (no games.csv and summary.json)")
+    return folder
+
+
+def _summary(folder: Path) -> dict[str, Any]:
+    try:
+        summary = json.loads((folder / "summary.json").read_text())
+        config = summary["config"]
+        labels = dict(zip(config["labels"], config["agents"], strict=True))
+        return {"variant": config["variant"], "events": config["events"], "agents": labels}
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"results: {folder / 'summary.json'} cannot be read: {error}") from None
+
+
+def list_games(folder: Path) -> dict[str, Any]:
+    """The folder's rules and its games, one dict per row of games.csv (`game` is the row number)."""
+    summary = _summary(folder)
+    try:
+        with (folder / "games.csv").open(newline="") as f:
+            rows = list(csv.DictReader(f))
+        games = [
+            {
+                "game": i,
+                "pairing": r["pairing"],
+                "seed": int(r["seed"]),
+                "blue": r["blue"],
+                "red": r["red"],
+                "winner": r["winner"],
+                "score": int(r["score"]),
+                "decisions": int(r["decisions"]),
+            }
+            for i, r in enumerate(rows)
+        ]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise ValueError(f"results: {folder / 'games.csv'} cannot be read: {error}") from None
+    return {
+        "variant": summary["variant"],
+        "events": summary["events"],
+        "games": games,
+        "records": (folder / RECORDS_FILE).is_file(),
+    }
+
+
+def game_record(folder: Path, index: object) -> tuple[dict[str, Any], str]:
+    """The record of row `index` of games.csv, and a title for it."""
+    listing = list_games(folder)
+    games = listing["games"]
+    if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(games):
+        raise ValueError(f"results: game must be a row number in [0, {len(games) - 1}], got {index!r}")
+    row = games[index]
+    title = f"{row['blue']} (blue) vs {row['red']} (red), deck seed {row['seed']}"
+    title += f": {row['winner']}, marker {row['score']:+d}"
+    if listing["records"]:
+        with (folder / RECORDS_FILE).open() as f:
+            for i, line in enumerate(f):
+                if i == index:
+                    return json.loads(line)["record"], title
+        raise ValueError(f"results: {RECORDS_FILE} has no line {index}")
+    return _play_again(row, listing["variant"], listing["events"], _summary(folder)["agents"]), title
+
+
+def _play_again(row: dict[str, Any], variant: str, events: bool, specs: dict[str, str]) -> dict[str, Any]:
+    """The game of a games.csv row, played again as `experiments.evaluate` plays it."""
+    from experiments.evaluate import agent_seed
+
+    seed = row["seed"]
+    game = Game.new(seed, variant=variant, events=events)
+    players = []
+    for side, label in enumerate((row["blue"], row["red"])):
+        if label not in specs:
+            raise ValueError(f"results: agent {label!r} of game {row['game']} is not in summary.json")
+        agent = make_agent(specs[label])
+        agent.reset(agent_seed(seed, side))
+        players.append(agent)
+    decisions = 0
+    while (seat := game.current_player) is not None:
+        agent = players[0] if seat == "blue" else players[1]
+        game.apply(agent.act(game.observation(seat), game.legal_mask()))
+        decisions += 1
+    if (game.winner, game.score, decisions) != (row["winner"], row["score"], row["decisions"]):
+        raise ValueError(
+            f"results: game {row['game']} played again ends {game.winner} {game.score:+d} after {decisions} decisions, "
+            f"not {row['winner']} {row['score']:+d} after {row['decisions']} as recorded: an agent or the rules have "
+            f"changed since the evaluation (save records with the evaluation to replay it exactly)"
+        )
+    return game.record()

@@ -1,0 +1,139 @@
+"""The terminal mode (`python -m suntzu_env.play --text`): the same game and decisions, as text.
+
+The board printed is a `seat_view` of the person's seat, so the terminal shows exactly what the page would
+(R9). Answer a decision with its number or its action string; `board` prints the board again, `quit` stops.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from suntzu_env.play.sessions import LiveGame
+from suntzu_env.rules import SEATS
+
+HELP = "answer with a number or an action string (e.g. place:7); 'board' shows the board, 'quit' stops"
+
+
+def _card(slot: dict[str, Any] | None) -> str:
+    if slot is None:
+        return "."
+    if slot["card"] is None:
+        return "##"
+    return f"({slot['card']})" if slot["face_down"] else slot["card"]
+
+
+def view_text(view: dict[str, Any]) -> str:
+    """A seat view as a text board."""
+    col = (3, 6, 9).index(view["scoring_round"])
+    head = f"Round {view['round']}/9, {view['phase']}, marker {view['score']:+d} (+ toward blue), next scoring after "
+    lines = [head + f"round {view['scoring_round']}"]
+    lines.append(f"  {'province':<8}  {'values r3/6/9':<13}  holder armies  marks b/r  cards b / r  result")
+    for prov in view["provinces"]:
+        values = " ".join(f"[{v}]" if i == col else f" {v} " for i, v in enumerate(prov["values"]))
+        marks = f"{prov['marks']['blue']}/{prov['marks']['red']}"
+        cards = f"{_card(prov['cards']['blue']):>4} / {_card(prov['cards']['red']):<4}"
+        result = prov["result"]["text"] if prov["result"] else ""
+        holder = prov["holder"] or "-"
+        armies = f"{holder:<6} {prov['armies']:>6}"
+        lines.append(f"  {prov['name']:<8}  {values:<13}  {armies}  {marks:>9}  {cards}  {result}")
+    for seat in SEATS:
+        s = view["sides"][seat]
+        used = ", ".join(s["warlords_used"]) or "none"
+        lines.append(
+            f"  {seat:<4}  reserve {s['reserve']}, set aside {s['set_aside']}, six-mark boxes {s['marked']}, "
+            f"hand {s['hand_size']}, deck {s['deck_size']}, warlords used: {used}, "
+            f"out: {' '.join(s['out']) or 'none'}"
+        )
+    events = view["events"]
+    if events["on"]:
+        lines.append(f"  event face up: {events['face_up'] or 'none'} ({events['in_deck']} in the deck)")
+    for seat, mine in view["private"].items():
+        w = mine["warlords"]
+        lines.append(
+            f"  {seat} hand: {' '.join(mine['hand'])}   deck (unordered): {' '.join(mine['deck']) or 'empty'}"
+            f"   warlords held: {', '.join(w['held']) or 'none'}"
+        )
+    lines.append("  (7): your card, face down; ##: a face-down card of the opponent")
+    return "\n".join(lines)
+
+
+def _save(record: dict[str, Any], path: Path) -> None:
+    """Write the record atomically (write, then rename)."""
+    fd, tmp = tempfile.mkstemp(dir=path.parent or Path("."), prefix=f".{path.name}.", suffix=".tmp")
+    with os.fdopen(fd, "w") as f:
+        json.dump(record, f, indent=1)
+    os.replace(tmp, path)
+
+
+def play_in_terminal(
+    agent: str,
+    seat: str,
+    variant: str = "standard",
+    events: bool = False,
+    seed: int | None = None,
+    save: Path | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Play one game against `agent` on standard input and output; returns the exit status."""
+    try:
+        game = LiveGame(agent, seat, variant, events, seed)
+    except (ValueError, FileNotFoundError, ImportError) as error:
+        write(f"error: {error}")
+        return 2
+    write(f"Sun Tzu: you play {seat} against {agent} ({variant}{', events' if events else ''}). {HELP}.")
+    shown = -1
+    view = game.view()
+    show_board = True
+    while True:
+        for line in view["log"]:
+            if line["n"] > shown:
+                write(f"  [round {line['round']}] {line['text']}")
+        shown = view["log"][-1]["n"] if view["log"] else shown
+        if show_board:
+            write(view_text(view))
+        if view["winner"] is not None:
+            break
+        d = view["decision"]
+        write(f"\n{d['prompt']}")
+        for i, a in enumerate(d["actions"], 1):
+            write(f"  {i:>2}. {a['label']:<22} {a['action']}")
+        try:
+            answer = read("> ").strip()
+        except EOFError:
+            write("input closed: the game is abandoned")
+            return 1
+        show_board = False
+        if answer in ("quit", "exit", "q"):
+            write("game abandoned")
+            return 1
+        if answer in ("board", "b", ""):
+            show_board = True
+            continue
+        if answer in ("help", "?", "h"):
+            write(HELP)
+            continue
+        action = answer
+        if answer.isdigit():
+            if not 1 <= int(answer) <= len(d["actions"]):
+                write(f"no choice {answer}: answer 1 to {len(d['actions'])}")
+                continue
+            action = d["actions"][int(answer) - 1]["action"]
+        try:
+            view = game.act(action)["view"]
+        except ValueError as error:
+            write(f"not allowed: {error}")
+            continue
+        show_board = True
+    outcome = view["winner"]
+    write("A draw." if outcome == "draw" else ("You win." if outcome == seat else f"{outcome} wins."))
+    write(f"The game's seed was {view['game']['seed']}.")
+    if save is not None:
+        _save(game.record(), save)
+        write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
+    return 0
