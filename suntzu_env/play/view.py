@@ -210,7 +210,7 @@ def seat_view(frame: Frame, log: list[Entry], seat: str | None) -> dict[str, Any
         if decision["kind"] == "keep":
             decision["keep_left"] = int(f["keep_left"][SEATS.index(decision["player"])])
         march_from = PROVINCES[march] if decision["kind"] == "target" and march >= 0 else None
-        decision["march_from"] = march_from
+        decision["from_province"] = march_from
         decision["prompt"] = decision_prompt(decision, march_from)
         decision["actions"] = [{"action": a, "label": action_label(a)} for a in game.legal_action_strings()]
         view["decision"] = decision

@@ -1,0 +1,64 @@
+"""Shared checks for the play app's tests: what a seat's view may hold (R9)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from suntzu_env import Game
+from suntzu_env.rules import PROVINCES, SEATS, WARLORDS
+
+# Keys a view may have for the opponent's side: counts and public cards only (R9).
+PUBLIC_SIDE_KEYS = {"reserve", "set_aside", "marked", "hand_size", "deck_size", "out", "sixes_revealed",
+                    "plagues_revealed", "warlords_used", "cards_total"}  # fmt: skip
+
+
+def check_seat_view(view: dict[str, Any], seat: str, truth: Game | None = None) -> None:
+    """Assert that `view`, sent to `seat`'s page, holds nothing R9 hides from that seat.
+
+    With `truth` (the server's game at the time of the view), also check it against the engine's hidden state:
+    the opponent's face-down cards, hand, deck order and unused warlords.
+    """
+    opp = SEATS[1 - SEATS.index(seat)]
+    assert view["seat"] == seat
+    assert set(view["private"]) == {seat}, "another seat's hand, deck or warlords were sent"
+    assert set(view["sides"][opp]) == PUBLIC_SIDE_KEYS
+    if view["decision"] is not None:
+        assert view["decision"]["player"] == seat, "the opponent's decision was sent"
+    assert "deck" not in view["events"], "the event deck's order was sent"
+    for prov in view["provinces"]:
+        slot = prov["cards"][opp]
+        if slot is not None and not prov["revealed"]:
+            assert slot == {"card": None, "face_down": True}, f"a face-down card of {opp} was sent"
+    text = json.dumps(view)
+    if not view.get("winner"):
+        assert '"seed"' not in text, "the seed (which fixes every hidden card) was sent during the game"
+    if truth is None:
+        return
+    d = truth.to_dict()
+    hidden_warlords = set(WARLORDS[SEATS.index(opp)]) - set(d[opp]["warlords"]["used"])
+    for name in hidden_warlords:
+        assert name not in text, f"{opp}'s unused warlord {name} was sent"
+    placed = d.get("engine", {}).get("placed")
+    revealed = d.get("engine", {}).get("revealed", [0] * len(PROVINCES))
+    for p, prov in enumerate(view["provinces"]):
+        if placed is not None and placed[SEATS.index(opp) * len(PROVINCES) + p] >= 0 and not revealed[p]:
+            assert prov["cards"][opp]["card"] is None
+    assert view["sides"][opp]["hand_size"] == len(d[opp]["hand"])
+    for key in ("hand", "deck", "drawn"):
+        for value in _values_named(view, key):
+            assert value in (view["private"][seat].get(key),), f"a {key!r} other than {seat}'s own was sent"
+
+
+def _values_named(tree: Any, key: str) -> list[Any]:
+    """Every value stored under `key` anywhere in a JSON tree."""
+    out = []
+    if isinstance(tree, dict):
+        for k, v in tree.items():
+            if k == key:
+                out.append(v)
+            out.extend(_values_named(v, key))
+    elif isinstance(tree, list):
+        for v in tree:
+            out.extend(_values_named(v, key))
+    return out
