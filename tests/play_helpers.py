@@ -2,15 +2,39 @@
 
 from __future__ import annotations
 
+import importlib
 import json
+import os
 from typing import Any
+
+import pytest
 
 from suntzu_env import Game
 from suntzu_env.rules import PROVINCES, SEATS, WARLORDS
 
+
+def require_play_extra() -> None:
+    """Skip without the play extra (fastapi, uvicorn), except in CI, which installs it: there it fails."""
+    for module in ("fastapi", "uvicorn"):
+        if os.environ.get("CI"):
+            importlib.import_module(module)
+        else:
+            pytest.importorskip(module, reason="the play extra is not installed: pip install -e '.[play]'")
+
+
 # Keys a view may have for the opponent's side: counts and public cards only (R9).
-PUBLIC_SIDE_KEYS = {"reserve", "set_aside", "marked", "hand_size", "deck_size", "out", "sixes_revealed",
-                    "plagues_revealed", "warlords_used", "cards_total"}  # fmt: skip
+PUBLIC_SIDE_KEYS = {
+    "reserve",
+    "set_aside",
+    "marked",
+    "hand_size",
+    "deck_size",
+    "out",
+    "sixes_revealed",
+    "plagues_revealed",
+    "warlords_used",
+    "cards_total",
+}
 
 
 def check_seat_view(view: dict[str, Any], seat: str, truth: Game | None = None) -> None:
@@ -30,6 +54,7 @@ def check_seat_view(view: dict[str, Any], seat: str, truth: Game | None = None) 
         slot = prov["cards"][opp]
         if slot is not None and not prov["revealed"]:
             assert slot == {"card": None, "face_down": True}, f"a face-down card of {opp} was sent"
+    assert [line["n"] for line in view["log"]] == list(range(len(view["log"]))), "the log's numbers show gaps"
     text = json.dumps(view)
     if not view.get("winner"):
         assert '"seed"' not in text, "the seed (which fixes every hidden card) was sent during the game"

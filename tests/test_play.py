@@ -3,6 +3,7 @@
 The browser itself is driven in tests/test_play_browser.py.
 """
 
+# ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
 import copy
@@ -15,16 +16,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from play_helpers import require_play_extra
 
-pytest.importorskip("fastapi", reason="the play extra is not installed")
-from fastapi.testclient import TestClient  # noqa: E402
+require_play_extra()
+from fastapi.testclient import TestClient
+from play_helpers import check_seat_view
 
-from suntzu_env import Game  # noqa: E402
-from suntzu_env.play.app import create_app  # noqa: E402
-from suntzu_env.play.chronicle import Chronicle, Frame, battle_result  # noqa: E402
-from suntzu_env.play.view import seat_view  # noqa: E402
-from suntzu_env.rules import CARDS, PROVINCES, SEATS  # noqa: E402
-from tests.play_helpers import check_seat_view  # noqa: E402
+from suntzu_env import Game
+from suntzu_env.play.app import create_app
+from suntzu_env.play.chronicle import Chronicle, Frame, battle_result
+from suntzu_env.play.view import seat_view
+from suntzu_env.rules import CARDS, PROVINCES, SEATS
 
 ROOT = Path(__file__).resolve().parent.parent
 NP = len(PROVINCES)
@@ -167,8 +169,9 @@ def test_seat_view_depends_only_on_what_the_seat_knows(variant: str, events: boo
 
 
 @pytest.mark.parametrize(("seat", "variant", "events"), CONFIGS)
-def test_every_response_of_a_played_game_hides_the_opponent(client: TestClient, seat: str, variant: str,
-                                                             events: bool) -> None:  # fmt: skip
+def test_every_response_of_a_played_game_hides_the_opponent(
+    client: TestClient, seat: str, variant: str, events: bool
+) -> None:
     """A whole game over HTTP: each response is the person's seat view of the server's game, and holds
     none of the opponent's hand, face-down cards, deck order or unused warlords (R9)."""
     response = client.post("/api/games", json={"agent": "random", "seat": seat, "variant": variant, "events": events})
@@ -235,7 +238,7 @@ def test_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> No
         message = response.json()["error"]
         assert all(w in message for w in words), message
     response = client.post(f"/api/games/{game_id}/actions", content=b"{not json")
-    assert response.status_code == 400 and "not JSON" in response.json()["error"]
+    assert response.status_code == 400 and "the request is not JSON" in response.json()["error"]
     assert client.get(f"/api/games/{game_id}").json() == before
     assert client.post("/api/games/nope/actions", json={"action": "pass"}).status_code == 404
 
@@ -296,8 +299,11 @@ def test_replay_steps_through_a_record_from_each_view(client: TestClient) -> Non
             view = client.get(f"/api/replays/{replay_id}?view={seat}&step={step}").json()
             check_seat_view(view, seat)
             assert view["replay"]["step"] == step
-    for query, words in (("view=green&step=0", ["view must be one of"]), ("view=full&step=x", ["step must be"]),
-                         (f"view=full&step={steps}", ["step must be a whole number in [0, "])):  # fmt: skip
+    for query, words in (
+        ("view=green&step=0", ["view must be one of"]),
+        ("view=full&step=x", ["step must be"]),
+        (f"view=full&step={steps}", ["step must be a whole number in [0, "]),
+    ):
         response = client.get(f"/api/replays/{replay_id}?{query}")
         assert response.status_code == 400 and all(w in response.json()["error"] for w in words)
 
@@ -306,8 +312,22 @@ def test_evaluation_results_link_to_each_game(client: TestClient, tmp_path: Path
     """A results folder of `experiments.evaluate`: its games are listed and each replays to its row's result."""
     from experiments.evaluate import main
 
-    main(["--agents", "random", "greedy", "--games", "4", "--seed", "3", "--workers", "1", "--no-progress",
-          "--out", str(tmp_path / "eval")])  # fmt: skip
+    main(
+        [
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "eval"),
+        ]
+    )
     listing = client.get("/api/results?path=eval").json()
     assert len(listing["games"]) == 4 and listing["variant"] == "standard"
     for row in listing["games"]:
@@ -325,8 +345,11 @@ def test_evaluation_results_link_to_each_game(client: TestClient, tmp_path: Path
     assert (
         response.status_code == 400 and "not" in response.json()["error"] and "as recorded" in response.json()["error"]
     )
-    for body, words in (({"path": "../..", "game": 0}, ["outside"]), ({"path": "nowhere", "game": 0},
-                        ["not an evaluation's results folder"]), ({"path": "eval", "game": 99}, ["row number"])):  # fmt: skip
+    for body, words in (
+        ({"path": "../..", "game": 0}, ["outside"]),
+        ({"path": "nowhere", "game": 0}, ["not an evaluation's results folder"]),
+        ({"path": "eval", "game": 99}, ["row number"]),
+    ):
         response = client.post("/api/replays/results", json=body)
         assert response.status_code == 400 and all(w in response.json()["error"] for w in words)
 
@@ -339,8 +362,10 @@ def test_results_folder_with_saved_records(client: TestClient, tmp_path: Path) -
     game = chronicle.game
     summary = {"config": {"labels": ["x", "y"], "agents": ["random", "random"], "variant": "beginner", "events": False}}
     (folder / "summary.json").write_text(json.dumps(summary))
-    (folder / "games.csv").write_text(f"pairing,seed,blue,red,winner,score,decisions\nx vs y,5,x,y,{game.winner},"
-                                      f"{game.score},{len(game.record()['actions'])}\n")  # fmt: skip
+    (folder / "games.csv").write_text(
+        f"pairing,seed,blue,red,winner,score,decisions\nx vs y,5,x,y,{game.winner},"
+        f"{game.score},{len(game.record()['actions'])}\n"
+    )
     (folder / "games.jsonl").write_text(json.dumps({"record": game.record()}) + "\n")
     view = client.post("/api/replays/results", json={"path": "saved", "game": 0}).json()
     assert view["replay"]["steps"] == len(game.record()["actions"]) + 1
@@ -351,8 +376,15 @@ def test_results_folder_with_saved_records(client: TestClient, tmp_path: Path) -
 
 def _run(*args: str, stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    return subprocess.run([sys.executable, "-m", "suntzu_env.play", *args], input=stdin, capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=timeout)  # fmt: skip
+    return subprocess.run(
+        [sys.executable, "-m", "suntzu_env.play", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=timeout,
+    )
 
 
 def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
@@ -374,9 +406,12 @@ def test_text_mode_plays_a_whole_game(tmp_path: Path) -> None:
 def test_command_line_errors_are_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"seed": 1}')
-    for args, words in ((["--agent", "nobody"], "unknown agent 'nobody'"), (["--port", "x"], "port number"),
-                        (["--replay", str(bad), "--no-browser"], "record: missing key 'rules'"),
-                        (["--results", "nowhere", "--no-browser"], "not an evaluation's results folder")):  # fmt: skip
+    for args, words in (
+        (["--agent", "nobody"], "unknown agent 'nobody'"),
+        (["--port", "x"], "port number"),
+        (["--replay", str(bad), "--no-browser"], "record: missing key 'rules'"),
+        (["--results", "nowhere", "--no-browser"], "not an evaluation's results folder"),
+    ):
         out = _run(*args)
         assert out.returncode != 0 and words in out.stderr, out.stderr
         assert len(out.stderr.strip().splitlines()) == 1, out.stderr
@@ -386,8 +421,13 @@ def test_server_starts_and_serves_the_page(tmp_path: Path) -> None:
     import urllib.request
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen([sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0"],
-                            stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path)  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+    )
     try:
         line = proc.stdout.readline()
         assert "Sun Tzu is served at http://127.0.0.1:" in line

@@ -45,14 +45,14 @@ class BadInput(Exception):
         self.status = status
 
 
-async def _json_body(request: Request) -> Any:
+async def _json_body(request: Request, what: str = "request") -> Any:
     body = await request.body()
     if len(body) > MAX_BODY:
         raise BadInput(f"the request is {len(body)} bytes; at most {MAX_BODY} are read")
     try:
         return json.loads(body)
     except (UnicodeDecodeError, ValueError) as error:
-        raise BadInput(f"the file is not JSON: {error}") from None
+        raise BadInput(f"the {what} is not JSON: {error}") from None
 
 
 def _object(body: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -145,8 +145,8 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
             raise BadInput(str(error), 409) from None
 
     @app.post("/api/replays")
-    async def new_replay(request: Request) -> dict[str, Any]:
-        replay = Replay(await _json_body(request), "game record")
+    async def new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
+        replay = Replay(await _json_body(request, "file"), title[:200])
         replays.add(replay.id, replay)
         return replay.view("full", 0)
 

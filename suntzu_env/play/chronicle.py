@@ -42,13 +42,13 @@ EVENT_EFFECTS = {
     "hero": "a 10 did not win its battle: its side sets aside 2 armies",
     "light_infantry": "both sides revealed 1 in the same battle",
 }
-CAUSE_TEXT = {
-    "cost": "the cost of a card",
-    "six_mark": "a six-mark",
-    "pandemic": "pandemic",
-    "champion": "champion",
-    "hero": "hero",
-    "shortfall": "armies it must add",
+SOURCE_TEXT = {  # an army's way, by payment cause (R5.4-R5.6, R7.1-R7.3); {who}, {where}
+    "cost": "{who} pays the cost of its card with an army from {where}",
+    "six_mark": "{who} puts an army from {where} in the six-mark box",
+    "pandemic": "{who} sets aside an army from {where} (pandemic)",
+    "champion": "{who} sets aside an army from {where} (champion)",
+    "hero": "{who} sets aside an army from {where} (hero)",
+    "shortfall": "{who} brings a missing army from {where}",
 }
 
 
@@ -365,7 +365,7 @@ class Chronicle:
                 text, secret = None, f"{who} does not use {d['warlord']} at {d['province']}"
         elif kind in ("source", "shortfall"):
             where = "the reserve" if action == "reserve" else name
-            text = f"{who} takes an army for {CAUSE_TEXT[d['cause']]} from {where}"
+            text = SOURCE_TEXT[d["cause"]].format(who=who, where=where)
         elif kind == "keep":
             text, secret = f"{who} keeps one of the cards drawn", f"{who} keeps {name}"
         else:

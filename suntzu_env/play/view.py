@@ -102,13 +102,14 @@ def _slot(card: str | None, shown: bool, revealed: bool) -> dict[str, Any] | Non
 
 
 def _log(log: list[Entry], n: int, seat: str | None) -> list[dict[str, Any]]:
-    out = []
-    for i, entry in enumerate(log[:n]):
+    """The lines `seat` may read, numbered among themselves: a gap would tell that a hidden line exists."""
+    out: list[dict[str, Any]] = []
+    for entry in log[:n]:
         text = entry.for_seat(seat)
         if text is None:
             continue
-        line: dict[str, Any] = {"n": i, "round": entry.round, "kind": entry.kind, "text": text}
-        if entry.kind == "reveal":
+        line: dict[str, Any] = {"n": len(out), "round": entry.round, "kind": entry.kind, "text": text}
+        if entry.kind in ("reveal", "battle"):
             line.update(province=entry.province, cards=entry.cards, result=entry.result)
         out.append(line)
     return out

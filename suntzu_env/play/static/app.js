@@ -244,7 +244,7 @@ function drawOpponent(view) {
   $("#opp").innerHTML = `
     <div class="seat-name"><span class="dot ${opp}"></span>${cap(opp)} <small>${TITLES[opp]}${who}</small></div>
     <div class="hand opp-hand" title="cards in hand">${hand}<span class="count">${s.hand_size} in hand</span></div>
-    <div class="pools">${pool("reserve", s.reserve)}${pool("set aside", s.set_aside)}${pool("six-mark boxes", s.marked)}${pool("deck", s.deck_size)}</div>
+    <div class="pools">${pool("reserve", s.reserve)}${pool("set aside", s.set_aside)}${pool("six-marks", s.marked)}${pool("deck", s.deck_size)}</div>
     <div class="extra"><div><b>Warlords</b> ${warlords}</div><div><b>Out of the game</b> ${outList(s.out)}</div></div>`;
 }
 
@@ -279,7 +279,7 @@ function drawMe(view) {
   $("#me").innerHTML = `
     <div class="seat-name"><span class="dot ${me}"></span>${label} <small>${cap(me)}, ${TITLES[me]}</small></div>
     <div class="hand my-hand">${hand || `<span class="none">hand hidden</span>`}</div>
-    <div class="pools">${pool("reserve", s.reserve)}${pool("set aside", s.set_aside)}${pool("six-mark boxes", s.marked)}${pool("deck", s.deck_size, "deck")}</div>
+    <div class="pools">${pool("reserve", s.reserve)}${pool("set aside", s.set_aside)}${pool("six-marks", s.marked)}${pool("deck", s.deck_size, "deck")}</div>
     <div class="extra">
       <div><b>Warlords</b> ${priv ? warlordList(priv.warlords, me) : usedWarlords(s.warlords_used)}</div>
       <div><b>Deck</b> <span class="deck-list" title="${view.seat ? "contents, not their order" : "top first"}">${deck || "empty"}</span></div>
@@ -451,7 +451,8 @@ async function sendAction(action) {
 async function replayThisGame() {
   try {
     const record = await api("GET", `/api/games/${state.gameId}/record`);
-    const view = await api("POST", "/api/replays", JSON.stringify(record), true);
+    const title = `your game against ${state.view.game.agent}`;
+    const view = await api("POST", `/api/replays?title=${encodeURIComponent(title)}`, JSON.stringify(record), true);
     history.pushState({}, "", `/replay/${view.replay.id}`);
     enterReplay(view);
   } catch (error) {
@@ -522,8 +523,7 @@ async function openRecordFile(event) {
   if (!file) return;
   showMessage("");
   try {
-    const view = await api("POST", "/api/replays", await file.text(), true);
-    view.replay.title = file.name;
+    const view = await api("POST", `/api/replays?title=${encodeURIComponent(file.name)}`, await file.text(), true);
     history.pushState({}, "", `/replay/${view.replay.id}`);
     enterReplay(view);
   } catch (error) {

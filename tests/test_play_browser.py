@@ -1,0 +1,276 @@
+"""The play app in a real browser: headless Chromium (Debian's `chromium`) driven by Playwright.
+
+A whole game against `random` is played by clicking, a record is opened in the replay viewer and stepped
+through, bad input shows a clear message and changes nothing; every JSON response the page received is
+checked for hidden information (R9). Screenshots go to `$SUNTZU_SCREENSHOTS` (the README's come from
+`SUNTZU_SCREENSHOTS=docs/img python -m pytest tests/test_play_browser.py`), else to a temporary folder.
+"""
+
+# ruff: noqa: E402  (the play extra is checked before it is imported)
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play_helpers import require_play_extra
+
+require_play_extra()
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+import uvicorn
+from play_helpers import check_seat_view
+
+from suntzu_env import Game
+from suntzu_env.play.app import create_app
+from suntzu_env.play.chronicle import Chronicle
+
+CHROMIUM = os.environ.get("SUNTZU_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _chromium() -> str:
+    if Path(CHROMIUM).is_file():
+        return CHROMIUM
+    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SUNTZU_CHROMIUM)"
+    if os.environ.get("CI"):
+        pytest.fail(message)  # CI installs it: a missing browser is a failure there, not a skip
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str, Path]]:
+    """The app served by uvicorn on a free port of this machine, in a thread of the test process."""
+    root = tmp_path_factory.mktemp("root")
+    app = create_app(root)
+    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=srv.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not srv.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    port = srv.servers[0].sockets[0].getsockname()[1]
+    yield app, f"http://127.0.0.1:{port}", root
+    srv.should_exit = True
+    thread.join(10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    path = _chromium()
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SUNTZU_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser: Any) -> tuple[Any, list[tuple[str, Any]]]:
+    """A page of 1400x1000 that keeps every JSON response of the app's API."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    responses: list[tuple[str, Any]] = []
+
+    def keep(response: Any) -> None:
+        if "/api/" in response.url:
+            with contextlib.suppress(Exception):  # a response torn down with its page
+                responses.append((response.url, response.json()))
+
+    page.on("response", keep)
+    return page, responses
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+
+
+def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], browser: Any, shots: Path) -> None:
+    """A person plays blue against `random` with events on, by clicking cards, provinces and buttons."""
+    app, url, _ = server
+    page, responses = _page(browser)
+    page.goto(f"{url}/?speed=0")
+    _ready(page)
+    page.select_option("#agent", "random")
+    page.check("input[name=seat][value=blue]")
+    page.check("#events")
+    page.fill("#seed", "12")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    _ready(page)
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    live = app.state.games.get(game_id)
+    rng = random.Random(3)
+    clicks, kinds, shot = 0, set(), False
+    while True:
+        _ready(page)
+        if page.query_selector("#game-over"):
+            break
+        view = live.view()
+        check_seat_view(view, "blue", live.game)
+        d = view["decision"]
+        kinds.add(d["kind"])
+        # what the page shows is the server's view: the hand and the marker
+        hand = page.eval_on_selector_all("#me .hand-card", "cards => cards.map(c => c.textContent.trim())")
+        assert len(hand) == len(view["private"]["blue"]["hand"])
+        assert page.get_attribute("#marker", "data-score") == str(view["score"])
+        if not shot and d["kind"] == "reveal" and view["round"] >= 3:
+            page.screenshot(path=str(shots / "play.png"))
+            shot = True
+        action = rng.choice(d["actions"])["action"]
+        if action.startswith("place:") and page.query_selector(f"#me [data-action='{action}']"):
+            page.click(f"#me [data-action='{action}']")  # a card from the hand
+        elif action.startswith("province:") and d["kind"] == "reveal":
+            page.click(f"svg g[data-action='{action}']")  # a province on the board
+        else:
+            page.click(f"#decision [data-action='{action}']")
+        clicks += 1
+        assert clicks < 400, "the game did not end"
+    _ready(page)
+    assert live.game.is_terminal
+    outcome = page.inner_text("#game-over")
+    assert outcome in ("You win!", "A draw.", f"{live.game.winner.capitalize()} wins. You lose.")
+    if not shot:
+        page.screenshot(path=str(shots / "play.png"))
+    assert {"warlord", "place", "reveal", "keep"} <= kinds
+    # every response the page received: the person's view only
+    views = [body for u, body in responses if "/api/games" in u and "view" in body]
+    assert len(views) == clicks + 1
+    for body in views:
+        for frame in [*body["frames"], body["view"]]:
+            check_seat_view(frame, "blue")
+    # the record is offered once the game is over, and replays to the same end
+    page.click("#replay-this")
+    page.wait_for_url("**/replay/*")
+    _ready(page)
+    assert live.game.winner in page.inner_text("#replay-title")
+    page.close()
+
+
+def test_replay_viewer_steps_through_a_record(server: tuple[Any, str, Path], browser: Any, shots: Path,
+                                              tmp_path: Path) -> None:  # fmt: skip
+    """A record opened from a file: forward, back, from each seat's view and with everything shown."""
+    _, url, _ = server
+    game = Game.new(21, variant="standard", events=True)
+    rng = random.Random(21)
+    while not game.is_terminal:
+        game.apply(rng.choice(game.legal_actions()))
+    record_file = tmp_path / "game.json"
+    record_file.write_text(json.dumps(game.record()))
+    page, responses = _page(browser)
+    page.goto(f"{url}/?speed=0")
+    _ready(page)
+    page.set_input_files("#record-file", str(record_file))
+    page.wait_for_url("**/replay/*")
+    _ready(page)
+    steps = len(game.record()["actions"]) + 1
+    assert page.inner_text("#replay-step") == f"step 1 of {steps}"
+    for _ in range(12):
+        page.click("#replay-next")
+        _ready(page)
+    assert page.inner_text("#replay-step") == f"step 13 of {steps}"
+    page.click("#replay-prev")
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step 12 of {steps}"
+    page.keyboard.press("ArrowRight")
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step 13 of {steps}"
+    assert page.query_selector_all("#opp .hand-card")  # everything shown: red's hand too
+    page.select_option("#replay-view", "blue")
+    _ready(page)
+    assert not page.query_selector_all("#opp .hand-card") and page.query_selector_all("#opp .hand-back")
+    for _ in range(10):
+        page.click("#replay-next")
+        _ready(page)
+    page.select_option("#replay-view", "full")
+    _ready(page)
+    slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
+    shown = _mid_reveals(game.record())
+    page.eval_on_selector("#replay-slider", slide, shown)  # a late round, in the middle of its reveals
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step {shown + 1} of {steps}"
+    page.screenshot(path=str(shots / "replay.png"))
+    page.click("#replay-last")
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
+    assert page.query_selector("#game-over")
+    for u, body in responses:
+        if "view=blue" in u:
+            check_seat_view(body, "blue")
+    page.close()
+
+
+def _mid_reveals(record: dict[str, Any]) -> int:
+    """A step of the last rounds where some provinces are revealed and some are not (for the screenshot)."""
+    chronicle = Chronicle.replay(record)
+    best = 0
+    for i, frame in enumerate(chronicle.frames):
+        if 2 <= sum(frame.table.revealed) <= 3 and not frame.table.finished and frame.game.round >= 4:
+            best = i
+    return best
+
+
+def test_evaluation_games_open_in_the_viewer(server: tuple[Any, str, Path], browser: Any) -> None:
+    """The results page of an evaluation links each game to its replay."""
+    from experiments.evaluate import main
+
+    _, url, root = server
+    main(["--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress", "--out", str(root / "ev")])
+    page, _ = _page(browser)
+    page.goto(f"{url}/results?path=ev")
+    _ready(page)
+    links = page.query_selector_all("#results-table a")
+    assert len(links) == 2
+    links[1].click()
+    page.wait_for_url("**/replay/*")
+    _ready(page)
+    assert "deck seed 0" in page.inner_text("#replay-title")
+    page.close()
+
+
+def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, Path], browser: Any,
+                                                       tmp_path: Path) -> None:  # fmt: skip
+    """An illegal move posted by hand and a malformed record file: a clear message, nothing changed."""
+    app, url, _ = server
+    page, _ = _page(browser)
+    page.goto(f"{url}/?speed=0")
+    _ready(page)
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["warlord:march", 7')
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_selector("#message:not([hidden])")
+    assert page.inner_text("#message").startswith("broken.json: the file is not JSON")
+    assert page.url == f"{url}/?speed=0" and page.is_visible("#home")
+    bad.write_text('{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["use"]}')
+    page.set_input_files("#record-file", str(bad))
+    page.wait_for_function("document.querySelector('#message').textContent.includes('actions[0]')")
+    page.click("#start")
+    page.wait_for_url("**/play/*")
+    _ready(page)
+    game_id = page.url.split("/play/")[1].split("?")[0]
+    before = app.state.games.get(game_id).game.to_dict()
+    status, body = page.evaluate(
+        """async (id) => {
+            const r = await fetch(`/api/games/${id}/actions`, {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify({action: "province:WU"})});
+            return [r.status, await r.json()];
+        }""",
+        game_id,
+    )
+    assert status == 400 and "illegal action 'province:WU' for decision" in body["error"] and "legal:" in body["error"]
+    assert app.state.games.get(game_id).game.to_dict() == before
+    page.reload()
+    _ready(page)
+    assert page.query_selector_all("#decision [data-action]")
+    page.close()
