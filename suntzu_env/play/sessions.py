@@ -100,6 +100,9 @@ class LiveGame:
             if not isinstance(action, str):
                 raise ValueError(f"an action is a string such as 'place:7' or 'pass', got {action!r}")
             first = len(self.chronicle.frames)
+            self._run_agent()  # normally done already; again after an agent that failed
+            if game.current_player != self.seat:
+                raise ValueError(f"it is not {self.seat}'s turn")
             self.chronicle.apply(action)  # ValueError: names the decision and its legal answers
             self._run_agent()
             frames = self.chronicle.frames[first:]
