@@ -91,7 +91,7 @@ class RevealMemory:
         if isinstance(action, str):
             action = ACTION_INDEX.get(action, -1)
         if s[DEC_KIND] == DK_PLACE and isinstance(action, (int, np.integer)) and A_PLACE <= action < A_PLACE + NK:
-            self._placed[s[DEC_SIDE], s[PLACE_PROV]] = int(action) - A_PLACE
+            self._placed[s[DEC_SIDE], s[PLACE_PROV + s[DEC_SIDE]]] = int(action) - A_PLACE
 
     def after(self, s: np.ndarray) -> None:
         if int(s[ROUND]) != self._round_before:  # the round ended inside the engine: all five were revealed

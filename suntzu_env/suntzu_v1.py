@@ -100,6 +100,10 @@ most nine rounds.
 
 ## Version History
 
+* v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
+  on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
+  window, recall at army-source decisions, purge of blue armies only; observation pieces `sixes_revealed`,
+  `plague_copies_revealed`, `my_recycled_plagues`, `opp_recycled_plagues`, `my_cancelled`, `opp_cancelled`.
 * v0: Initial release (suntzu-env 0.1.0).
 """
 
