@@ -397,8 +397,9 @@ def test_r8_recycle_minus_one() -> None:
 
 
 def test_p2_recycle_offered_after_every_battle_with_its_card() -> None:
-    """P2: `recycle_minus_one` is offered even where the `-1` tied (against red's `-1`)."""
-    s = make_state("standard", blue={"held": ["recycle_minus_one"]})
+    """P2/D8: `recycle_minus_one` is offered even where the `-1` tied (against red's `-1`);
+    blue's deck is not empty (D8)."""
+    s = make_state("standard", blue={"held": ["recycle_minus_one"], "deck": ["9"]})
     g = single_battle(s, "-1", "-1")
     answer(g, "reactive", "blue", "pass", warlord="recycle_minus_one")
     expect_next_round(g, 2)
