@@ -196,7 +196,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         if self._act is None:  # swapped in mid-episode
             self._resolve_opponent(int(self.np_random.integers(2**31)))
         action = self._act(observation, mask)
-        return action.item() if isinstance(action, np.ndarray) and action.ndim == 0 else action
+        return action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
 
     def _play_opponent(self) -> None:
         """The opponent answers its decisions until the learner must act or the game ends."""

@@ -359,7 +359,8 @@ def test_aec_illegal_loss_reaches_both_agents_through_last() -> None:
     e = env()
     e.reset(seed=1)
     offender = e.agent_selection
-    e.step(int(np.flatnonzero(e.unwrapped.game.legal_mask() == 0)[0]))
+    with pytest.warns(IllegalActionWarning):
+        e.step(int(np.flatnonzero(e.unwrapped.game.legal_mask() == 0)[0]))
     seen = {}
     for agent in e.agent_iter():
         _, reward, terminated, _, _ = e.last()
