@@ -121,13 +121,18 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
-* v1: illegal actions end the game by default; action mask in infos; flat observation option; Parallel
-  placement simultaneous; Gymnasium id SunTzu-v1.
+* v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
+  on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
+  window, recall at army-source decisions, purge of blue armies only; observation pieces `sixes_revealed`,
+  `plague_copies_revealed`, `my_recycled_plagues`, `opp_recycled_plagues`, `my_cancelled`, `opp_cancelled`.
+* v1 (environments): illegal actions end the game by default; action mask in infos; flat observation
+  option; Parallel placement simultaneous; Gymnasium id SunTzu-v1.
 * v0: Initial release (suntzu-env 0.1.0).
 """
 
 from __future__ import annotations
 
+import copy
 import math
 import numbers
 import warnings
@@ -416,9 +421,9 @@ class _SunTzuTable(BoardPictures):
         game = self.game
         memory = self._memory
         if memory is not None:
-            memory.before(game.state, action)
+            memory.before(game.state, action, SIDE[agent])
         try:
-            game.apply(action)
+            game.apply_for(agent, action)
         except ValueError as error:
             if self.illegal_action == "raise":
                 raise
@@ -545,6 +550,14 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
     ) -> None:
         self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation)
 
+    def _mask(self, agent: str) -> np.ndarray:
+        """`agent`'s int8 action mask: its own next placement while it has cards to place (both sides place in
+        the same steps, R4.1), else the legal answers of the decision it must answer now, else all zero."""
+        if self._over:
+            return np.zeros(N_ACTIONS, dtype=np.int8)
+        placement = self.game.placement_mask(agent)
+        return placement if placement.any() else super()._mask(agent)
+
     def _outputs(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
         masks = {agent: self._mask(agent) for agent in SEATS}
         observations = {agent: self._observe(agent, masks[agent]) for agent in SEATS}
@@ -571,13 +584,22 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
                     f"no action for {agent!r}, an agent to act (agents to act: {acting}; "
                     f"got actions for {sorted(actions)})"
                 )
+        # Both sides' placements are one move: if either is illegal, neither stands.
+        before = (self.game.clone(), copy.deepcopy(self._memory)) if len(acting) > 1 else None
         offenders: list[str] = []
         errors: list[ValueError] = []
-        for agent in acting:
-            error = self._apply(agent, actions[agent])
-            if error is not None:
-                offenders.append(agent)
-                errors.append(error)
+        try:
+            for agent in acting:
+                error = self._apply(agent, actions[agent])
+                if error is not None:
+                    offenders.append(agent)
+                    errors.append(error)
+        except ValueError:
+            if before is not None:
+                self.game, self._memory = before
+            raise
+        if offenders and before is not None:
+            self.game, self._memory = before
         rewards = self._step_rewards(offenders)
         observations, infos = self._outputs()
         for agent, error in zip(offenders, errors, strict=True):

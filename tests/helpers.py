@@ -57,6 +57,8 @@ def side_state(
     deck: Sequence[str] = (),
     held: Sequence[str] = (),
     used: Sequence[str] | None = None,
+    sixes_revealed: int | None = None,
+    plagues_revealed: int = 0,
 ) -> State:
     """One side of an R11 record; `reserve` defaults to what I1 leaves over.
 
@@ -84,6 +86,8 @@ def side_state(
         "six_marks": list(six_marks),
         "hand": canonical(hand),
         "deck": list(deck),
+        "sixes_revealed": sum(six_marks) if sixes_revealed is None else sixes_revealed,
+        "plagues_revealed": plagues_revealed,
         "warlords": warlords,
     }
 

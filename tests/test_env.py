@@ -30,6 +30,7 @@ with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs th
 from suntzu_env import (
     N_ACTIONS,
     OBSERVATION_SIZE,
+    Game,
     IllegalActionWarning,
     describe_observation,
     env,
@@ -461,9 +462,11 @@ def test_flat_observation_is_the_observation_then_the_mask(make: Callable[..., A
             assert flat.dtype == np.float32 and space.contains(flat)
             assert np.array_equal(flat[:OBSERVATION_SIZE], game.observation(agent))
             assert np.array_equal(flat[OBSERVATION_SIZE:], info["action_mask"])
-        agent = game.current_player
-        action = int(rng.choice(np.flatnonzero(game.legal_mask())))
-        out = e.step({agent: action}) if isinstance(e, SunTzuParallelEnv) else e.step(action)
+        if isinstance(e, SunTzuParallelEnv):
+            masks = {agent: {"action_mask": info["action_mask"]} for agent, info in out[-1].items()}
+            out = e.step(random_actions(masks, rng))
+        else:
+            e.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
 
 
 def test_pettingzoo_converters() -> None:
@@ -496,28 +499,84 @@ def test_pettingzoo_converters() -> None:
 # ---------------------------------------------------------------- parallel specifics
 
 
-def test_parallel_env_steps_the_agent_to_act() -> None:
-    """Only the agent with a non-zero mask acts; the other's entry is ignored; after the end, reset."""
+def test_parallel_env_places_simultaneously_then_steps_the_agent_to_act() -> None:
+    """R4.1 in the Parallel API: both sides place their next card in the same step; at every other
+    decision only the agent asked acts and the other's entry is ignored. The record keeps R4.1's order."""
     e = parallel_env(variant="beginner")
     obs, infos = e.reset(seed=9)
     assert set(obs) == set(infos) == {"blue", "red"}
     rng = np.random.default_rng(0)
-    steps = 0
+    steps = both = 0
     while e.agents:
+        game = e.game
         acting = [a for a in e.agents if obs[a]["action_mask"].any()]
-        assert acting == [e.game.current_player]
-        agent = acting[0]
-        action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
-        other = "red" if agent == "blue" else "blue"
-        obs, rewards, terminations, truncations, _ = e.step({agent: action, other: 0})
+        placing = [a for a in SEATS if game.placement_mask(a).any()]
+        if placing:
+            assert acting == placing
+            for agent in placing:
+                assert np.array_equal(obs[agent]["action_mask"], game.placement_mask(agent))
+        else:
+            assert acting == [game.current_player]
+            assert np.array_equal(obs[acting[0]]["action_mask"], game.legal_mask())
+        both += len(acting) == 2
+        actions = dict.fromkeys(SEATS, 0) | random_actions(obs, rng)  # the idle agent's entry is ignored
+        obs, rewards, terminations, truncations, _ = e.step(actions)
         steps += 1
         assert not any(truncations.values())
     assert rewards == e.game.returns() and all(terminations.values()) and steps > 50
+    assert both >= 5  # at least the first round's five placements were made by both sides at once
+    assert Game.replay(e.game.record()).to_dict() == e.game.to_dict()
     with pytest.raises(RuntimeError, match="reset"):
         e.step({})
     e.reset(seed=9)
-    with pytest.raises(ValueError, match="agent to act"):
-        e.step({"red": 0})
+    with pytest.raises(ValueError, match="no action for 'blue', an agent to act"):
+        e.step({"red": int(np.flatnonzero(e.game.placement_mask("red"))[0])})
+
+
+def first_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_simultaneous_placement_keeps_the_other_sides_card_hidden() -> None:
+    """R9: after a placement step, each side's observation is the same whatever card the other side put down."""
+    views: dict[str, list[np.ndarray]] = {"blue": [], "red": []}
+    for pick in (min, max):
+        for seat in SEATS:
+            e = parallel_env(variant="beginner")
+            obs, _ = e.reset(seed=11)
+            other = "red" if seat == "blue" else "blue"
+            legal = [a for a in np.flatnonzero(obs[other]["action_mask"]) if ACTION_STRINGS[a].startswith("place:")]
+            obs, *_ = e.step({seat: first_legal(obs[seat]["action_mask"]), other: int(pick(legal))})
+            views[seat].append(obs[seat]["observation"])
+    for seat in SEATS:
+        assert np.array_equal(views[seat][0], views[seat][1])
+
+
+@pytest.mark.parametrize("offender", ["blue", "red", "both"])
+def test_an_illegal_placement_in_a_simultaneous_step(offender: str) -> None:
+    """Both placements are one move: with one illegal card, neither stands; the offender loses (both lose
+    when both are illegal); with illegal_action="raise" the step raises and changes nothing."""
+    e = parallel_env(variant="beginner", illegal_action="raise")
+    obs, _ = e.reset(seed=2)
+    before = e.game.to_dict()
+    actions = {a: first_legal(obs[a]["action_mask"]) for a in SEATS}
+    for a in SEATS if offender == "both" else [offender]:
+        actions[a] = int(np.flatnonzero(obs[a]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=r"illegal action .*'place'"):
+        e.step(actions)
+    assert e.game.to_dict() == before and e.game.record()["actions"] == []
+    e = parallel_env(variant="beginner")
+    e.reset(seed=2)
+    with pytest.warns(IllegalActionWarning):
+        _, rewards, terminations, _, infos = e.step(actions)
+    assert e.game.to_dict() == before and e.game.record()["actions"] == []
+    if offender == "both":
+        assert rewards == {"blue": -1.0, "red": -1.0}
+    else:
+        other = "red" if offender == "blue" else "blue"
+        assert rewards == {offender: -1.0, other: 1.0} and "illegal_action" not in infos[other]
+    assert all(terminations.values()) and not e.agents
+    assert all(infos[a].get("illegal_action") for a in (SEATS if offender == "both" else [offender]))
 
 
 def test_state_is_both_observations() -> None:
