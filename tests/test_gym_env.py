@@ -341,31 +341,3 @@ def test_pickle_mid_episode() -> None:
         if da:
             break
     assert env.render() == copy.render()
-
-
-# ---------------------------------------------------------------- training smoke run
-
-
-def test_maskable_ppo_smoke_run() -> None:
-    """A few MaskablePPO updates through SubprocVecEnv: `action_masks()` reaches the policy."""
-    MaskablePPO = pytest.importorskip("sb3_contrib").MaskablePPO
-    from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import SubprocVecEnv
-
-    vec = make_vec_env(
-        SunTzuGymEnv,
-        n_envs=2,
-        seed=0,
-        env_kwargs={"variant": "beginner"},
-        vec_env_cls=SubprocVecEnv,
-        vec_env_kwargs={"start_method": "fork"},
-    )
-    try:
-        model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
-        model.learn(total_timesteps=256)
-        obs = vec.reset()
-        masks = np.stack(vec.env_method("action_masks"))
-        actions, _ = model.predict(obs, action_masks=masks)
-        assert all(masks[i, a] for i, a in enumerate(actions))
-    finally:
-        vec.close()
