@@ -418,22 +418,37 @@ def test_command_line_errors_are_one_line(tmp_path: Path) -> None:
 
 
 def test_server_starts_and_serves_the_page(tmp_path: Path) -> None:
+    """`--results FOLDER --no-browser --port 0`: the address printed serves the page and the folder's games."""
     import urllib.request
 
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0"],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-        cwd=tmp_path,
+    from experiments.evaluate import main
+
+    main(
+        [
+            "--agents",
+            "random",
+            "greedy",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--out",
+            str(tmp_path / "ev"),
+        ]
     )
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    cmd = [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0", "--results", str(tmp_path / "ev")]
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=ROOT)
     try:
         line = proc.stdout.readline()
-        assert "Sun Tzu is served at http://127.0.0.1:" in line
+        assert "Sun Tzu is served at http://127.0.0.1:" in line and "/results?path=ev " in line, line
         url = line.split(" at ")[1].split()[0]
         assert b"<title>Sun Tzu</title>" in urllib.request.urlopen(url, timeout=10).read()
-        options = json.loads(urllib.request.urlopen(url + "api/options", timeout=10).read())
+        base = url.split("/results")[0]
+        listing = json.loads(urllib.request.urlopen(f"{base}/api/results?path=ev", timeout=10).read())
+        assert len(listing["games"]) == 2
+        options = json.loads(urllib.request.urlopen(f"{base}/api/options", timeout=10).read())
         assert options["agents"][:3] == ["random", "greedy", "heuristic"]
     finally:
         proc.terminate()

@@ -65,8 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--root",
         type=Path,
-        default=Path("."),
-        help="folder under which results folders may be opened (default: the current folder)",
+        default=None,
+        help="folder under which results folders may be opened (default: the current folder, or the parent of "
+        "--results)",
     )
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
     parser.add_argument("--port", type=_port, default=8765, help="port to serve on (0: any free port)")
@@ -96,6 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from suntzu_env.play.app import create_app
     except ImportError as error:
         parser.exit(1, f"{parser.prog}: error: the web app needs the play extra ({error}): pip install -e '.[play]'\n")
+    results = args.results
+    if args.root is None and results is not None:  # serve the results folder's parent, name the folder in it
+        args.root, results = Path(results).resolve().parent, Path(results).resolve().name
+    args.root = args.root if args.root is not None else Path(".")
     if not args.root.is_dir():
         parser.error(f"--root {args.root} is not a folder")
     if args.port and not _free(args.host, args.port):
@@ -118,14 +123,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.exit(1, f"{parser.prog}: error: {args.replay}: {error}\n")
         app.state.replays.add(replay.id, replay)
         path = f"/replay/{replay.id}"
-    elif args.results is not None:
+    elif results is not None:
         from suntzu_env.play.results import resolve
 
         try:
-            resolve(args.root, args.results)
+            resolve(args.root, results)
         except ValueError as error:
             parser.exit(1, f"{parser.prog}: error: {error}\n")
-        path = f"/results?path={quote(args.results)}"
+        path = f"/results?path={quote(results)}"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
 
     def announce() -> None:

@@ -3,8 +3,8 @@
 The folder holds `summary.json` (the agents and rules) and `games.csv` (one row per game: pairing, deck
 seed, the agent in each seat, winner, final marker, decisions). When it also holds `games.jsonl` (one
 `{"record": Game.record()}` per line, in the rows' order) the records are read from it. Otherwise a game
-is played again the way the evaluation played it (the same agents, reset with the same seeds) and
-must end with the row's winner, marker and number of decisions, or it is refused.
+is played again the way the evaluation played it (the same agents, reset with the same seeds). Either way
+the game must end with its row's winner, marker and number of decisions, or it is refused.
 """
 
 from __future__ import annotations
@@ -80,13 +80,28 @@ def game_record(folder: Path, index: object) -> tuple[dict[str, Any], str]:
     row = games[index]
     title = f"{row['blue']} (blue) vs {row['red']} (red), deck seed {row['seed']}"
     title += f": {row['winner']}, marker {row['score']:+d}"
-    if listing["records"]:
-        with (folder / RECORDS_FILE).open() as f:
-            for i, line in enumerate(f):
-                if i == index:
-                    return json.loads(line)["record"], title
-        raise ValueError(f"results: {RECORDS_FILE} has no line {index}")
-    return _play_again(row, listing["variant"], listing["events"], _summary(folder)["agents"]), title
+    if not listing["records"]:
+        return _play_again(row, listing["variant"], listing["events"], _summary(folder)["agents"]), title
+    with (folder / RECORDS_FILE).open() as f:
+        for i, line in enumerate(f):
+            if i == index:
+                try:
+                    record = json.loads(line)["record"]
+                    game = Game.replay(record)
+                except (ValueError, KeyError, TypeError) as error:
+                    raise ValueError(f"results: {RECORDS_FILE} line {index + 1}: {error}") from None
+                _check_row(row, game, len(record["actions"]))
+                return record, title
+    raise ValueError(f"results: {RECORDS_FILE} has no line {index + 1}")
+
+
+def _check_row(row: dict[str, Any], game: Game, decisions: int) -> None:
+    """The game must end as its games.csv row says."""
+    if (game.winner, game.score, decisions) != (row["winner"], row["score"], row["decisions"]):
+        raise ValueError(
+            f"results: game {row['game']} ends {game.winner} {game.score:+d} after {decisions} decisions, not "
+            f"{row['winner']} {row['score']:+d} after {row['decisions']} as recorded in games.csv"
+        )
 
 
 def _play_again(row: dict[str, Any], variant: str, events: bool, specs: dict[str, str]) -> dict[str, Any]:
@@ -107,10 +122,8 @@ def _play_again(row: dict[str, Any], variant: str, events: bool, specs: dict[str
         agent = players[0] if seat == "blue" else players[1]
         game.apply(agent.act(game.observation(seat), game.legal_mask()))
         decisions += 1
-    if (game.winner, game.score, decisions) != (row["winner"], row["score"], row["decisions"]):
-        raise ValueError(
-            f"results: game {row['game']} played again ends {game.winner} {game.score:+d} after {decisions} decisions, "
-            f"not {row['winner']} {row['score']:+d} after {row['decisions']} as recorded: an agent or the rules have "
-            f"changed since the evaluation (save records with the evaluation to replay it exactly)"
-        )
+    try:
+        _check_row(row, game, decisions)
+    except ValueError as error:
+        raise ValueError(f"{error} (played again from its seeds: an agent or the rules changed since)") from None
     return game.record()
