@@ -100,10 +100,14 @@ def _seat(side: int) -> str | None:
     return SEATS[side] if side >= 0 else None
 
 
+_SIDE_OF: dict[str, int] = {seat: side for side, seat in enumerate(SEATS)}
+
+
 def _side(seat: object) -> int:
-    if seat not in SEATS:
+    side = _SIDE_OF.get(seat) if isinstance(seat, str) else None
+    if side is None:
         raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
-    return SEATS.index(seat)  # type: ignore[arg-type]
+    return side
 
 
 def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
@@ -219,11 +223,18 @@ class Game:
 
     def apply(self, action: int | str) -> None:
         """Answer the pending decision with an action id or string; an illegal one changes nothing."""
-        a = _checked_action(action, self._mask, lambda: self._illegal_message(action))
+        if type(action) is int and 0 <= action < N_ACTIONS and self._mask[action]:
+            a = action  # the common case, checked without a detour
+        else:
+            a = _checked_action(action, self._mask, lambda: self._illegal_message(action))
+        if not self._early:
+            self._n_legal = engine.step(self._s, a, self._mask)
+            self._actions.append(a)
+            return
         placing = self._placing_side()
-        self._n_legal = engine.step(self._s, int(a), self._mask)
-        self._actions.append(int(a))
-        if self._early and placing != self._placing_side():  # the record keeps R4.1's order
+        self._n_legal = engine.step(self._s, a, self._mask)
+        self._actions.append(a)
+        if placing != self._placing_side():  # the record keeps R4.1's order: the early placements come now
             self._actions += self._early
             self._early.clear()
 

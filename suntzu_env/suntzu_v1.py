@@ -416,14 +416,18 @@ class _SunTzuTable(BoardPictures):
             return np.concatenate([observation, mask.astype(np.float32)])
         return {"observation": observation, "action_mask": mask}
 
-    def _apply(self, agent: str, action: Any) -> ValueError | None:
-        """Apply `agent`'s action; the error of an illegal one under `illegal_action="loss"` (else it raises)."""
+    def _apply(self, agent: str, action: Any, out_of_turn: bool = True) -> ValueError | None:
+        """Apply `agent`'s action (its own placement out of turn too, if allowed); the error of an illegal one
+        under `illegal_action="loss"` (else it raises)."""
         game = self.game
         memory = self._memory
         if memory is not None:
             memory.before(game.state, action, SIDE[agent])
         try:
-            game.apply_for(agent, action)
+            if out_of_turn:
+                game.apply_for(agent, action)
+            else:
+                game.apply(action)
         except ValueError as error:
             if self.illegal_action == "raise":
                 raise
@@ -499,10 +503,17 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
             self.render()
 
     def _set_infos(self) -> None:
-        self.infos = {agent: {"action_mask": self._mask(agent)} for agent in self.agents}
+        """Each listed agent's info: its action mask (a fresh array each step, shared with `observe`)."""
+        selected = None if self._over else self.agent_selection
+        infos = {}
+        for agent in self.agents:
+            mask = self.game.legal_mask() if agent == selected else np.zeros(N_ACTIONS, np.int8)
+            infos[agent] = {"action_mask": mask}
+        self.infos = infos
 
     def observe(self, agent: str) -> Any:
-        return self._observe(agent, self._mask(agent))
+        info = self.infos.get(agent)  # the mask of the last reset or step, if the agent is still listed
+        return self._observe(agent, info["action_mask"] if info is not None else self._mask(agent))
 
     def step(self, action: Any) -> None:
         """Answer the pending decision with an action id (or its string); None for a finished agent."""
@@ -510,7 +521,7 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        error = self._apply(agent, action)
+        error = self._apply(agent, action, out_of_turn=False)  # one side decides at a time here
         offenders = [] if error is None else [agent]
         self.rewards = self._step_rewards(offenders)
         if self._over:
