@@ -578,10 +578,17 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     ))  # fmt: skip
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: a file is there, not a folder")
+    try:  # before the games: a folder that cannot be made is said at once
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
     load_agents(args.agents)
     results = round_robin(args.agents, args.games, args.seed, args.variant, args.events, args.workers,
                           progress=args.progress)  # fmt: skip
-    out = write_results(results, out)
+    try:
+        out = write_results(results, out)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
     print(report(results))
     print(f"results: {out}")
     return results

@@ -245,6 +245,7 @@ EVALUATE_ERRORS = [
     (["--variant", "expert"], "--variant: 'expert' is not one of standard, beginner"),
     (["--game", "4"], "unrecognized arguments: --game 4 (did you mean --games?)"),
     (["--out", "{file}", "--games", "2"], "a file is there, not a folder"),
+    (["--out", "{file}/results", "--games", "2"], "cannot make its folder"),
     (["--name", "a/b"], "--name must be a folder name"),
 ]
 
