@@ -133,8 +133,8 @@ def model_candidates(path: str | Path) -> list[Path]:
         found = [p / MODEL_FILE] if (p / MODEL_FILE).is_file() else []
         found += reversed(checkpoints(p))
         if not found:
-            raise ModelError(f"{p} holds no model yet: neither {MODEL_FILE} nor {CHECKPOINT_DIR}/ppo_*_steps.zip "
-                             "(a run stopped before its warm start was saved)")  # fmt: skip
+            raise ModelError(f"{p} holds no model: neither {MODEL_FILE} nor {CHECKPOINT_DIR}/ppo_<timesteps>_steps.zip "
+                             "(a run stopped before its warm start was saved has none yet: resume it)")  # fmt: skip
         return found
     if p.suffix != ".zip" and p.with_suffix(".zip").is_file():
         p = p.with_suffix(".zip")
@@ -199,5 +199,9 @@ def resolve_model_path(path: str | Path) -> Path:
 
 def load_ppo_agent(path: str | Path, seed: int | None = None, deterministic: bool = True) -> PPOAgent:
     """The agent of a MaskablePPO model: a run folder (`runs/<name>`) or a saved `.zip`."""
-    model, _ = load_model(path)
-    return PPOAgent(PolicyActor.from_policy(model.policy), deterministic=deterministic, seed=seed, name=str(path))
+    model, file = load_model(path)
+    try:
+        actor = PolicyActor.from_policy(model.policy)
+    except (ValueError, AttributeError) as error:  # a policy that is not a flat-observation MLP
+        raise ModelError(f"{file} cannot play here: {error}") from None
+    return PPOAgent(actor, deterministic=deterministic, seed=seed, name=str(path))

@@ -701,12 +701,12 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     try:
         summary = train(cfg, run_dir, start.checkpoint)
     except BaseException as error:
-        resumable = bool(checkpoints(run_dir))
-        if start.made_folder and not resumable:  # nothing to resume: leave nothing half-made
+        removed = start.made_folder and not checkpoints(run_dir)  # nothing to resume: leave nothing half-made
+        if removed:
             shutil.rmtree(run_dir, ignore_errors=True)
         if not isinstance(error, UserError):  # (a user error says it all in one line)
-            print(f"stopped; continue with: {PROG} {flag('resume')} {run_dir}" if resumable else
-                  f"stopped before the warm start was saved: {run_dir} removed", file=sys.stderr)  # fmt: skip
+            print(f"stopped before the warm start was saved: {run_dir} removed" if removed else
+                  f"stopped; continue with: {PROG} {flag('resume')} {run_dir}", file=sys.stderr)  # fmt: skip
         raise
     steps = f", PPO at {summary['steps_per_s']:,.0f} steps/s (periodic evaluations included)" \
         if summary["steps_per_s"] else ""  # fmt: skip
