@@ -16,7 +16,7 @@ import pytest
 from conftest import ROOT, TINY_RUN, command_env, run_module, train_command, train_here
 
 from agents import make_agent
-from agents.ppo import ModelError, load_model
+from agents.ppo import IncompatibleModelError, ModelError, load_model
 from experiments import evaluate, train
 from experiments.runs import read_eval, remove_temporaries, write_atomic, write_eval
 
@@ -109,6 +109,20 @@ def test_ppo_agent_of_a_run_skips_an_unreadable_model(
         damage(path)
     with pytest.raises(ModelError, match="its 3 model files are all unreadable"):
         make_agent(f"ppo:{run}")
+
+
+def test_a_model_for_other_spaces_is_refused(tmp_path: Path) -> None:
+    """A model trained on another observation layout (an older version of the game) is named and refused."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    class Other(gym.Env):
+        observation_space = gym.spaces.Box(-1, 1, (10,))
+        action_space = gym.spaces.Discrete(57)
+
+    MaskablePPO("MlpPolicy", Other(), device="cpu", policy_kwargs={"net_arch": [8]}).save(tmp_path / "other.zip")
+    with pytest.raises(IncompatibleModelError, match=r"trained on observations of shape \(10,\) and 57 actions"):
+        make_agent(f"ppo:{tmp_path / 'other.zip'}")
 
 
 # -------------------------------------------------------------------- killed at random moments
