@@ -10,6 +10,7 @@ from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_
 from suntzu_env.rules import (
     CARD_PLAGUE,
     CARD_SIX,
+    LAST_WINDOW_ROUND,
     N_BASE_CARDS,
     N_CARD_KINDS,
     N_PROVINCES,
@@ -20,6 +21,7 @@ from suntzu_env.rules import (
     W_MARCH,
     W_PURGE,
     W_REINFORCE,
+    WINDOW_WARLORDS,
 )
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
@@ -41,7 +43,8 @@ class GreedyAgent:
       it could still use).
     - Keeps the strongest drawn card; picks `head_start` (blue) or `purge` (red); uses a window
       warlord as soon as it gains something now; reveals in board order; takes payments from the
-      reserve, else from its largest stack.
+      reserve, else from its largest stack, recalling its weakest card (R4.2) rather than empty a
+      province.
     """
 
     name = "greedy"
@@ -61,10 +64,11 @@ class GreedyAgent:
         if kind == KIND["keep"]:
             return max((a for a in v.legal), key=lambda a: KEEP_WORTH[a - A_KEEP])
         if kind == KIND["warlord"]:
+            late = v.round > LAST_WINDOW_ROUND  # war_chariot (R7.4) after round 6: no window left
             for w in WARLORD_PREFERENCE:
-                if action_mask[A_WARLORD + w]:
+                if action_mask[A_WARLORD + w] and not (late and w in WINDOW_WARLORDS):
                     return A_WARLORD + w
-            return v.legal[0]
+            return v.legal[0]  # a warlord (ids before `pass`): one more never hurts
         if kind == KIND["window"]:
             return A_USE if self._target(v, v.warlord) is not None else A_PASS
         if kind == KIND["target"]:
@@ -73,10 +77,23 @@ class GreedyAgent:
         if kind == KIND["reactive"]:
             return A_USE if self._reactive_gain(v) > 0 else A_PASS
         if kind in (KIND["source"], KIND["shortfall"]):
-            if action_mask[A_RESERVE]:
-                return A_RESERVE
-            return A_PROVINCE + max(v.legal_provinces(), key=lambda p: v.my_armies[p])
+            return self._payment(v)
         return v.legal[0]  # reveal: board order
+
+    def _payment(self, v: View) -> int:
+        """Where an army comes from: the reserve, else its largest stack, else (R4.2) a recall.
+
+        It recalls its weakest card instead of emptying a province (a stack of one), and in round 9,
+        when every card has been placed.
+        """
+        if v.mask[A_RESERVE]:
+            return A_RESERVE
+        provinces = v.legal_provinces()
+        stack = max(provinces, key=lambda p: v.my_armies[p]) if provinces else -1
+        recalls = v.legal_recalls()
+        if recalls and (stack < 0 or v.my_armies[stack] == 1 or v.round == N_ROUNDS):
+            return A_RECALL + min(recalls, key=lambda k: KEEP_WORTH[k]) - N_BASE_CARDS
+        return A_PROVINCE + stack
 
     # ------------------------------------------------------------ placement
 

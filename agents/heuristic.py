@@ -74,7 +74,7 @@ STRENGTH = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 1.0, 2
 
 
 class HeuristicAgent:
-    """A strategy written from the rules (../shared/RULES.md), deciding from the observation alone.
+    """A strategy written from the rules (docs/rules.md), deciding from the observation alone.
 
     Ideas:
 
@@ -96,7 +96,7 @@ class HeuristicAgent:
       where the coming scoring is decided. A Plague's worth comes out of the same sums: no combat,
       so it cancels the opponent's card where it would hurt, and halves the holder's armies.
       `+2`/`+3` costs and a `6`'s mark are charged in armies; the `1` earns a bonus for its extra
-      draw.
+      draw; all three only as likely as the opponent's card there is not a Plague (R5.2 cancels them).
     - **Recall** turns cards it will not use into reserve armies: every leftover card in round 9
       (the reserve breaks a tie at 0, R6.4), and a `-1` when the reserve runs low.
     - **Reveal privilege.** Holding the order, it reveals first the battles it expects to lose, so
@@ -110,7 +110,8 @@ class HeuristicAgent:
       scoring. Reactive warlords are used when they improve this battle's outcome (a Plague turned
       into a 0 against my card), recycles when the deck makes them cheap.
     - **Reserve and shortfall.** Payments come from the reserve while it is comfortable, otherwise
-      from the province where an army matters least; shortfalls likewise.
+      from the province where an army matters least, or from a recall (R4.2) when the card is worth
+      less than that army; shortfalls likewise.
     """
 
     name = "heuristic"
@@ -203,12 +204,19 @@ class HeuristicAgent:
     # ------------------------------------------------------------ placement
 
     def card_charges(self, v: View) -> np.ndarray:
-        """Points charged for playing each card kind now: its later worth, army costs, draw bonus."""
+        """Points charged for playing each card kind now: its later worth (see `effect_charges`)."""
         left = N_ROUNDS - v.round
         share = self.params.save_scoring if v.round in SCORING_ROUNDS else self.params.save
-        save = share * min(1.0, left / 3.0)
+        return self.card_worth * share * min(1.0, left / 3.0)
+
+    def effect_charges(self, v: View) -> np.ndarray:
+        """Points charged for each card kind's own effects: army costs (R5.6), six-mark (R5.5), draw bonus (R4.6).
+
+        An active Plague facing the card cancels all three (R5.2), so a province's charges are
+        these times the chance that the opponent's card there is not a Plague.
+        """
         army = self.army_worth(v)
-        charges = self.card_worth * save + CARD_COST * army
+        charges = CARD_COST * army
         charges[CARD_SIX] += army
         if v.round < N_ROUNDS and v.my_deck and sum(v.my_deck) > 0:
             charges[CARD_ONE] -= self.params.one_bonus
@@ -221,13 +229,13 @@ class HeuristicAgent:
     def plan(self, v: View) -> dict[int, int]:
         """Province -> card for the provinces still to fill, the best expected assignment."""
         provinces = list(range(v.province, NP))
-        charges = self.card_charges(v)
+        charges, effects = self.card_charges(v), self.effect_charges(v)
         margin = v.margin
         odds = self.opp_card_odds(v)
         kinds = [k for k in range(NK) if v.hand[k] > 0]
         rows = []
         for p in provinces:
-            gains = self.battle_worth(v, p, margin[p], odds[p]) - charges
+            gains = self.battle_worth(v, p, margin[p], odds[p]) - charges - effects * (1.0 - odds[p, CARD_PLAGUE])
             row = {k: float(gains[k]) for k in kinds if k != CARD_SIX or v.may_place_six(p)}
             rows.append(row)
         cards = _best_assignment(rows, list(v.hand))
@@ -332,7 +340,13 @@ class HeuristicAgent:
         return 0.0  # feint only lowers blue's card
 
     def _payment(self, v: View) -> int:
-        """Where an army comes from: the reserve while comfortable, else the cheapest province."""
+        """Where an army comes from: the reserve, a province or a recall (R4.2), whichever costs least.
+
+        An army of the reserve costs `army_worth`; one of a province, what the province's coming
+        scorings lose; a recall, the discarded card's worth for later charged as for playing it
+        outside a scoring round (`save`; nothing in round 9, when every card has been placed), after
+        which the army comes from the reserve.
+        """
         options: list[tuple[float, int]] = []
         if v.mask[A_RESERVE]:
             options.append((self.army_worth(v), A_RESERVE))
@@ -340,6 +354,9 @@ class HeuristicAgent:
         for p in v.legal_provinces():
             loss = float(self.worth(v, p, margin[p])) - float(self.worth(v, p, margin[p] - 1))
             options.append((loss, A_PROVINCE + p))
+        save = self.params.save * min(1.0, (N_ROUNDS - v.round) / 3.0)
+        for k in v.legal_recalls():
+            options.append((float(self.card_worth[k]) * save, A_RECALL + k - N_BASE_CARDS))
         return min(options)[1]
 
 

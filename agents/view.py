@@ -10,16 +10,18 @@ import numpy as np
 
 from suntzu_env.actions import A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE
 from suntzu_env.layout import DECISION_KINDS
-from suntzu_env.observation import OBSERVATION_SLICES
+from suntzu_env.observation import OBSERVATION_SLICES, PLAGUE_COPIES
 from suntzu_env.rules import (
     ADJACENCY,
     ARMIES_PER_SIDE,
     CARD_SIX,
+    CHARIOT_SIXES,
     MAX_SCORE,
     N_BASE_CARDS,
     N_CARD_KINDS,
     N_PROVINCES,
     N_WARLORDS_PER_SIDE,
+    PANDEMIC_PLAGUES,
     PROVINCES,
     W_DOUBLE_SIX,
     adjacency_masks,
@@ -39,7 +41,9 @@ _PROVINCE_IDS = {name: i for i, name in enumerate(PROVINCES)}
 # Per observation entry, the factor that turns it back into a count (1 for one-hot pieces).
 _SCALES = {"my_score": MAX_SCORE, "province_values": 5.0, "my_armies": ARMIES_PER_SIDE, "opp_armies": ARMIES_PER_SIDE,
            "my_pools": ARMIES_PER_SIDE, "opp_pools": ARMIES_PER_SIDE, "my_hand": 3.0, "my_deck": 3.0, "my_drawn": 3.0,
-           "my_keep_left": 2.0, "my_out": 3.0, "opp_out": 3.0, "opp_unseen": 3.0, "card_counts": 14.0}  # fmt: skip
+           "my_keep_left": 2.0, "my_out": 3.0, "opp_out": 3.0, "opp_unseen": 3.0, "card_counts": 14.0,
+           "plague_reveals": PANDEMIC_PLAGUES, "sixes_revealed": CHARIOT_SIXES, "plague_copies_revealed": PLAGUE_COPIES,
+           "my_recycled_plagues": PLAGUE_COPIES, "opp_recycled_plagues": PLAGUE_COPIES}  # fmt: skip
 SCALE = np.ones(sum(sl.stop - sl.start for sl in _S.values()))
 for _name, _factor in _SCALES.items():
     SCALE[_S[_name]] = _factor
@@ -80,6 +84,7 @@ class View:
         "my_warlords_held",
         "obs",
         "opp_armies",
+        "opp_deck_size",
         "opp_hand_size",
         "opp_marks",
         "opp_placed",
@@ -131,6 +136,7 @@ class View:
         self.my_out = piece("my_out")
         self.opp_unseen = piece("opp_unseen")
         self.opp_hand_size = x[_R["card_counts"][0] + 1]
+        self.opp_deck_size = x[_R["card_counts"][0] + 3]
         placed, seen = piece("my_placed"), piece("opp_revealed")
         self.my_placed = [_first(placed[p * NK : (p + 1) * NK]) for p in range(NP)]
         self.opp_placed = [_first(seen[p * NK : (p + 1) * NK]) for p in range(NP)]
@@ -184,12 +190,12 @@ class View:
         """Expected opponent cards per kind among those I cannot see: its hand and face-down cards.
 
         Base cards not yet revealed this round are there for sure (they return to hand every
-        round); the rest of that pool is non-base cards, spread over the opponent's unseen non-base
-        cards (hand, deck or face down) in proportion to their counts (R9: hand sizes are public).
+        round); the rest of that pool (its unseen cards less its deck, R9: deck sizes are public) is
+        non-base cards, spread over the opponent's unseen non-base cards (hand, deck or face down)
+        in proportion to their counts. The pool does not depend on whether the opponent has placed
+        yet (placement is simultaneous, R4.1).
         """
-        pool = self.opp_hand_size
-        if not (self.seat == 0 and self.kind == KIND["place"]):  # the opponent has placed its five
-            pool += sum(1 for p in range(NP) if not self.revealed[p])
+        pool = sum(self.opp_unseen) - self.opp_deck_size
         est = [float(n) for n in self.opp_unseen[:N_BASE_CARDS]] + [0.0] * (NK - N_BASE_CARDS)
         unseen = self.opp_unseen[N_BASE_CARDS:]
         total = sum(unseen)

@@ -1,20 +1,25 @@
 """suntzu-env: the Sun Tzu card-and-area-control game as a reinforcement-learning environment.
 
 `Game` is the engine's Python face; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
-(AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper. Training libraries and plotting
-are never imported here; pictures are drawn only when asked for.
+(AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper, registered as `"SunTzu-v1"`
+(`gymnasium.make("SunTzu-v1")` once this package is imported). Training libraries and plotting are never
+imported here; pictures are drawn only when asked for.
 """
 
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.game import Game
-from suntzu_env.gym_env import SunTzuGymEnv
+from suntzu_env.gym_env import ENV_ID, SunTzuGymEnv, register
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation
-from suntzu_env.suntzu_v1 import env, parallel_env, raw_env
+from suntzu_env.suntzu_v1 import IllegalActionWarning, env, parallel_env, raw_env
+
+register()
 
 __all__ = [
+    "ENV_ID",
     "N_ACTIONS",
     "OBSERVATION_SIZE",
     "Game",
+    "IllegalActionWarning",
     "SunTzuGymEnv",
     "describe_observation",
     "env",

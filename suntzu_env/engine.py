@@ -1,4 +1,4 @@
-"""The rules engine: every rule of ../shared/RULES.md as compiled functions over the state vector.
+"""The rules engine: every rule of docs/rules.md as compiled functions over the state vector.
 
 The state is the int32 vector of `suntzu_env.layout`. The engine runs the game forward on its own
 until a decision with at least two legal answers is pending (R10); a decision with a single answer
@@ -46,6 +46,7 @@ from suntzu_env.layout import (
     BS_RECYCLE_BLUE,
     BS_RECYCLE_RED,
     BS_RESOLVE,
+    CANCELLED,
     CAUSE_CHAMPION,
     CAUSE_COST,
     CAUSE_HERO,
@@ -84,6 +85,7 @@ from suntzu_env.layout import (
     EVENTS_ON,
     FEINT_ON,
     HAND,
+    HAND_RECYCLED,
     KEEP_LEFT,
     MARCH_FROM,
     MARKED,
@@ -100,9 +102,12 @@ from suntzu_env.layout import (
     PHASE,
     PLACE_PROV,
     PLACED,
+    PLACED_RECYCLED,
     PLAGUE_REVEALS,
+    PLAGUES_SEEN,
     PRIVILEGE,
     RECYCLED,
+    RECYCLED_PLAGUE,
     RESERVE,
     REVEALED,
     ROUND,
@@ -112,6 +117,7 @@ from suntzu_env.layout import (
     SCORE,
     SET_ASIDE,
     SIX_MARKS,
+    SIXES,
     STATE_DTYPE,
     STATE_SIZE,
     STEP,
@@ -148,7 +154,7 @@ from suntzu_env.rules import (
     CARD_SEVEN,
     CARD_SIX,
     CARD_TEN,
-    CHARIOT_MARKED_PROVINCES,
+    CHARIOT_SIXES,
     E_CHAMPION,
     E_HERO,
     E_PANDEMIC,
@@ -169,11 +175,11 @@ from suntzu_env.rules import (
     W_DOUBLE_SIX,
     W_FEINT,
     W_HEAD_START,
-    W_MARCH,
     W_PURGE,
     W_RECYCLE_MINUS_ONE,
     W_RECYCLE_PLAGUE,
     W_REINFORCE,
+    WINDOW_WARLORDS,
 )
 
 NP = N_PROVINCES
@@ -182,8 +188,7 @@ DISPLAYS = np.array(SCORE_DISPLAYS, dtype=np.int64)
 COPIES = np.array([CARD_COPIES["standard"], CARD_COPIES["beginner"]], dtype=np.int64)
 START_RESERVE = np.array([START_ARMIES["standard"][0], START_ARMIES["beginner"][0]], dtype=np.int64)
 START_SET_ASIDE = np.array([START_ARMIES["standard"][1], START_ARMIES["beginner"][1]], dtype=np.int64)
-IS_WINDOW_WARLORD = np.array([1, 0, 0, 0, 1, 0, 1, 0, 0, 0], dtype=np.int64)
-assert IS_WINDOW_WARLORD[W_MARCH] and IS_WINDOW_WARLORD[W_REINFORCE] and IS_WINDOW_WARLORD[W_PURGE]
+IS_WINDOW_WARLORD = np.array([w in WINDOW_WARLORDS for w in range(2 * N_WARLORDS_PER_SIDE)], dtype=np.int64)
 MASK32 = 0xFFFFFFFF
 
 
@@ -260,6 +265,59 @@ def _placed(s: np.ndarray, side: int, p: int) -> int:
 
 
 @njit(cache=True)
+def card_kind(c: int) -> int:
+    """The card kind of a deck or drawn entry: a recycled Plague copy is a Plague (R7.1, P14)."""
+    return CARD_PLAGUE if c == RECYCLED_PLAGUE else c
+
+
+@njit(cache=True)
+def _take_from_hand(s: np.ndarray, side: int, k: int) -> int:
+    """Remove one card of kind k from the hand; a Plague is the never-revealed copy first (P14).
+
+    Returns the card as a deck entry (RECYCLED_PLAGUE for a recycled copy).
+    """
+    s[HAND + side * NK + k] -= 1
+    if k == CARD_PLAGUE and s[HAND + side * NK + k] < s[HAND_RECYCLED + side]:
+        s[HAND_RECYCLED + side] -= 1
+        return RECYCLED_PLAGUE
+    return k
+
+
+@njit(cache=True)
+def _add_to_hand(s: np.ndarray, side: int, c: int) -> None:
+    """Put a deck entry into the hand."""
+    if c == RECYCLED_PLAGUE:
+        s[HAND_RECYCLED + side] += 1
+    s[HAND + side * NK + card_kind(c)] += 1
+
+
+@njit(cache=True)
+def _recall(s: np.ndarray, side: int, k: int) -> None:
+    """R4.2: discard non-base card k from hand (public) to bring one set-aside army to the reserve."""
+    _take_from_hand(s, side, k)
+    s[OUT + side * NK + k] += 1
+    s[SET_ASIDE + side] -= 1
+    s[RESERVE + side] += 1
+
+
+@njit(cache=True)
+def _recall_mask(s: np.ndarray, side: int, mask: np.ndarray) -> int:
+    """R4.2, D2: `recall:<card>` for each non-base kind in hand while the set-aside pool is not empty."""
+    n = 0
+    if s[SET_ASIDE + side] > 0:
+        for k in range(N_BASE_CARDS, NK):
+            if s[HAND + side * NK + k] > 0:
+                mask[A_RECALL + k - N_BASE_CARDS] = 1
+                n += 1
+    return n
+
+
+@njit(cache=True)
+def _is_recall(a: int) -> bool:
+    return A_RECALL <= a < A_RECALL + NK - N_BASE_CARDS
+
+
+@njit(cache=True)
 def _may_place_six(s: np.ndarray, side: int, p: int) -> bool:
     """R4.1: no `6` where the side has marked, except red's double_six (P4)."""
     marks = s[SIX_MARKS + side * NP + p]
@@ -279,11 +337,8 @@ def _march_has_dest(s: np.ndarray, p: int) -> bool:
 @njit(cache=True)
 def _window_can_act(s: np.ndarray, w: int) -> bool:
     """R8, P2: a window warlord is offered only when it has a target."""
-    if w == W_PURGE:
-        for p in range(NP):
-            if _owner(s, p) >= 0:
-                return True
-        return False
+    if w == W_PURGE:  # D13: a blue army
+        return _board_armies(s, 0) > 0
     if w == W_REINFORCE:
         return s[RESERVE] > 0 and _board_armies(s, 0) > 0
     # march: a blue army with an adjacent province that is empty or blue's
@@ -321,17 +376,11 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
             if s[WARLORD + w] == WL_UNCHOSEN and not (s[PHASE] != PH_WARLORDS and w == W_HEAD_START):
                 mask[A_WARLORD + w] = 1
                 n += 1
+        if s[PHASE] != PH_WARLORDS:  # R7.4: war_chariot's warlord is optional
+            mask[A_PASS] = 1
+            n += 1
     elif kind == DK_PLACE:
-        p = s[DEC_PROV]
-        for k in range(NK):
-            if s[HAND + side * NK + k] > 0 and (k != CARD_SIX or _may_place_six(s, side, p)):
-                mask[A_PLACE + k] = 1
-                n += 1
-        if s[SET_ASIDE + side] > 0:  # R4.2 recall
-            for k in range(N_BASE_CARDS, NK):
-                if s[HAND + side * NK + k] > 0:
-                    mask[A_RECALL + k - N_BASE_CARDS] = 1
-                    n += 1
+        n = _placement_mask(s, side, mask)
     elif kind in (DK_WINDOW, DK_REACTIVE):
         mask[A_USE] = 1
         mask[A_PASS] = 1
@@ -340,9 +389,7 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
         w = s[DEC_WARLORD]
         for p in range(NP):
             ok = False
-            if w == W_PURGE:
-                ok = _owner(s, p) >= 0
-            elif w == W_REINFORCE:
+            if w in (W_PURGE, W_REINFORCE):  # D13: purge removes a blue army
                 ok = s[ARMIES + p] > 0
             elif s[MARCH_FROM] < 0:
                 ok = s[ARMIES + p] > 0 and _march_has_dest(s, p)
@@ -366,15 +413,38 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
                 if s[ARMIES + side * NP + p] > 0:
                     mask[A_PROVINCE + p] = 1
                     n += 1
+        n += _recall_mask(s, side, mask)  # D2 (b)
     elif kind == DK_SHORTFALL:
-        n = _shortfall_sources(s, side, s[DEC_PROV], mask)
+        n = _shortfall_sources(s, side, s[DEC_PROV], mask) + _recall_mask(s, side, mask)
     elif kind == DK_KEEP:
         for i in range(3):
-            k = s[DRAWN + side * 3 + i]
-            if k >= 0 and mask[A_KEEP + k] == 0:
+            c = s[DRAWN + side * 3 + i]
+            k = card_kind(c)
+            if c >= 0 and mask[A_KEEP + k] == 0:
                 mask[A_KEEP + k] = 1
                 n += 1
     return n
+
+
+@njit(cache=True)
+def _placement_mask(s: np.ndarray, side: int, mask: np.ndarray) -> int:
+    """R4.1, R4.2: the side's answers for the card of its next province (placement in progress)."""
+    p = s[PLACE_PROV + side]
+    n = 0
+    for k in range(NK):
+        if s[HAND + side * NK + k] > 0 and (k != CARD_SIX or _may_place_six(s, side, p)):
+            mask[A_PLACE + k] = 1
+            n += 1
+    return n + _recall_mask(s, side, mask)
+
+
+@njit(cache=True)
+def placement_mask(s: np.ndarray, side: int, mask: np.ndarray) -> int:
+    """The side's own placement answers while it still has provinces to fill, whoever is asked now (R4.1)."""
+    mask[:] = 0
+    if s[PHASE] != PH_PLACEMENT or s[PLACE_PROV + side] >= NP or s[WINNER] >= 0:
+        return 0
+    return _placement_mask(s, side, mask)
 
 
 @njit(cache=True)
@@ -548,6 +618,7 @@ def _begin_round(s: np.ndarray) -> None:
     s[PHASE] = PH_PLACEMENT
     s[STEP] = 0
     s[PLACE_PROV] = 0
+    s[PLACE_PROV + 1] = 0
     s[ORDER_HOLDER] = -1
     s[BATTLE_PROV] = -1
     s[BATTLE_WINNER] = -1
@@ -562,6 +633,8 @@ def _begin_round(s: np.ndarray) -> None:
     s[KEEP_LEFT + 1] = 0
     for i in range(2 * NP):
         s[PLACED + i] = -1
+        s[PLACED_RECYCLED + i] = 0
+        s[CANCELLED + i] = 0
         s[RECYCLED + i] = 0
     for p in range(NP):
         s[REVEALED + p] = 0
@@ -573,8 +646,8 @@ def _begin_round(s: np.ndarray) -> None:
 
 
 @njit(cache=True)
-def _begin_reveal(s: np.ndarray) -> None:
-    """R4.3, P13: fix this round's order holder, then open the window before battles."""
+def _count_privilege(s: np.ndarray) -> None:
+    """R4.3: once the window before battles is over, fix who orders this round's reveals."""
     holder = -1
     if s[ROUND] > 1:
         blue, red = _board_armies(s, 0), _board_armies(s, 1)
@@ -586,7 +659,7 @@ def _begin_reveal(s: np.ndarray) -> None:
             holder = s[PRIVILEGE]
         s[PRIVILEGE] = holder
     s[ORDER_HOLDER] = holder
-    _open_window(s, 0)
+    s[PHASE] = PH_REVEAL
 
 
 @njit(cache=True)
@@ -610,7 +683,7 @@ def _window_step(s: np.ndarray) -> bool:
             return _decide(s, DK_WINDOW, w // N_WARLORDS_PER_SIDE, -1, w, -1)
         s[WINDOW_POS] += 1
     if s[WINDOW_AFTER] == 0:
-        s[PHASE] = PH_REVEAL
+        _count_privilege(s)
     else:
         _end_of_battles(s)
     return False
@@ -666,8 +739,13 @@ def _start_battle(s: np.ndarray, p: int) -> None:
     s[COUNTER_ON] = 0
     s[DEVASTATE_ON] = 0
     for side in range(2):
-        if _placed(s, side, p) == CARD_PLAGUE:
+        k = _placed(s, side, p)
+        if k == CARD_PLAGUE:
             s[PLAGUE_REVEALS] += 1
+            if s[PLACED_RECYCLED + side * NP + p] == 0:  # R7.1, D6: a copy counts once
+                s[PLAGUES_SEEN + side] += 1
+        elif k == CARD_SIX:  # R7.4: every revealed `6`, one facing a Plague too
+            s[SIXES + side] += 1
 
 
 @njit(cache=True)
@@ -701,25 +779,30 @@ def _battle_step(s: np.ndarray) -> bool:
     st = s[STEP]
     s[STEP] = st + 1
     has_plague = bk == CARD_PLAGUE or rk == CARD_PLAGUE
+    active_plague = has_plague and s[COUNTER_ON] == 0
     if st == BS_FEINT:
         if _held(s, W_FEINT) and CARD_SEVEN <= bk <= CARD_TEN and CARD_IS_RELATIVE[rk] == 0:
             return _decide(s, DK_REACTIVE, 0, p, W_FEINT, -1)
-    elif st == BS_COUNTER:
-        if has_plague and _held(s, W_COUNTER_PLAGUE):
+    elif st == BS_COUNTER:  # D9: it counters one Plague, so it changes nothing against two
+        if (bk == CARD_PLAGUE) != (rk == CARD_PLAGUE) and _held(s, W_COUNTER_PLAGUE):
             return _decide(s, DK_REACTIVE, 1, p, W_COUNTER_PLAGUE, -1)
     elif st == BS_DEVASTATE:
         n = s[ARMIES + p] + s[ARMIES + NP + p]
-        if has_plague and s[COUNTER_ON] == 0 and n >= 3 and _held(s, W_DEVASTATING_PLAGUE):
+        if active_plague and n >= 3 and _held(s, W_DEVASTATING_PLAGUE):
             return _decide(s, DK_REACTIVE, 1, p, W_DEVASTATING_PLAGUE, -1)
     elif st == BS_MARKS:  # R5.5: every revealed 6 marks, army from reserve first
         for side in range(2):
-            if _placed(s, side, p) == CARD_SIX:
-                if s[SIX_MARKS + side * NP + p] > 0:  # P4: red's second mark spends double_six
+            k = _placed(s, side, p)
+            if active_plague and k != CARD_PLAGUE:  # R5.2, D5: the card's effects are cancelled
+                s[CANCELLED + side * NP + p] = 1
+            if k == CARD_SIX:
+                if s[SIX_MARKS + side * NP + p] > 0:  # P4: red's second 6 there spends double_six
                     s[WARLORD + W_DOUBLE_SIX] = WL_USED
-                s[SIX_MARKS + side * NP + p] += 1
-                _push_task(s, side, 1, RULE_RESERVE_FIRST, DST_MARK, p, CAUSE_MARK)
+                if s[CANCELLED + side * NP + p] == 0:
+                    s[SIX_MARKS + side * NP + p] += 1
+                    _push_task(s, side, 1, RULE_RESERVE_FIRST, DST_MARK, p, CAUSE_MARK)
     elif st == BS_RESOLVE:
-        if has_plague and s[COUNTER_ON] == 0:  # R5.2
+        if active_plague:  # R5.2
             side = _owner(s, p)
             if side >= 0:
                 n = s[ARMIES + side * NP + p]
@@ -734,10 +817,10 @@ def _battle_step(s: np.ndarray) -> bool:
             elif d < 0:
                 s[BATTLE_WINNER] = 1
                 _move_armies(s, 1, -d, p)
-    elif st == BS_COSTS:  # R5.6, D5
+    elif st == BS_COSTS:  # R5.6, D5: no cost for a card facing an active Plague
         for side in range(2):
-            cost = CARD_COST[_placed(s, side, p)]
-            _push_task(s, side, cost, RULE_ANY, DST_SET_ASIDE, p, CAUSE_COST)
+            if s[CANCELLED + side * NP + p] == 0:
+                _push_task(s, side, CARD_COST[_placed(s, side, p)], RULE_ANY, DST_SET_ASIDE, p, CAUSE_COST)
     elif st == BS_EVENTS:
         if s[EVENTS_ON] == 1:
             _run_events(s, p)
@@ -749,11 +832,11 @@ def _battle_step(s: np.ndarray) -> bool:
             if s[CHARIOT + side] == 1:
                 s[STEP] = st  # stay here until both choices are made
                 return _decide(s, DK_WARLORD, side, -1, -1, -1)
-    elif st == BS_RECYCLE_BLUE:
-        if bk == CARD_MINUS1 and _held(s, W_RECYCLE_MINUS_ONE):
+    elif st == BS_RECYCLE_BLUE:  # D8: not into an empty deck
+        if bk == CARD_MINUS1 and _held(s, W_RECYCLE_MINUS_ONE) and s[DECK_LEN] > 0:
             return _decide(s, DK_REACTIVE, 0, p, W_RECYCLE_MINUS_ONE, -1)
     elif st == BS_RECYCLE_RED:
-        if rk == CARD_PLAGUE and _held(s, W_RECYCLE_PLAGUE):
+        if rk == CARD_PLAGUE and _held(s, W_RECYCLE_PLAGUE) and s[DECK_LEN + 1] > 0:
             return _decide(s, DK_REACTIVE, 1, p, W_RECYCLE_PLAGUE, -1)
     elif st == BS_DONE:
         s[BATTLE_PROV] = -1
@@ -763,16 +846,14 @@ def _battle_step(s: np.ndarray) -> bool:
 
 @njit(cache=True)
 def _recycle(s: np.ndarray, side: int, p: int) -> None:
-    """recycle_plague / recycle_minus_one, D8: the card to the deck's bottom, its top card out."""
+    """recycle_plague / recycle_minus_one: the card to the deck's bottom, then its top card out (D8: deck not empty)."""
     base = DECK + side * DECK_CAPACITY
     n = s[DECK_LEN + side]
-    if n > 0:
-        s[OUT + side * NK + s[base]] += 1  # P11: the discarded card is public
-        for i in range(1, n):
-            s[base + i - 1] = s[base + i]
-        n -= 1
-    s[base + n] = _placed(s, side, p)
-    s[DECK_LEN + side] = n + 1
+    s[OUT + side * NK + card_kind(s[base])] += 1  # P11: the discarded card is public
+    for i in range(1, n):
+        s[base + i - 1] = s[base + i]
+    k = _placed(s, side, p)
+    s[base + n - 1] = RECYCLED_PLAGUE if k == CARD_PLAGUE else k  # R7.1: a revealed copy
     s[RECYCLED + side * NP + p] = 1
 
 
@@ -781,27 +862,18 @@ def _recycle(s: np.ndarray, side: int, p: int) -> None:
 
 @njit(cache=True)
 def _event_holds(s: np.ndarray, e: int, p: int) -> bool:
-    if e == E_PANDEMIC:
-        return s[PLAGUE_REVEALS] >= PANDEMIC_PLAGUES
-    if e == E_WAR_CHARIOT:
-        return _chariot_side(s, 0) or _chariot_side(s, 1)
+    if e == E_PANDEMIC:  # R7.1, D6
+        return s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1] >= PANDEMIC_PLAGUES
+    if e == E_WAR_CHARIOT:  # R7.4, P5
+        return s[SIXES] >= CHARIOT_SIXES or s[SIXES + 1] >= CHARIOT_SIXES
     if e in (E_CHAMPION, E_HERO):
         card = CARD_NINE if e == E_CHAMPION else CARD_TEN
         for side in range(2):
             if _placed(s, side, p) == card and s[BATTLE_WINNER] != side:
                 return True
         return False
-    # light_infantry, D7
-    return _placed(s, 0, p) == CARD_ONE and _placed(s, 1, p) == CARD_ONE and s[SCORE] != 0
-
-
-@njit(cache=True)
-def _chariot_side(s: np.ndarray, side: int) -> bool:
-    marked = 0
-    for p in range(NP):
-        if s[SIX_MARKS + side * NP + p] > 0:
-            marked += 1
-    return marked >= CHARIOT_MARKED_PROVINCES
+    # light_infantry, R7.5
+    return p >= 0 and _placed(s, 0, p) == CARD_ONE and _placed(s, 1, p) == CARD_ONE
 
 
 @njit(cache=True)
@@ -812,7 +884,7 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
     elif e == E_WAR_CHARIOT:  # R7.4, P7
         if s[VARIANT] == 0:
             for side in range(2):
-                if _chariot_side(s, side):
+                if s[SIXES + side] >= CHARIOT_SIXES:
                     s[CHARIOT + side] = 1
     elif e in (E_CHAMPION, E_HERO):  # R7.2, R7.3
         card = CARD_NINE if e == E_CHAMPION else CARD_TEN
@@ -822,7 +894,7 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
                     _push_task(s, side, 1, RULE_ANY, DST_SET_ASIDE, p, CAUSE_CHAMPION)
                 else:
                     _push_task(s, side, 2, RULE_ANY, DST_SET_ASIDE, p, CAUSE_HERO)
-    else:  # R7.5, P12: the side behind on the marker wins by 1
+    elif s[SCORE] != 0:  # R7.5, P12: the side behind on the marker wins by 1; D7: at 0, no effect
         behind = 1 if s[SCORE] > 0 else 0
         s[BATTLE_WINNER] = behind
         _move_armies(s, behind, 1, p)
@@ -849,13 +921,25 @@ def _run_events(s: np.ndarray, p: int) -> None:
 
 
 @njit(cache=True)
+def _recall_all(s: np.ndarray, side: int) -> None:
+    """D2 (c), P15: recall while the pool and non-base cards last, discarding in card order."""
+    for k in range(N_BASE_CARDS, NK):
+        while s[SET_ASIDE + side] > 0 and s[HAND + side * NK + k] > 0:
+            _recall(s, side, k)
+
+
+@njit(cache=True)
 def _finish_by_marker(s: np.ndarray) -> None:
-    """R6.2, R6.4: the marker's half wins; at 0 the larger reserve; else a draw."""
+    """R6.2, R6.4: the marker's half wins; at 0 the larger reserve (after D2's recalls); else a draw."""
     if s[SCORE] > 0:
         s[WINNER] = 0
-    elif s[SCORE] < 0:
+        return
+    if s[SCORE] < 0:
         s[WINNER] = 1
-    elif s[RESERVE] > s[RESERVE + 1]:
+        return
+    _recall_all(s, 0)
+    _recall_all(s, 1)
+    if s[RESERVE] > s[RESERVE + 1]:
         s[WINNER] = 0
     elif s[RESERVE + 1] > s[RESERVE]:
         s[WINNER] = 1
@@ -892,7 +976,7 @@ def _end_of_battles(s: np.ndarray) -> None:
         played_one = False
         for p in range(NP):
             k = _placed(s, side, p)
-            if k == CARD_ONE:
+            if k == CARD_ONE and s[CANCELLED + side * NP + p] == 0:  # R4.6, D5
                 played_one = True
             if k < N_BASE_CARDS:
                 s[HAND + side * NK + k] += 1
@@ -925,15 +1009,15 @@ def _draw_step(s: np.ndarray) -> bool:
         if s[KEEP_LEFT + side] > 0 and drawn > s[KEEP_LEFT + side]:
             return _decide(s, DK_KEEP, side, -1, -1, -1)
         for i in range(3):
-            k = s[DRAWN + side * 3 + i]
-            if k < 0:
+            c = s[DRAWN + side * 3 + i]
+            if c < 0:
                 continue
             if s[KEEP_LEFT + side] > 0:
-                s[HAND + side * NK + k] += 1
+                _add_to_hand(s, side, c)
                 s[KEEP_LEFT + side] -= 1
             else:
                 n = s[DECK_LEN + side]
-                s[DECK + side * DECK_CAPACITY + n] = k
+                s[DECK + side * DECK_CAPACITY + n] = c
                 s[DECK_LEN + side] = n + 1
             s[DRAWN + side * 3 + i] = -1
         s[KEEP_LEFT + side] = 0
@@ -969,11 +1053,12 @@ def _settle(s: np.ndarray, scratch: np.ndarray) -> None:
                 s[WARLORD + W_HEAD_START] = WL_USED
                 s[SCORE] = min(MAX_SCORE, s[SCORE] + 1)
             _begin_round(s)
-        elif ph == PH_PLACEMENT:
-            if s[STEP] < 2:
-                _decide(s, DK_PLACE, s[STEP], s[PLACE_PROV], -1, -1)
-                return
-            _begin_reveal(s)
+        elif ph == PH_PLACEMENT:  # R4.1: blue's cards, then red's (red may have placed some already)
+            for side in range(2):
+                if s[PLACE_PROV + side] < NP:
+                    _decide(s, DK_PLACE, side, s[PLACE_PROV + side], -1, -1)
+                    return
+            _open_window(s, 0)
         elif ph == PH_WINDOW:
             if _window_step(s):
                 return
@@ -996,29 +1081,14 @@ def _apply(s: np.ndarray, a: int) -> None:
     kind = s[DEC_KIND]
     side = s[DEC_SIDE]
     if kind == DK_WARLORD:
-        w = a - A_WARLORD
-        s[WARLORD + w] = WL_HELD
+        if a != A_PASS:
+            s[WARLORD + a - A_WARLORD] = WL_HELD
         if s[PHASE] == PH_WARLORDS:
             s[STEP] += 1
         else:
             s[CHARIOT + side] = 0
     elif kind == DK_PLACE:
-        if a >= A_RECALL and a < A_RECALL + NK - N_BASE_CARDS:  # R4.2
-            k = a - A_RECALL + N_BASE_CARDS
-            s[HAND + side * NK + k] -= 1
-            s[OUT + side * NK + k] += 1
-            s[SET_ASIDE + side] -= 1
-            s[RESERVE + side] += 1
-        else:
-            k = a - A_PLACE
-            p = s[PLACE_PROV]
-            s[HAND + side * NK + k] -= 1
-            s[PLACED + side * NP + p] = k
-            if p == NP - 1:
-                s[STEP] += 1
-                s[PLACE_PROV] = 0
-            else:
-                s[PLACE_PROV] = p + 1
+        _place(s, side, a)
     elif kind == DK_WINDOW:
         w = s[DEC_WARLORD]
         if a == A_USE:
@@ -1043,20 +1113,51 @@ def _apply(s: np.ndarray, a: int) -> None:
             else:
                 _recycle(s, side, s[BATTLE_PROV])
     elif kind in (DK_SOURCE, DK_SHORTFALL):
-        if a == A_RESERVE:
+        if _is_recall(a):  # D2 (b): the same decision is asked again
+            _recall(s, side, a - A_RECALL + N_BASE_CARDS)
+        elif a == A_RESERVE:
             s[RESERVE + side] -= 1
         else:
             s[ARMIES + side * NP + a - A_PROVINCE] -= 1
-        _deliver(s)
+        if not _is_recall(a):
+            _deliver(s)
     elif kind == DK_KEEP:
         k = a - A_KEEP
-        for i in range(3):
-            if s[DRAWN + side * 3 + i] == k:
-                s[DRAWN + side * 3 + i] = -1
-                break
-        s[HAND + side * NK + k] += 1
+        at = -1
+        for i in range(3):  # P14: a never-revealed Plague copy first
+            c = s[DRAWN + side * 3 + i]
+            if c == k or (c == RECYCLED_PLAGUE and k == CARD_PLAGUE and at < 0):
+                at = i
+                if c == k:
+                    break
+        _add_to_hand(s, side, s[DRAWN + side * 3 + at])
+        s[DRAWN + side * 3 + at] = -1
         s[KEEP_LEFT + side] -= 1
     s[DEC_KIND] = DK_NONE
+
+
+@njit(cache=True)
+def _place(s: np.ndarray, side: int, a: int) -> None:
+    """R4.1/R4.2: the side places a card for its next province, or recalls."""
+    if _is_recall(a):
+        _recall(s, side, a - A_RECALL + N_BASE_CARDS)
+        return
+    p = s[PLACE_PROV + side]
+    c = _take_from_hand(s, side, a - A_PLACE)
+    s[PLACED + side * NP + p] = card_kind(c)
+    s[PLACED_RECYCLED + side * NP + p] = 1 if c == RECYCLED_PLAGUE else 0
+    s[PLACE_PROV + side] = p + 1
+
+
+@njit(cache=True)
+def place_out_of_turn(s: np.ndarray, side: int, action: int, mask: np.ndarray) -> int:
+    """Apply a legal placement answer (see `placement_mask`) of a side that is not the one asked now.
+
+    Placement is simultaneous (R4.1): red may place while blue is still asked. The pending decision is
+    unchanged; `mask` is refilled with its legal set, whose count is returned.
+    """
+    _place(s, side, action)
+    return legal_mask(s, mask)
 
 
 @njit(cache=True)
@@ -1129,7 +1230,7 @@ def random_playouts(n_games: int, seed: int, variant: int, events: int, adj: np.
 
 @njit(cache=True)
 def check_invariants(s: np.ndarray) -> int:
-    """0 when the state keeps I1, card conservation, marker bounds and one side per province; else a code."""
+    """0 when the state keeps its invariants, else the code of the first broken one (see `INVARIANTS`)."""
     variant = s[VARIANT]
     for side in range(2):
         total = s[RESERVE + side] + s[SET_ASIDE + side] + s[MARKED + side] + _board_armies(s, side)
@@ -1137,19 +1238,36 @@ def check_invariants(s: np.ndarray) -> int:
             return 1
         if s[RESERVE + side] < 0 or s[SET_ASIDE + side] < 0:
             return 1
+        recycled = s[HAND_RECYCLED + side]  # recycled Plague copies still in play
         for k in range(NK):
             count = s[HAND + side * NK + k] + s[OUT + side * NK + k]
             for i in range(s[DECK_LEN + side]):
-                if s[DECK + side * DECK_CAPACITY + i] == k:
+                c = s[DECK + side * DECK_CAPACITY + i]
+                if card_kind(c) == k:
                     count += 1
+                    if c == RECYCLED_PLAGUE:
+                        recycled += 1
             for p in range(NP):  # in the draw phase the played cards are already back or out
                 if _placed(s, side, p) == k and s[RECYCLED + side * NP + p] == 0 and s[PHASE] != PH_DRAW:
                     count += 1
+                    recycled += s[PLACED_RECYCLED + side * NP + p]
             for i in range(3):
-                if s[DRAWN + side * 3 + i] == k:
+                c = s[DRAWN + side * 3 + i]
+                if c >= 0 and card_kind(c) == k:
                     count += 1
+                    if c == RECYCLED_PLAGUE:
+                        recycled += 1
             if count != COPIES[variant, k]:
                 return 2
+        marks = 0
+        for p in range(NP):
+            marks += s[SIX_MARKS + side * NP + p]
+        if s[SIXES + side] < marks:
+            return 7
+        plagues = COPIES[variant, CARD_PLAGUE]
+        seen = s[PLAGUES_SEEN + side]
+        if seen < 0 or seen > plagues or recycled > seen or s[HAND_RECYCLED + side] > s[HAND + side * NK + CARD_PLAGUE]:
+            return 8
     if s[SCORE] < -MAX_SCORE or s[SCORE] > MAX_SCORE:
         return 3
     for p in range(NP):
@@ -1158,6 +1276,18 @@ def check_invariants(s: np.ndarray) -> int:
     if s[ROUND] < 1 or s[ROUND] > N_ROUNDS:
         return 5
     return 0
+
+
+INVARIANTS: dict[int, str] = {
+    1: "I1: reserve + set_aside + marked_armies + armies must be 21 per side",
+    2: "cards: hand, deck, the cards in play and the cards out of the game must make the side's 20 (18) cards",
+    3: "score must lie in [-9, 9]",
+    4: "at most one side may have armies in a province",
+    5: "round must lie in 1..9",
+    6: "I2: a decision must offer at least two legal answers",
+    7: "sixes_revealed must be at least the side's six-marks",
+    8: "plagues_revealed must lie in 0..2 and count every recycled Plague copy (P*) still in play",
+}
 
 
 @njit(cache=True)

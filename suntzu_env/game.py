@@ -20,12 +20,14 @@ from suntzu_env.layout import (
     DECK,
     DECK_CAPACITY,
     DECK_LEN,
+    DK_PLACE,
     EVENT_DECK,
     EVENT_DECK_LEN,
     EVENT_UP,
     EVENTS_ON,
     FIELDS,
     HAND,
+    HAND_RECYCLED,
     MARKED,
     OUT,
     PAYMENT_CAUSES,
@@ -35,13 +37,15 @@ from suntzu_env.layout import (
     PLACE_PROV,
     PLACED,
     PLAGUE_REVEALS,
+    PLAGUES_SEEN,
     PRIVILEGE,
+    RECYCLED_PLAGUE,
     RESERVE,
     ROUND,
     SCORE,
     SET_ASIDE,
     SIX_MARKS,
-    STEP,
+    SIXES,
     VALUES,
     VARIANT,
     WARLORD,
@@ -55,6 +59,7 @@ from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
     CARD_COPIES,
+    CARD_PLAGUE,
     CARDS,
     EVENTS,
     MAX_SCORE,
@@ -64,6 +69,7 @@ from suntzu_env.rules import (
     N_ROUNDS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
+    RECYCLED_PLAGUE_NAME,
     SEATS,
     VARIANTS,
     WARLORD_NAMES,
@@ -75,13 +81,17 @@ NP, NK = N_PROVINCES, N_CARD_KINDS
 RESULTS = ("blue", "red", "draw")
 RECORD_KEYS = ("rules", "round", "score", "province_values", "privilege", "plague_reveals", "events")
 RECORD_KEYS += ("blue", "red", "phase", "winner")
-SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "warlords")
+SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck")
+SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
 # Fields that the R11 keys above already carry; every other field travels under "engine".
 PUBLIC_FIELDS = {
     "variant", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
     "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
     "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
+    "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
 }  # fmt: skip
+# Card names of a record's hand and deck: the kinds, then a recycled Plague copy (its deck entry id).
+RECORD_CARDS = (*CARDS, RECYCLED_PLAGUE_NAME)
 ENGINE_FIELDS = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
 DEFAULT_ADJ = adjacency_masks()
 
@@ -90,10 +100,27 @@ def _seat(side: int) -> str | None:
     return SEATS[side] if side >= 0 else None
 
 
+def _side(seat: object) -> int:
+    if seat not in SEATS:
+        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+    return SEATS.index(seat)  # type: ignore[arg-type]
+
+
+def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
+    """The action id of `action` if `mask` allows it, else ValueError(message())."""
+    try:
+        a = string_to_action(action) if isinstance(action, str) else action
+    except ValueError:
+        raise ValueError(message()) from None
+    if not isinstance(a, (int, np.integer)) or isinstance(a, bool) or not 0 <= a < N_ACTIONS or not mask[a]:
+        raise ValueError(message())
+    return int(a)
+
+
 class Game:
     """One game of Sun Tzu. Create with `Game.new`, `Game.from_dict` or `Game.replay`."""
 
-    __slots__ = ("_actions", "_mask", "_n_legal", "_s", "_seed", "_start")
+    __slots__ = ("_actions", "_early", "_mask", "_n_legal", "_s", "_seed", "_start")
 
     def __init__(self, state: np.ndarray, seed: int | None = None, start: dict[str, Any] | None = None) -> None:
         self._s = state
@@ -102,6 +129,7 @@ class Game:
         self._seed = seed
         self._start = start
         self._actions: list[int] = []
+        self._early: list[int] = []  # placements made before the seat was asked (simultaneous R4.1)
 
     # ------------------------------------------------------------ creation
 
@@ -186,19 +214,61 @@ class Game:
         """What `seat` observes now (R9), as the float32 vector of `suntzu_env.observation`."""
         if out is None:
             out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        encode_observation(self._s, SEATS.index(seat), out)
+        encode_observation(self._s, _side(seat), out)
         return out
 
     def apply(self, action: int | str) -> None:
         """Answer the pending decision with an action id or string; an illegal one changes nothing."""
-        try:
-            a = string_to_action(action) if isinstance(action, str) else action
-        except ValueError:
-            raise ValueError(self._illegal_message(action)) from None
-        if not isinstance(a, (int, np.integer)) or isinstance(a, bool) or not 0 <= a < N_ACTIONS or not self._mask[a]:
-            raise ValueError(self._illegal_message(action))
+        a = _checked_action(action, self._mask, lambda: self._illegal_message(action))
+        placing = self._placing_side()
         self._n_legal = engine.step(self._s, int(a), self._mask)
         self._actions.append(int(a))
+        if self._early and placing != self._placing_side():  # the record keeps R4.1's order
+            self._actions += self._early
+            self._early.clear()
+
+    def _placing_side(self) -> int:
+        """The side asked to place now, -1 outside placement decisions."""
+        return int(self._s[DEC_SIDE]) if self._n_legal and self._s[DEC_KIND] == DK_PLACE else -1
+
+    def placement_mask(self, seat: str) -> np.ndarray:
+        """The int8 mask of `seat`'s own placement answers (R4.1, R4.2), whoever is asked now.
+
+        Placement is simultaneous: while blue is asked for its cards, red may already place its own (see
+        `apply_for`). All zero outside the placement phase or once the seat has placed its five cards.
+        """
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        engine.placement_mask(self._s, _side(seat), mask)
+        return mask
+
+    def apply_for(self, seat: str, action: int | str) -> None:
+        """Answer for `seat`: the pending decision if it is asked now, else its own next placement (R4.1).
+
+        The record keeps the rules' order (blue's placements, then red's), so `Game.replay` reproduces
+        the game. An illegal action raises ValueError naming the decision and the legal answers.
+        """
+        side = _side(seat)
+        if self._n_legal and int(self._s[DEC_SIDE]) == side:
+            self.apply(action)
+            return
+        mask = self.placement_mask(seat)
+        if not mask.any():
+            now = f"{self.current_player} is asked now" if self._n_legal else "the game is over"
+            raise ValueError(f"illegal action {action!r} for {seat}: it has nothing to decide ({now})")
+        a = _checked_action(action, mask, lambda: self._placement_message(seat, action, mask))
+        if int(mask.sum()) >= 2:  # a single legal answer is never asked, so never recorded (R10)
+            self._early.append(a)
+        self._n_legal = engine.place_out_of_turn(self._s, side, a, self._mask)
+        while True:  # the next single-answer placements of that seat are taken at once, as the engine would
+            mask = self.placement_mask(seat)
+            if int(mask.sum()) != 1:
+                break
+            engine.place_out_of_turn(self._s, side, int(np.flatnonzero(mask)[0]), self._mask)
+
+    def _placement_message(self, seat: str, action: object, mask: np.ndarray) -> str:
+        province = PROVINCES[int(self._s[PLACE_PROV + _side(seat)])]
+        legal = ", ".join(ACTION_STRINGS[a] for a in np.flatnonzero(mask))
+        return f"illegal action {action!r} for decision 'place' (player={seat} province={province}); legal: {legal}"
 
     def _illegal_message(self, action: object) -> str:
         shown = repr(action.item() if isinstance(action, np.integer) else action)
@@ -248,6 +318,7 @@ class Game:
         other._seed = self._seed
         other._start = self._start
         other._actions = list(self._actions)
+        other._early = list(self._early)
         return other
 
     @property
@@ -270,7 +341,7 @@ class Game:
         out: dict[str, Any] = {"seed": self._seed, "rules": self._rules(), "actions": []}
         if self._start is not None:
             out["start"] = self._start
-        out["actions"] = [ACTION_STRINGS[a] for a in self._actions]
+        out["actions"] = [ACTION_STRINGS[a] for a in self._actions + self._early]
         return out
 
     def _rules(self) -> dict[str, Any]:
@@ -310,11 +381,13 @@ class Game:
 
     def _at_round_start(self) -> bool:
         s = self._s
-        return int(s[PHASE]) == PH_PLACEMENT and int(s[STEP]) == 0 and int(s[PLACE_PROV]) == 0
+        return int(s[PHASE]) == PH_PLACEMENT and int(s[PLACE_PROV]) == 0 and int(s[PLACE_PROV + 1]) == 0
 
     def _side_dict(self, side: int) -> dict[str, Any]:
         s = self._s
-        hand = s[HAND + side * NK : HAND + (side + 1) * NK]
+        hand = s[HAND + side * NK : HAND + (side + 1) * NK].copy()
+        recycled = int(s[HAND_RECYCLED + side])
+        hand[CARD_PLAGUE] -= recycled
         deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
         standard = s[VARIANT] == 0
         wl = {"held": [], "used": [], "unchosen": []}
@@ -328,8 +401,10 @@ class Game:
             "marked_armies": int(s[MARKED + side]),
             "armies": s[ARMIES + side * NP : ARMIES + (side + 1) * NP].tolist(),
             "six_marks": s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].tolist(),
-            "hand": [CARDS[k] for k in range(NK) for _ in range(hand[k])],
-            "deck": [CARDS[k] for k in deck],
+            "hand": [CARDS[k] for k in range(NK) for _ in range(hand[k])] + [RECYCLED_PLAGUE_NAME] * recycled,
+            "deck": [RECORD_CARDS[c] for c in deck],
+            "sixes_revealed": int(s[SIXES + side]),
+            "plagues_revealed": int(s[PLAGUES_SEEN + side]),
             "warlords": wl,
         }
 
@@ -341,7 +416,7 @@ class Game:
             engine.advance(s, np.zeros(N_ACTIONS, dtype=np.int8))
         code = engine.check_invariants(s)
         if code:
-            raise ValueError(f"record breaks an invariant ({_INVARIANTS[code]})")
+            raise ValueError(f"record breaks an invariant ({engine.INVARIANTS[code]})")
         return cls(s, seed=None, start=d)
 
     # ------------------------------------------------------------ display
@@ -381,15 +456,6 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(round={self.round}, score={self.score}, winner={self.winner!r})"
-
-
-_INVARIANTS = {
-    1: "I1: reserve + set_aside + marked_armies + armies must be 21 per side",
-    2: "cards: hand, deck and cards out of the game must make the side's 20 (18) cards",
-    3: "score must lie in [-9, 9]",
-    4: "at most one side may have armies in a province",
-    5: "round must lie in 1..9",
-}
 
 
 # ---------------------------------------------------------------- reading records
@@ -439,9 +505,10 @@ def _check_rules(rules: Any, key: str) -> dict[str, Any]:
 
 
 def _cards(value: Any, key: str) -> list[int]:
-    if not isinstance(value, list) or any(c not in CARDS for c in value):
-        raise _fail(key, f"expected a list of cards from {CARDS}, got {value!r}")
-    return [CARDS.index(c) for c in value]
+    """Card names to deck entries: a kind's id, or RECYCLED_PLAGUE for "P*"."""
+    if not isinstance(value, list) or any(c not in RECORD_CARDS for c in value):
+        raise _fail(key, f"expected a list of cards from {RECORD_CARDS}, got {value!r}")
+    return [RECORD_CARDS.index(c) for c in value]
 
 
 def _state_from_dict(d: Any) -> np.ndarray:
@@ -525,14 +592,24 @@ def _side_from_dict(s: np.ndarray, side_d: Any, side: int, seat: str, variant: i
     deck = _cards(side_d["deck"], f"{seat}.deck")
     if len(deck) > DECK_CAPACITY or any(k < N_BASE_CARDS for k in deck):
         raise _fail(f"{seat}.deck", f"at most {DECK_CAPACITY} non-base cards, got {side_d['deck']!r}")
+    s[SIXES + side] = _int(side_d["sixes_revealed"], f"{seat}.sixes_revealed", sum(marks), N_ROUNDS)
+    seen = _int(side_d["plagues_revealed"], f"{seat}.plagues_revealed", 0, copies[CARD_PLAGUE])
+    s[PLAGUES_SEEN + side] = seen
+    recycled = hand.count(RECYCLED_PLAGUE) + deck.count(RECYCLED_PLAGUE)
+    if recycled > seen:
+        raise _fail(f"{seat}.hand", f"{recycled} recycled Plague copies {RECYCLED_PLAGUE_NAME!r} but {seen} revealed")
+    fresh = hand.count(CARD_PLAGUE) + deck.count(CARD_PLAGUE)
+    if fresh > copies[CARD_PLAGUE] - seen:
+        raise _fail(f"{seat}.hand", f"{fresh} never-revealed Plague copies 'P' but {seen} of 2 were revealed")
+    s[HAND_RECYCLED + side] = hand.count(RECYCLED_PLAGUE)
     for k in range(NK):
-        held = hand.count(k) + deck.count(k)
+        held = sum(engine.card_kind(c) == k for c in hand + deck)
         if held > copies[k]:
             raise _fail(f"{seat}.hand", f"{held} cards {CARDS[k]!r} in hand and deck, the side has {copies[k]}")
-        s[HAND + side * NK + k] = hand.count(k)
+        s[HAND + side * NK + k] = sum(engine.card_kind(c) == k for c in hand)
     s[DECK + side * DECK_CAPACITY : DECK + (side + 1) * DECK_CAPACITY] = -1
-    for i, k in enumerate(deck):
-        s[DECK + side * DECK_CAPACITY + i] = k
+    for i, c in enumerate(deck):
+        s[DECK + side * DECK_CAPACITY + i] = c
     s[DECK_LEN + side] = len(deck)
     _warlords_from_dict(s, side_d["warlords"], side, seat, variant)
 
@@ -564,7 +641,10 @@ def _derive_out_of_game(s: np.ndarray, variant: int) -> None:
     """At a round's start every card not in hand or deck is out of the game; base cards are in hand."""
     copies = CARD_COPIES[VARIANTS[variant]]
     for side, seat in enumerate(SEATS):
-        deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]].tolist()
+        deck = [
+            engine.card_kind(c)
+            for c in s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
+        ]
         for k in range(NK):
             out = copies[k] - int(s[HAND + side * NK + k]) - deck.count(k)
             if k < N_BASE_CARDS and out:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import copy
 import importlib
+import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
@@ -12,20 +14,21 @@ from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.game import Game
-from suntzu_env.layout import DEC_SIDE
-from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.render import HumanWindow, RevealMemory
 from suntzu_env.rules import SEATS
 from suntzu_env.suntzu_v1 import (
     RENDER_MODES,
     SIDE,
     BoardPictures,
+    IllegalActionWarning,
     check_options,
+    check_reset,
+    illegal_action_warning,
     observation_box,
     projected_marker,
 )
 
-SEAT_CHOICES = ("blue", "red", "random")
+ENV_ID = "SunTzu-v1"
 
 
 @runtime_checkable
@@ -84,11 +87,14 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     The learner plays one seat of the game of `suntzu_env.suntzu_v1` (the PettingZoo environment, whose
     docstring describes the game, the observation and every action); the opponent answers every decision
     of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
+    Registered with Gymnasium as `"SunTzu-v1"` (`import suntzu_env` first, or name it
+    `"suntzu_env:SunTzu-v1"`): `gymnasium.make("SunTzu-v1", opponent="greedy")`, `gymnasium.make_vec`.
 
     ## Action Space
 
     `Discrete(N_ACTIONS)`, the flat action space of `suntzu_env.actions`. `action_masks()` returns the legal
-    ones as booleans, as sb3-contrib's `MaskablePPO` expects (it works through `SubprocVecEnv` too).
+    ones as booleans, as sb3-contrib's `MaskablePPO` expects (it works through `SubprocVecEnv` too); every
+    `info` also holds them as `info["action_mask"]` (int8, as `Discrete.sample(mask=...)` takes them).
 
     ## Observation Space
 
@@ -100,6 +106,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     `reset(seed=s)` seeds the environment's generator, which draws the seat (when `seat="random"`), the
     game's seed and the opponent's seed, so `reset(seed=s)` replays the same episode against a
     deterministic opponent. The opponent's moves before the learner's first decision are already made.
+    `reset` takes no options (a key in `options` is ignored with a warning that names it).
 
     ## Rewards
 
@@ -109,8 +116,13 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
 
     ## Episode End
 
-    Terminated at the end of the game (R6); never truncated. With `illegal_action="loss"` an illegal action
-    also ends the episode, with reward −1 and `info["illegal_action"] = True`.
+    Terminated at the end of the game (R6); never truncated. An illegal action of the learner also ends the
+    episode by default (`illegal_action="loss"`): reward −1, `info["illegal_action"] = True`, and an
+    `IllegalActionWarning` the first time; with `illegal_action="raise"` it raises `ValueError` instead.
+
+    When the opponent fails (raises, or answers with an illegal action), `step` puts the game back as it
+    was before the learner's action and raises: the episode goes on from the same decision of the learner,
+    or is reset. An opponent failing inside `reset` leaves no game (`step` asks for a `reset`).
 
     ## Arguments
 
@@ -123,10 +135,12 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
 
     `variant`, `events`, `render_mode`, `shaped_reward`, `illegal_action`, `adjacency`: as for
-    `suntzu_env.suntzu_v1`; with `illegal_action="raise"` (default) an illegal action raises `ValueError`.
+    `suntzu_env.suntzu_v1`.
 
     ## Version History
 
+    * v1: an illegal action ends the episode by default; `info["action_mask"]`; a failing opponent undoes
+      the step; registered as SunTzu-v1.
     * v0: Initial release (suntzu-env 0.1.0).
     """
 
@@ -140,12 +154,10 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         events: bool = False,
         render_mode: str | None = None,
         shaped_reward: float = 0.0,
-        illegal_action: str = "raise",
+        illegal_action: str = "loss",
         adjacency: tuple[tuple[str, str], ...] | None = None,
     ) -> None:
-        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
-        if seat not in SEAT_CHOICES:
-            raise ValueError(f"seat must be one of {SEAT_CHOICES}, got {seat!r}")
+        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency, seat=seat)
         _check_opponent(opponent)
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(N_ACTIONS)
@@ -158,9 +170,9 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         self.adjacency = adjacency
         self.game: Game | None = None
         self.seat: str | None = None  # the learner's seat in the current episode
-        self._side = 0
         self._over = False
         self._phi = 0.0
+        self._warned_illegal = False
         self._opponent_spec: Opponent = opponent
         self._opponent: Any = None  # resolved from the spec at the next reset
         self._act: Callable[[np.ndarray, np.ndarray], Any] | None = None
@@ -184,28 +196,26 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         if self._act is None:  # swapped in mid-episode
             self._resolve_opponent(int(self.np_random.integers(2**31)))
         action = self._act(observation, mask)
-        return action.item() if isinstance(action, np.ndarray) else action
+        return action.item() if isinstance(action, np.ndarray) and action.size == 1 else action
 
     def _play_opponent(self) -> None:
+        """The opponent answers its decisions until the learner must act or the game ends."""
         game = self.game
-        s = game._s
-        other = 1 - self._side
-        while game._n_legal and s[DEC_SIDE] == other:
-            observation = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-            encode_observation(s, other, observation)
-            action = self._opponent_action(observation, game._mask.copy())
+        other = SEATS[1 - SIDE[self.seat]]
+        while game.current_player == other:
+            action = self._opponent_action(game.observation(other), game.legal_mask())
             try:
                 self._apply(action)
             except ValueError as error:
-                raise ValueError(f"the opponent ({SEATS[other]}) played an illegal action: {error}") from None
+                raise ValueError(f"the opponent ({other}) played an illegal action: {error}") from None
 
     # ------------------------------------------------------------ episode
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        super().reset(seed=seed)
+        super().reset(seed=check_reset(seed, options))
         rng = self.np_random
-        self._side = int(rng.integers(2)) if self.seat_choice == "random" else SIDE[self.seat_choice]
-        self.seat = SEATS[self._side]
+        side = int(rng.integers(2)) if self.seat_choice == "random" else SIDE[self.seat_choice]
+        self.seat = SEATS[side]
         game_seed = int(rng.integers(2**63))
         opponent_seed = int(rng.integers(2**31))
         self._resolve_opponent(opponent_seed)
@@ -215,11 +225,15 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         self._over = False
         if self._memory is not None:
             self._memory.reset()
-        self._play_opponent()
+        try:
+            self._play_opponent()
+        except BaseException:
+            self.game = None  # no half-made episode: step() asks for a reset
+            raise
         self._phi = self._potential()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), {"seat": self.seat}
+        return self._observation(), {"seat": self.seat, "action_mask": self._mask()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponent's until the learner must act or the game ends."""
@@ -228,17 +242,26 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         if isinstance(action, np.ndarray) and action.ndim == 0:
             action = action.item()
         info: dict[str, Any] = {"seat": self.seat}
+        before = self.game.clone(), copy.deepcopy(self._memory)
         try:
             self._apply(action)
-        except ValueError:
+        except ValueError as error:
             if self.illegal_action == "raise":
                 raise
             self._over = True
             info["illegal_action"] = True
             reward = -1.0
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                warnings.warn(illegal_action_warning(error, self.seat), IllegalActionWarning, stacklevel=2)
         else:
-            self._play_opponent()
-            self._over = not self.game._n_legal
+            try:
+                self._play_opponent()
+            except BaseException as error:
+                self.game, self._memory = before  # the learner's action is undone with the opponent's
+                error.add_note("SunTzuGymEnv: the learner's action was undone; the learner is to act again")
+                raise
+            self._over = self.game.is_terminal
             reward = self.game.returns()[self.seat] if self._over else 0.0
         if self._over:
             info["winner"] = self.game.winner
@@ -246,32 +269,43 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
             phi = self._potential()
             reward += phi - self._phi
             self._phi = phi
+        info["action_mask"] = self._mask()
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, self._over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (all False once the game is over)."""
-        if self.game is None or self._over:
-            return np.zeros(N_ACTIONS, dtype=bool)
-        return self.game._mask.astype(bool)
+        if self.game is None:
+            raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
+        return self._mask().astype(bool)
+
+    def _mask(self) -> np.ndarray:
+        """The learner's int8 action mask (all zero once the game is over)."""
+        if self._over or self.game.current_player != self.seat:
+            return np.zeros(N_ACTIONS, dtype=np.int8)
+        return self.game.legal_mask()
 
     def _apply(self, action: Any) -> None:
         memory = self._memory
         if memory is not None:
-            memory.before(self.game._s, action)
+            memory.before(self.game.state, action)
         self.game.apply(action)
         if memory is not None:
-            memory.after(self.game._s)
+            memory.after(self.game.state)
 
     def _observation(self) -> np.ndarray:
-        out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        encode_observation(self.game._s, self._side, out)
-        return out
+        return self.game.observation(self.seat)
 
     def _potential(self) -> float:
         """The shaping potential toward the learner (0 once the game is over)."""
         if not self.shaped_reward or self._over:
             return 0.0
-        toward_blue = self.shaped_reward * projected_marker(self.game._s)
-        return toward_blue if self._side == 0 else -toward_blue
+        toward_blue = self.shaped_reward * projected_marker(self.game.state)
+        return toward_blue if self.seat == "blue" else -toward_blue
+
+
+def register() -> None:
+    """Register `SunTzuGymEnv` with Gymnasium as `"SunTzu-v1"` (done when `suntzu_env` is imported)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="suntzu_env.gym_env:SunTzuGymEnv")

@@ -15,10 +15,11 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine import COPIES
+from suntzu_env.engine import COPIES, card_kind
 from suntzu_env.layout import (
     ARMIES,
     BATTLE_PROV,
+    CANCELLED,
     COUNTER_ON,
     DEC_CAUSE,
     DEC_KIND,
@@ -31,6 +32,7 @@ from suntzu_env.layout import (
     DECK_LEN,
     DEVASTATE_ON,
     DK_KEEP,
+    DK_PLACE,
     DRAWN,
     EVENT_DECK,
     EVENT_DECK_LEN,
@@ -38,6 +40,7 @@ from suntzu_env.layout import (
     EVENTS_ON,
     FEINT_ON,
     HAND,
+    HAND_RECYCLED,
     KEEP_LEFT,
     MARCH_FROM,
     MARKED,
@@ -45,26 +48,35 @@ from suntzu_env.layout import (
     OUT,
     PAYMENT_CAUSES,
     PH_DRAW,
+    PH_PLACEMENT,
     PHASE,
     PHASE_NAMES,
+    PLACE_PROV,
     PLACED,
-    PLAGUE_REVEALS,
+    PLACED_RECYCLED,
+    PLAGUES_SEEN,
     PRIVILEGE,
     RECYCLED,
+    RECYCLED_PLAGUE,
     RESERVE,
     REVEALED,
     ROUND,
     SCORE,
     SET_ASIDE,
     SIX_MARKS,
+    SIXES,
     VALUES,
     VARIANT,
     WARLORD,
+    WINNER,
     WL_HELD,
     WL_USED,
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
+    CARD_COPIES,
+    CARD_PLAGUE,
+    CHARIOT_SIXES,
     EVENTS,
     MAX_SCORE,
     N_CARD_KINDS,
@@ -127,8 +139,14 @@ OBSERVATION_PIECES: tuple[Piece, ...] = tuple(
         ("events_on", 1, "1 when event cards are in play"),
         ("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
         ("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
-        ("plague_reveals", 1, "Plague reveals so far / 4 (pandemic at 4; 2 + 2 + 1 recycled at most)", 0.0, 5 / 4),
+        ("plague_reveals", 1, "Plague copies revealed at least once, both sides / 4 (pandemic at 4, R7.1)"),
         ("beginner", 1, "1 in the beginner variant"),
+        ("sixes_revealed", 2, "`6`s revealed in the game, mine and opponent's / 3 (war_chariot at 3, R7.4)", 0.0, 3.0),
+        ("plague_copies_revealed", 2, "my and the opponent's Plague copies revealed at least once / 2"),
+        ("my_recycled_plagues", 2, "my recycled Plague copies (P*) in hand, in deck / 2"),
+        ("opp_recycled_plagues", 1, "opponent's recycled Plague copies not yet out of the game / 2"),
+        ("my_cancelled", NP, "per province, 1 where my card this round faced an active Plague (R5.2)"),
+        ("opp_cancelled", NP, "per province, 1 where the opponent's card this round faced an active Plague"),
     )
 )
 
@@ -157,6 +175,10 @@ O_MY_PLACED, O_OPP_REVEALED, O_REVEALED, O_BATTLE, O_HOLDER, O_PRIV = (_O[n] for
 O_MY_WL, O_OPP_WL, O_EV_ON, O_EV_UP, O_EV_DECK, O_PLAGUES, O_BEGINNER = (_O[n] for n in (
     "my_warlords", "opp_warlords_used", "events_on", "event_face_up", "events_in_deck", "plague_reveals",
     "beginner"))  # fmt: skip
+O_SIXES, O_PCOPIES, O_MY_PSTAR, O_OPP_PSTAR, O_MY_CANCEL, O_OPP_CANCEL = (_O[n] for n in (
+    "sixes_revealed", "plague_copies_revealed", "my_recycled_plagues", "opp_recycled_plagues", "my_cancelled",
+    "opp_cancelled"))  # fmt: skip
+PLAGUE_COPIES = CARD_COPIES["standard"][CARD_PLAGUE]
 
 
 @njit(cache=True)
@@ -173,7 +195,10 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     opp = 1 - me
     out[:] = 0.0
     out[O_SEAT + me] = 1.0
-    if s[DEC_SIDE] == me:
+    if s[PHASE] == PH_PLACEMENT and s[PLACE_PROV + me] < NP and s[WINNER] < 0:  # R4.1: both sides place
+        out[O_DKIND + DK_PLACE] = 1.0
+        out[O_DPROV + s[PLACE_PROV + me]] = 1.0
+    elif s[DEC_SIDE] == me:
         out[O_DKIND + s[DEC_KIND]] = 1.0
         if s[DEC_PROV] >= 0:
             out[O_DPROV + s[DEC_PROV]] = 1.0
@@ -216,12 +241,16 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         out[O_OPP_UNSEEN + k] = unseen / 3.0
         opp_unseen += unseen
     for i in range(s[DECK_LEN + me]):
-        out[O_MY_DECK + s[DECK + me * DECK_CAPACITY + i]] += 1.0 / 3.0
+        c = s[DECK + me * DECK_CAPACITY + i]
+        out[O_MY_DECK + card_kind(c)] += 1.0 / 3.0
+        if c == RECYCLED_PLAGUE:
+            out[O_MY_PSTAR + 1] += 1.0 / PLAGUE_COPIES
+    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] / PLAGUE_COPIES
     if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
         for i in range(3):
-            k = s[DRAWN + me * 3 + i]
-            if k >= 0:
-                out[O_MY_DRAWN + k] += 1.0 / 3.0
+            c = s[DRAWN + me * 3 + i]
+            if c >= 0:
+                out[O_MY_DRAWN + card_kind(c)] += 1.0 / 3.0
         out[O_KEEP] = s[KEEP_LEFT + me] / 2.0
     opp_hand = 0
     for k in range(NK):
@@ -254,8 +283,34 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         out[O_EV_UP + s[EVENT_UP]] = 1.0
     for i in range(s[EVENT_DECK_LEN]):
         out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
-    out[O_PLAGUES] = s[PLAGUE_REVEALS] / PANDEMIC_PLAGUES
+    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) / PANDEMIC_PLAGUES
     out[O_BEGINNER] = variant
+    out[O_SIXES] = s[SIXES + me] / CHARIOT_SIXES
+    out[O_SIXES + 1] = s[SIXES + opp] / CHARIOT_SIXES
+    out[O_PCOPIES] = s[PLAGUES_SEEN + me] / PLAGUE_COPIES
+    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] / PLAGUE_COPIES
+    out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) / PLAGUE_COPIES
+    for p in range(NP):
+        if s[REVEALED + p] == 1:
+            out[O_MY_CANCEL + p] = s[CANCELLED + me * NP + p]
+            out[O_OPP_CANCEL + p] = s[CANCELLED + opp * NP + p]
+
+
+@njit(cache=True)
+def recycled_plagues_in_play(s: np.ndarray, side: int) -> int:
+    """The side's recycled Plague copies not yet out of the game: public, since recycling is public (R9)."""
+    n = s[HAND_RECYCLED + side]
+    for i in range(s[DECK_LEN + side]):
+        if s[DECK + side * DECK_CAPACITY + i] == RECYCLED_PLAGUE:
+            n += 1
+    for i in range(3):
+        if s[DRAWN + side * 3 + i] == RECYCLED_PLAGUE:
+            n += 1
+    if s[PHASE] != PH_DRAW:
+        for p in range(NP):
+            if s[PLACED_RECYCLED + side * NP + p] == 1 and s[RECYCLED + side * NP + p] == 0:
+                n += 1
+    return n
 
 
 def observation_views(obs: np.ndarray) -> dict[str, np.ndarray]:

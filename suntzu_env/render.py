@@ -72,7 +72,8 @@ UNKNOWN = -2  # a revealed card the memory did not see (a forced last placement)
 class RevealMemory:
     """The cards of the last revealed round, kept across the start of the next round.
 
-    Call `before(state, action)` before each action and `after(state)` once it is applied.
+    Call `before(state, action)` before each action and `after(state)` once it is applied; for a placement
+    made out of turn (simultaneous placement, `Game.apply_for`), `before(state, action, side)` names its side.
     """
 
     def __init__(self) -> None:
@@ -85,13 +86,15 @@ class RevealMemory:
         self.round = 0
         self.cards[:] = -1
 
-    def before(self, s: np.ndarray, action: Any) -> None:
+    def before(self, s: np.ndarray, action: Any, side: int | None = None) -> None:
         self._round_before = int(s[ROUND])
         self._placed[:] = s[PLACED : PLACED + 2 * NP].reshape(2, NP)
+        if side is None:
+            side = int(s[DEC_SIDE])
         if isinstance(action, str):
             action = ACTION_INDEX.get(action, -1)
         if s[DEC_KIND] == DK_PLACE and isinstance(action, (int, np.integer)) and A_PLACE <= action < A_PLACE + NK:
-            self._placed[s[DEC_SIDE], s[PLACE_PROV]] = int(action) - A_PLACE
+            self._placed[side, s[PLACE_PROV + side]] = int(action) - A_PLACE
 
     def after(self, s: np.ndarray) -> None:
         if int(s[ROUND]) != self._round_before:  # the round ended inside the engine: all five were revealed

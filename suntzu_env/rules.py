@@ -1,4 +1,4 @@
-"""The facts of the game, declared once (../shared/RULES.md R0-R2).
+"""The facts of the game, declared once (docs/rules.md R0-R2).
 
 Everything else (engine tables, action strings, observation pieces, docs) derives from these.
 """
@@ -16,6 +16,7 @@ N_PROVINCES = len(PROVINCES)
 # R0/R1.1: card kinds in canonical order; the index is the engine's card id.
 CARDS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "+1", "+2", "+3", "-1", "P")
 N_CARD_KINDS = len(CARDS)
+RECYCLED_PLAGUE_NAME = "P*"  # R11: a Plague copy revealed before and recycled, in a record's hand or deck
 N_BASE_CARDS = 6  # ids 0..5 are the base cards `1`..`6`, they return to hand every round
 CARD_ONE, CARD_SIX, CARD_SEVEN, CARD_NINE, CARD_TEN = 0, 5, 6, 8, 9
 CARD_PLUS1, CARD_PLUS2, CARD_PLUS3, CARD_MINUS1, CARD_PLAGUE = 10, 11, 12, 13, 14
@@ -66,8 +67,8 @@ LAST_WINDOW_ROUND = 6  # R8: window warlords act in rounds 1-6
 # R0/R7: event cards.
 EVENTS: tuple[str, ...] = ("pandemic", "war_chariot", "champion", "hero", "light_infantry")
 E_PANDEMIC, E_WAR_CHARIOT, E_CHAMPION, E_HERO, E_LIGHT_INFANTRY = range(5)
-PANDEMIC_PLAGUES = 4  # R7.1
-CHARIOT_MARKED_PROVINCES = 3  # R7.4
+PANDEMIC_PLAGUES = 4  # R7.1: all four Plague copies (two per side) revealed at least once
+CHARIOT_SIXES = 3  # R7.4: a side's third revealed `6`
 
 VARIANTS: tuple[str, ...] = ("standard", "beginner")
 

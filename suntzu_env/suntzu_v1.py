@@ -18,25 +18,36 @@
 face down against each of five provinces; the provinces are then revealed one at a time, and in each
 battle the higher card moves armies by the difference. At the end of rounds 3, 6 and 9 each side scores the
 provinces it holds and the score marker moves by the margin. Warlords (standard variant) and event cards
-(optional) add one-off powers. The rules are `../shared/RULES.md` with the decisions of
+(optional) add one-off powers. The rules are `docs/rules.md` with the decisions of
 `docs/rules-decisions.md`; the engine behind this environment is `suntzu_env.engine`.
 
 Every decision belongs to exactly one side (R10), so the AEC environment selects whichever agent must
 answer next, often the same agent several times in a row (blue's five placements, then red's). Placement
 is simultaneous in the game and stays so here: an observation never shows a face-down card before its
 reveal, so placing one side after the other changes nothing that either side knows. A decision with a
-single legal answer is taken automatically and never shown to an agent. In `parallel_env` each step takes
-the action of the one agent whose action mask is not all zero; the other agent's entry is ignored. (Since
-agents do not act in a fixed cycle, PettingZoo's generic `aec_to_parallel` converter does not apply: use
-`parallel_env`, which is native.)
+single legal answer is taken automatically and never shown to an agent.
+
+In `parallel_env` both sides place in the same steps, each its next card (R4.1 is simultaneous); every
+other decision belongs to one side, so those steps take the action of the one agent whose action mask is
+not all zero and ignore the other agent's entry, which may be left out. Both agents stay in `agents` and
+get an observation at every step until the game ends: PettingZoo's Parallel API (and `parallel_api_test`)
+wants every live agent in every step's dictionaries. A learner that must not record the idle side's steps
+should use the AEC environment (a turn-based learner sees only the agent to act) or drop the steps whose
+mask is all zero.
+
+PettingZoo's converters: `aec_to_parallel(env())` refuses (metadata `is_parallelizable` is False, since
+agents do not act in a fixed cycle; use the native `parallel_env`); `turn_based_aec_to_parallel(env())`
+works, with placements one side after the other and `infos[agent]["active_agent"]` naming the agent to act;
+`parallel_to_aec(parallel_env())` works too, giving each agent a turn in every cycle (the idle side's turn
+has an all-zero mask and its action is ignored), so prefer `env()` for an AEC learner.
 
 ## Arguments
 
 ```python
 from suntzu_env import env, parallel_env
 
-env(variant="standard", events=False, render_mode=None, shaped_reward=0.0, illegal_action="raise",
-    adjacency=None)
+env(variant="standard", events=False, render_mode=None, shaped_reward=0.0, illegal_action="loss",
+    adjacency=None, flat_observation=False)
 ```
 
 `variant`: `"standard"` (warlords, 20 cards and 3 armies set aside per side) or `"beginner"` (no warlords,
@@ -47,32 +58,42 @@ no `+2`/`+3`, R2.2).
 `render_mode`: `None`, `"ansi"` (the board as text), `"rgb_array"` (the board as an image) or `"human"`
 (the image in a pygame window, refreshed at every step). Only public information is drawn.
 
-`shaped_reward`: weight w of an optional shaping term, `0.0` (off) by default. With w > 0 every step also
-pays each side w·(Φ(s') − Φ(s)), where Φ is the marker toward that side as it would stand if the next
-scoring were made now (R4.5), divided by 9, and Φ = 0 once the game is over. The terms add up to zero over
-a game: they give earlier signal without changing which play is best (potential-based shaping, Ng et al.
-1999).
+`shaped_reward`: weight w of an optional shaping term, `0.0` (off) by default, a finite number >= 0. With
+w > 0 every step also pays each side w·(Φ(s') − Φ(s)), where Φ is the marker toward that side as it would
+stand if the next scoring were made now (R4.5), divided by 9, and Φ = 0 once the game is over. The terms add
+up to zero over a game: they give earlier signal without changing which play is best (potential-based
+shaping, Ng et al. 1999).
 
-`illegal_action`: `"raise"` (default): an illegal action raises `ValueError` naming the decision and the
-legal actions, and changes nothing. `"loss"`: the game ends at once, the offender gets −1, the other side
-+1, and the offender's info holds `"illegal_action": True`.
+`illegal_action`: what an action outside the mask does. `"loss"` (default of `env` and `parallel_env`, as
+in PettingZoo's classic games): the game ends at once, the offender gets −1 and the other side +1 (when both
+sides place illegal cards in the same step, both get −1), the offender's info holds
+`"illegal_action": True`, and the first one of each environment sends an `IllegalActionWarning` naming the
+decision and its legal actions. `"raise"` (default of `raw_env`): `ValueError` with that message, and
+nothing changes.
 
 `adjacency`: the borders of the map as pairs of province names, replacing those of D1 (R1.4).
+
+`flat_observation`: `False` (default) gives the dict observation below; `True` gives one float32 `Box`
+vector, the observation followed by the action mask as 0.0/1.0 (size {flat_size}), for libraries that take
+only `Box` observations (SuperSuit's wrappers, RLlib's default models). The mask is in the infos either way.
 
 ## Starting State
 
 `reset(seed=s)` seeds the environment's generator, which draws the game's seed; the setup (score
 displays, decks, events: R3) follows from that seed alone, and `reset()` without a seed draws the next
-game. The current game is `env.unwrapped.game` (a `suntzu_env.Game`): `game.record()` replays it.
+game. `s` is an integer >= 0 (Python or numpy). `reset` takes no options: a key in `options` is ignored
+with a warning that names it. The current game is `env.unwrapped.game` (a `suntzu_env.Game`):
+`game.record()` replays it.
 
 ## Observation Space
 
 Each agent observes a dict: `observation`, a float32 vector of size {observation_size} seen from that agent's
-seat, and `action_mask`, an int8 vector of size {n_actions} holding 1 for each legal action of the agent to
-act (all zero for the other agent and once the game is over). The agent's own features come first, so one
-policy can play either seat. The observation holds only what R9 lets a side know: never the opponent's
-hand, its face-down cards, any deck's order or the opponent's unused warlords. `state()` gives both
-observations side by side (a full-information view for centralized critics).
+seat, and `action_mask`, an int8 vector of size {n_actions} holding 1 for each legal action of that agent
+(all zero for an agent with nothing to decide and once the game is over). The same mask is in
+`infos[agent]["action_mask"]` after every `reset` and `step` (where AgileRL and others read it). The agent's
+own features come first, so one policy can play either seat. The observation holds only what R9 lets a side
+know: never the opponent's hand, its face-down cards, any deck's order or the opponent's unused warlords.
+`state()` gives both observations side by side (a full-information view for centralized critics).
 
 {observation_table}
 
@@ -95,16 +116,27 @@ Rewards come at the end of the game only (R6.5), plus the shaping term when `sha
 
 The game ends when the marker stands at ±9 after the scoring of round 3 or 6 (R6.1), after the scoring
 of round 9 (R6.2), or when the last event card is applied (R6.3); with the marker at 0 the larger reserve
-wins, else it is a draw (R6.4). Both agents are then terminated. There is no truncation: a game has at
-most nine rounds.
+wins, else it is a draw (R6.4); with `illegal_action="loss"`, also at an illegal action. Both agents are
+then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
+* v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
+  on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
+  window, recall at army-source decisions, purge of blue armies only; observation pieces `sixes_revealed`,
+  `plague_copies_revealed`, `my_recycled_plagues`, `opp_recycled_plagues`, `my_cancelled`, `opp_cancelled`.
+* v1 (environments): illegal actions end the game by default; action mask in infos; flat observation
+  option; Parallel placement simultaneous; Gymnasium id SunTzu-v1.
 * v0: Initial release (suntzu-env 0.1.0).
 """
 
 from __future__ import annotations
 
+import copy
+import math
+import numbers
+import warnings
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -116,8 +148,8 @@ from pettingzoo.utils import wrappers
 
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
 from suntzu_env.game import Game
-from suntzu_env.layout import ARMIES, DEC_SIDE, ROUND, SCORE, VALUES
-from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, encode_observation, observation_bounds
+from suntzu_env.layout import ARMIES, ROUND, SCORE, VALUES
+from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
 from suntzu_env.render import HumanWindow, RevealMemory, board_image, board_text
 from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS, VARIANTS
 
@@ -125,12 +157,26 @@ NP = N_PROVINCES
 SIDE: dict[str, int] = {seat: i for i, seat in enumerate(SEATS)}
 RENDER_MODES = ("ansi", "rgb_array", "human")
 ILLEGAL_ACTION_MODES = ("raise", "loss")
+SEAT_CHOICES = ("blue", "red", "random")
+RESET_OPTIONS: tuple[str, ...] = ()  # the keys `reset(options=...)` understands: none so far
+FLAT_SIZE = OBSERVATION_SIZE + N_ACTIONS
+
+
+class IllegalActionWarning(UserWarning):
+    """An illegal action ended a game (`illegal_action="loss"`); sent once per environment."""
 
 
 def observation_box() -> spaces.Box:
     """The Box of one observation vector."""
     low, high = observation_bounds()
     return spaces.Box(low=low, high=high, dtype=np.float32)
+
+
+def flat_observation_box() -> spaces.Box:
+    """The Box of one flat observation: the observation vector, then the action mask as 0.0/1.0."""
+    low, high = observation_bounds()
+    zeros, ones = np.zeros(N_ACTIONS, np.float32), np.ones(N_ACTIONS, np.float32)
+    return spaces.Box(low=np.concatenate([low, zeros]), high=np.concatenate([high, ones]), dtype=np.float32)
 
 
 def describe_actions() -> str:
@@ -155,6 +201,10 @@ def projected_marker(s: np.ndarray) -> float:
     return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin)) / MAX_SCORE
 
 
+def _is_bool(value: Any) -> bool:
+    return isinstance(value, (bool, np.bool_))
+
+
 def check_options(
     variant: str,
     events: bool,
@@ -162,23 +212,73 @@ def check_options(
     shaped_reward: float,
     illegal_action: str,
     adjacency: tuple[tuple[str, str], ...] | None,
+    flat_observation: bool = False,
+    seat: str | None = None,
 ) -> tuple[tuple[str, str], ...] | None:
-    """Reject bad environment arguments with a message that names them; return the map as string pairs."""
-    if variant not in VARIANTS:
+    """Reject bad environment arguments with a message that names them; return the map as string pairs.
+
+    The one check of every environment's arguments (`seat` is the Gymnasium wrapper's own).
+    """
+    if not isinstance(variant, str) or variant not in VARIANTS:
         raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    if not isinstance(events, (bool, np.bool_)):
+    if not _is_bool(events):
         raise ValueError(f"events must be True or False, got {events!r}")
-    if render_mode is not None and render_mode not in RENDER_MODES:
+    if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in RENDER_MODES):
         raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-    if not isinstance(shaped_reward, (int, float)) or isinstance(shaped_reward, bool) or shaped_reward < 0:
-        raise ValueError(f"shaped_reward must be a number >= 0 (0 turns shaping off), got {shaped_reward!r}")
-    if illegal_action not in ILLEGAL_ACTION_MODES:
+    if (
+        not isinstance(shaped_reward, numbers.Real)
+        or _is_bool(shaped_reward)
+        or not math.isfinite(shaped_reward)
+        or shaped_reward < 0
+    ):
+        raise ValueError(f"shaped_reward must be a finite number >= 0 (0 turns shaping off), got {shaped_reward!r}")
+    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
         raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
+    if not _is_bool(flat_observation):
+        raise ValueError(f"flat_observation must be True or False, got {flat_observation!r}")
+    if seat is not None and (not isinstance(seat, str) or seat not in SEAT_CHOICES):
+        raise ValueError(f"seat must be one of {SEAT_CHOICES}, got {seat!r}")
     if adjacency is None:
         return None
-    adjacency = tuple((str(a), str(b)) for a, b in adjacency)
+    try:
+        adjacency = tuple((str(a), str(b)) for a, b in adjacency)
+    except (TypeError, ValueError):
+        raise ValueError(f"adjacency must be pairs of province names, got {adjacency!r}") from None
     Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
     return adjacency
+
+
+def check_reset(seed: Any, options: Any) -> int | None:
+    """Check `reset`'s arguments; return the seed as a Python int (numpy integers are welcome).
+
+    A key in `options` that no environment understands is ignored with a warning that names it (PettingZoo's
+    API tests pass one, so it cannot be an error).
+    """
+    if seed is not None:
+        if not isinstance(seed, (int, np.integer)) or _is_bool(seed) or seed < 0:
+            raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
+        seed = int(seed)
+    if options is not None:
+        if not isinstance(options, Mapping):
+            raise ValueError(f"options must be None or a dict, got {options!r}")
+        unknown = [key for key in options if key not in RESET_OPTIONS]
+        if unknown:
+            known = ", ".join(RESET_OPTIONS) or "none"
+            warnings.warn(
+                f"reset(options=...): unknown key(s) {', '.join(map(repr, unknown))} ignored (known keys: {known})",
+                UserWarning,
+                stacklevel=3,
+            )
+    return seed
+
+
+def illegal_action_warning(error: ValueError, agent: str) -> str:
+    """The text of the once-per-environment warning for an illegal action under `illegal_action="loss"`."""
+    return (
+        f"{error}. With illegal_action='loss' the game ends: {agent} gets -1, the other side +1, and "
+        f"{agent}'s info holds 'illegal_action': True. Choose among the action mask's legal actions, or pass "
+        "illegal_action='raise' to get this error raised instead. (Shown once per environment.)"
+    )
 
 
 if __doc__:  # the tables are generated from the declarations (absent under python -OO)
@@ -186,6 +286,7 @@ if __doc__:  # the tables are generated from the declarations (absent under pyth
     __doc__ = __doc__.format(
         n_actions=N_ACTIONS,
         observation_size=OBSERVATION_SIZE,
+        flat_size=FLAT_SIZE,
         low=f"{_low.min():g}",
         high=f"{_high.max():g}",
         observation_table=describe_observation(),
@@ -210,8 +311,8 @@ class BoardPictures:
         if self.game is None:
             raise RuntimeError("render() before reset(): there is no game yet")
         if self.render_mode == "ansi":
-            return board_text(self.game._s, self._memory)
-        image = board_image(self.game._s, self._memory)
+            return board_text(self.game.state, self._memory)
+        image = board_image(self.game.state, self._memory)
         if self.render_mode == "rgb_array":
             return image
         if self._window is None:
@@ -236,7 +337,8 @@ class _SunTzuTable(BoardPictures):
     metadata: ClassVar[dict[str, Any]] = {
         "name": "suntzu_v1",
         "render_modes": list(RENDER_MODES),
-        "is_parallelizable": True,
+        # agents do not act in a fixed cycle, so PettingZoo's generic aec_to_parallel does not apply
+        "is_parallelizable": False,
         "render_fps": 2,
     }
 
@@ -248,25 +350,32 @@ class _SunTzuTable(BoardPictures):
         shaped_reward: float,
         illegal_action: str,
         adjacency: tuple[tuple[str, str], ...] | None,
+        flat_observation: bool,
     ) -> None:
-        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
+        adjacency = check_options(
+            variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation
+        )
         self.variant = variant
         self.events = bool(events)
         self.render_mode = render_mode
         self.shaped_reward = float(shaped_reward)
         self.illegal_action = illegal_action
         self.adjacency = adjacency
+        self.flat_observation = bool(flat_observation)
         self.possible_agents: list[str] = list(SEATS)
         self.agents: list[str] = []
-        self.observation_spaces = {
-            agent: spaces.Dict(
-                {
-                    "observation": observation_box(),
-                    "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
-                }
-            )
-            for agent in self.possible_agents
-        }
+        if self.flat_observation:
+            self.observation_spaces = {agent: flat_observation_box() for agent in self.possible_agents}
+        else:
+            self.observation_spaces = {
+                agent: spaces.Dict(
+                    {
+                        "observation": observation_box(),
+                        "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
+                    }
+                )
+                for agent in self.possible_agents
+            }
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
         low, high = observation_bounds()
         self.state_space = spaces.Box(low=np.tile(low, 2), high=np.tile(high, 2), dtype=np.float32)
@@ -274,6 +383,7 @@ class _SunTzuTable(BoardPictures):
         self._rng: np.random.Generator | None = None
         self._over = False  # the game is over (or was forfeited by an illegal action)
         self._phi = 0.0  # the shaping potential toward blue at the last step
+        self._warned_illegal = False
         self._memory = RevealMemory() if render_mode is not None else None
         self._window: HumanWindow | None = None
 
@@ -283,7 +393,8 @@ class _SunTzuTable(BoardPictures):
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def _new_game(self, seed: int | None) -> Game:
+    def _new_game(self, seed: Any, options: Any) -> Game:
+        seed = check_reset(seed, options)
         if seed is not None or self._rng is None:
             self._rng, _ = seeding.np_random(seed)
         self.game = Game.new(int(self._rng.integers(2**63)), self.variant, self.events, self.adjacency)
@@ -293,116 +404,73 @@ class _SunTzuTable(BoardPictures):
             self._memory.reset()
         return self.game
 
-    def _observe(self, side: int) -> dict[str, np.ndarray]:
-        game = self.game
-        obs = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        encode_observation(game._s, side, obs)
-        mask = game._mask.copy() if game._s[DEC_SIDE] == side and not self._over else np.zeros(N_ACTIONS, np.int8)
-        return {"observation": obs, "action_mask": mask}
+    def _mask(self, agent: str) -> np.ndarray:
+        """`agent`'s int8 action mask: the legal answers of the decision it must answer now, else all zero."""
+        if not self._over and self.game.current_player == agent:
+            return self.game.legal_mask()
+        return np.zeros(N_ACTIONS, dtype=np.int8)
 
-    def _apply(self, action: Any) -> bool:
-        """Apply the acting agent's action; False when it was illegal and `illegal_action` is "loss"."""
+    def _observe(self, agent: str, mask: np.ndarray) -> Any:
+        observation = self.game.observation(agent)
+        if self.flat_observation:
+            return np.concatenate([observation, mask.astype(np.float32)])
+        return {"observation": observation, "action_mask": mask}
+
+    def _apply(self, agent: str, action: Any) -> ValueError | None:
+        """Apply `agent`'s action; the error of an illegal one under `illegal_action="loss"` (else it raises)."""
         game = self.game
         memory = self._memory
         if memory is not None:
-            memory.before(game._s, action)
+            memory.before(game.state, action, SIDE[agent])
         try:
-            game.apply(action)
-        except ValueError:
+            game.apply_for(agent, action)
+        except ValueError as error:
             if self.illegal_action == "raise":
                 raise
-            return False
+            return error
         if memory is not None:
-            memory.after(game._s)
-        return True
+            memory.after(game.state)
+        return None
 
-    def _step_rewards(self, forfeit: str | None = None) -> float:
-        """Blue's reward for the step just taken (red's is its negative); sets `_over` at the end."""
+    def _forfeit(self, agent: str, error: ValueError) -> None:
+        """Warn about the first illegal action of this environment (the game is ended by `_step_rewards`)."""
+        if not self._warned_illegal:
+            self._warned_illegal = True
+            warnings.warn(illegal_action_warning(error, agent), IllegalActionWarning, stacklevel=3)
+
+    def _step_rewards(self, offenders: list[str]) -> dict[str, float]:
+        """Each agent's reward for the step just taken; sets `_over` at the end of the game."""
         game = self.game
-        if forfeit is not None:
+        if offenders:
             self._over = True
-            reward = -1.0 if forfeit == "blue" else 1.0
-        elif game._n_legal == 0:
+            if len(offenders) == 2:
+                rewards = {"blue": -1.0, "red": -1.0}
+            else:
+                rewards = {seat: -1.0 if seat in offenders else 1.0 for seat in SEATS}
+        elif game.is_terminal:
             self._over = True
-            reward = game.returns()["blue"]
+            rewards = game.returns()
         else:
-            reward = 0.0
+            rewards = {"blue": 0.0, "red": 0.0}
         if self.shaped_reward:
-            phi = 0.0 if self._over else self.shaped_reward * projected_marker(game._s)
-            reward += phi - self._phi
+            phi = 0.0 if self._over else self.shaped_reward * projected_marker(game.state)
+            rewards["blue"] += phi - self._phi
+            rewards["red"] -= phi - self._phi
             self._phi = phi
-        return reward
+        return rewards
 
     def state(self) -> np.ndarray:
         """Both sides' observations, blue's first: a full-information view (for centralized critics)."""
         out = np.empty(2 * OBSERVATION_SIZE, dtype=np.float32)
-        encode_observation(self.game._s, 0, out[:OBSERVATION_SIZE])
-        encode_observation(self.game._s, 1, out[OBSERVATION_SIZE:])
+        self.game.observation("blue", out[:OBSERVATION_SIZE])
+        self.game.observation("red", out[OBSERVATION_SIZE:])
         return out
 
 
-class raw_env(_SunTzuTable, AECEnv[str, dict[str, np.ndarray], Any]):
-    """Sun Tzu as a PettingZoo AEC environment without wrappers; see the module docstring."""
+class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
+    """Sun Tzu as a PettingZoo AEC environment without wrappers; see the module docstring.
 
-    def __init__(
-        self,
-        variant: str = "standard",
-        events: bool = False,
-        render_mode: str | None = None,
-        shaped_reward: float = 0.0,
-        illegal_action: str = "raise",
-        adjacency: tuple[tuple[str, str], ...] | None = None,
-    ) -> None:
-        super().__init__()
-        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
-
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        game = self._new_game(seed)
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = SEATS[game._s[DEC_SIDE]]
-        if self.render_mode == "human":
-            self.render()
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        return self._observe(SIDE[agent])
-
-    def step(self, action: Any) -> None:
-        """Answer the pending decision with an action id (or its string); None for a finished agent."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        forfeit = None if self._apply(action) else agent
-        reward = self._step_rewards(forfeit)
-        rewards = self.rewards
-        rewards["blue"] = reward
-        rewards["red"] = -reward
-        if self._over:
-            for a in self.agents:
-                self.terminations[a] = True
-            if forfeit is not None:
-                self.infos[agent]["illegal_action"] = True
-        else:
-            self.agent_selection = SEATS[self.game._s[DEC_SIDE]]
-        self._cumulative_rewards[agent] = 0.0
-        self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
-
-
-ParallelStep = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]
-
-
-class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, dict[str, np.ndarray], Any]):
-    """Sun Tzu as a PettingZoo Parallel environment; see the module docstring.
-
-    Each `step(actions)` answers one decision: that of the agent whose action mask is not all zero.
-    The other agent's entry is ignored and may be left out.
+    An illegal action raises `ValueError` by default here (`illegal_action="raise"`); `env()` ends the game.
     """
 
     def __init__(
@@ -413,58 +481,160 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, dict[str, np.ndarray], An
         shaped_reward: float = 0.0,
         illegal_action: str = "raise",
         adjacency: tuple[tuple[str, str], ...] | None = None,
+        flat_observation: bool = False,
     ) -> None:
-        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency)
+        super().__init__()
+        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        game = self._new_game(seed, options)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.agent_selection = game.current_player
+        self._set_infos()
+        if self.render_mode == "human":
+            self.render()
+
+    def _set_infos(self) -> None:
+        self.infos = {agent: {"action_mask": self._mask(agent)} for agent in self.agents}
+
+    def observe(self, agent: str) -> Any:
+        return self._observe(agent, self._mask(agent))
+
+    def step(self, action: Any) -> None:
+        """Answer the pending decision with an action id (or its string); None for a finished agent."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        error = self._apply(agent, action)
+        offenders = [] if error is None else [agent]
+        self.rewards = self._step_rewards(offenders)
+        if self._over:
+            for a in self.agents:
+                self.terminations[a] = True
+        else:
+            self.agent_selection = self.game.current_player
+        self._set_infos()
+        if error is not None:
+            self.infos[agent]["illegal_action"] = True
+            self._forfeit(agent, error)
+        self._cumulative_rewards[agent] = 0.0
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+
+ParallelStep = tuple[dict[str, Any], dict[str, float], dict[str, bool], dict[str, bool], dict[str, Any]]
+
+
+class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
+    """Sun Tzu as a PettingZoo Parallel environment; see the module docstring.
+
+    Each `step(actions)` takes the action of every agent whose action mask is not all zero: both during
+    placement, one at every other decision. The other agent's entry is ignored and may be left out.
+    """
+
+    def __init__(
+        self,
+        variant: str = "standard",
+        events: bool = False,
+        render_mode: str | None = None,
+        shaped_reward: float = 0.0,
+        illegal_action: str = "loss",
+        adjacency: tuple[tuple[str, str], ...] | None = None,
+        flat_observation: bool = False,
+    ) -> None:
+        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation)
+
+    def _mask(self, agent: str) -> np.ndarray:
+        """`agent`'s int8 action mask: its own next placement while it has cards to place (both sides place in
+        the same steps, R4.1), else the legal answers of the decision it must answer now, else all zero."""
+        if self._over:
+            return np.zeros(N_ACTIONS, dtype=np.int8)
+        placement = self.game.placement_mask(agent)
+        return placement if placement.any() else super()._mask(agent)
+
+    def _outputs(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        masks = {agent: self._mask(agent) for agent in SEATS}
+        observations = {agent: self._observe(agent, masks[agent]) for agent in SEATS}
+        return observations, {agent: {"action_mask": masks[agent]} for agent in SEATS}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, dict[str, np.ndarray]], dict[str, dict[str, Any]]]:
-        self._new_game(seed)
+    ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._new_game(seed, options)
         self.agents = self.possible_agents[:]
         if self.render_mode == "human":
             self.render()
-        return {agent: self._observe(side) for side, agent in enumerate(SEATS)}, {agent: {} for agent in SEATS}
+        return self._outputs()
 
     def step(self, actions: dict[str, Any]) -> ParallelStep:
         if not self.agents:
             raise RuntimeError("step() after the game ended: call reset()")
-        agent = SEATS[self.game._s[DEC_SIDE]]
-        if agent not in actions:
-            raise ValueError(f"no action for {agent!r}, the agent to act (got actions for {sorted(actions)})")
-        forfeit = None if self._apply(actions[agent]) else agent
-        reward = self._step_rewards(forfeit)
-        infos: dict[str, dict[str, Any]] = {a: {} for a in SEATS}
-        if forfeit is not None:
+        if not isinstance(actions, Mapping):
+            raise ValueError(f"actions must be a dict from agent to action, got {actions!r}")
+        acting = [agent for agent in SEATS if self._mask(agent).any()]
+        for agent in acting:
+            if agent not in actions:
+                raise ValueError(
+                    f"no action for {agent!r}, an agent to act (agents to act: {acting}; "
+                    f"got actions for {sorted(actions)})"
+                )
+        # Both sides' placements are one move: if either is illegal, neither stands.
+        before = (self.game.clone(), copy.deepcopy(self._memory)) if len(acting) > 1 else None
+        offenders: list[str] = []
+        errors: list[ValueError] = []
+        try:
+            for agent in acting:
+                error = self._apply(agent, actions[agent])
+                if error is not None:
+                    offenders.append(agent)
+                    errors.append(error)
+        except ValueError:
+            if before is not None:
+                self.game, self._memory = before
+            raise
+        if offenders and before is not None:
+            self.game, self._memory = before
+        rewards = self._step_rewards(offenders)
+        observations, infos = self._outputs()
+        for agent, error in zip(offenders, errors, strict=True):
             infos[agent]["illegal_action"] = True
-        observations = {a: self._observe(side) for side, a in enumerate(SEATS)}
+            self._forfeit(agent, error)
         done = self._over
         if done:
             self.agents = []
         if self.render_mode == "human":
             self.render()
-        return (
-            observations,
-            {"blue": reward, "red": -reward},
-            dict.fromkeys(SEATS, done),
-            dict.fromkeys(SEATS, False),
-            infos,
-        )
+        return observations, rewards, dict.fromkeys(SEATS, done), dict.fromkeys(SEATS, False), infos
 
 
-def env(**kwargs: Any) -> AECEnv[str, dict[str, np.ndarray], Any]:
-    """The AEC environment in PettingZoo's order checks; takes the arguments of `raw_env`."""
+def env(**kwargs: Any) -> AECEnv[str, Any, Any]:
+    """The AEC environment in PettingZoo's order checks; takes the arguments of `raw_env`.
+
+    Unlike `raw_env`, an illegal action ends the game by default (`illegal_action="loss"`).
+    """
+    kwargs.setdefault("illegal_action", "loss")
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
 def parallel_env(**kwargs: Any) -> SunTzuParallelEnv:
-    """The Parallel environment; takes the arguments of `raw_env`."""
+    """The Parallel environment; takes the arguments of `raw_env` (an illegal action ends the game by default)."""
     return SunTzuParallelEnv(**kwargs)
 
 
 __all__ = [
+    "IllegalActionWarning",
     "SunTzuParallelEnv",
+    "check_options",
+    "check_reset",
     "describe_actions",
     "env",
+    "flat_observation_box",
     "observation_box",
     "parallel_env",
     "projected_marker",

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,3 +57,11 @@ def tiny_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run_train(*TINY_RUN, "--runs-dir", str(runs))
     (run,) = runs.iterdir()
     return run
+
+
+def require(module: str) -> Any:
+    """Import an optional client library (the `clients` extra): skipped where it is not installed, except in
+    CI (`CI` set), which installs the extra and must not pass by skipping."""
+    if os.environ.get("CI"):
+        return importlib.import_module(module)
+    return pytest.importorskip(module)

@@ -2,7 +2,7 @@
 
 Scenarios start from a start-of-round record written by hand (R11), loaded with
 `Game.from_dict`, then played by action string. Every expected value in the tests is
-worked out from `../shared/RULES.md` and `docs/rules-decisions.md`, never read back
+worked out from the rules (`docs/rules.md`) and `docs/rules-decisions.md`, never read back
 from the engine.
 """
 
@@ -20,6 +20,8 @@ PROVINCES: tuple[str, ...] = ("QIN", "CHU", "JIN-YAN", "HAN-QI", "WU")
 CARD_ORDER: tuple[str, ...] = (
     "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "+1", "+2", "+3", "-1", "P",
 )  # fmt: skip
+# R11 (v1): a recycled Plague copy is written "P*" in hand and deck; it sorts after "P".
+RECORD_CARD_ORDER: tuple[str, ...] = (*CARD_ORDER, "P*")
 BASE_CARDS: tuple[str, ...] = ("1", "2", "3", "4", "5", "6")
 DISPLAYS: tuple[tuple[int, int, int], ...] = (
     (1, 2, 4), (1, 3, 5), (1, 4, 3), (2, 3, 2), (2, 3, 4),
@@ -40,8 +42,8 @@ TIE_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "7", "8", "10", "9")
 
 
 def canonical(cards: Iterable[str]) -> list[str]:
-    """Sort cards in the canonical order of R11 hands."""
-    return sorted(cards, key=CARD_ORDER.index)
+    """Sort cards (recycled Plague copies `P*` included) in the canonical order of R11 hands."""
+    return sorted(cards, key=RECORD_CARD_ORDER.index)
 
 
 def side_state(
@@ -57,9 +59,14 @@ def side_state(
     deck: Sequence[str] = (),
     held: Sequence[str] = (),
     used: Sequence[str] | None = None,
+    sixes_revealed: int | None = None,
+    plagues_revealed: int = 0,
 ) -> State:
     """One side of an R11 record; `reserve` defaults to what I1 leaves over.
 
+    `sixes_revealed` (R7.4) defaults to the side's six-marks, one revealed `6` each (R5.5), so that a
+    record with marks is one the rules can reach; `plagues_revealed` (R7.1) counts the side's Plague
+    copies revealed at least once (0..2), and `hand`/`deck` may hold a recycled copy `"P*"`.
     In the standard variant a side holding nothing is given one spent warlord
     (`head_start` for blue, `purge` for red) so that no window is ever offered.
     """
@@ -84,6 +91,8 @@ def side_state(
         "six_marks": list(six_marks),
         "hand": canonical(hand),
         "deck": list(deck),
+        "sixes_revealed": sum(six_marks) if sixes_revealed is None else sixes_revealed,
+        "plagues_revealed": plagues_revealed,
         "warlords": warlords,
     }
 
@@ -94,15 +103,22 @@ def make_state(
     round_: int = 1,
     score: int = 0,
     privilege: str | None = None,
-    plague_reveals: int = 0,
+    plague_reveals: int | None = None,
     events: Sequence[str] | None = None,
     values: Sequence[Sequence[int]] | None = None,
     blue: dict[str, Any] | None = None,
     red: dict[str, Any] | None = None,
 ) -> State:
-    """A start-of-round R11 record; `events` lists the event cards, face-up one first."""
+    """A start-of-round R11 record; `events` lists the event cards, face-up one first.
+
+    `plague_reveals` (every Plague reveal so far) defaults to the copies both sides have revealed.
+    """
     if values is None:
         values = DISPLAYS[:5]
+    blue_side = side_state(variant, "blue", **(blue or {}))
+    red_side = side_state(variant, "red", **(red or {}))
+    if plague_reveals is None:
+        plague_reveals = blue_side["plagues_revealed"] + red_side["plagues_revealed"]
     return {
         "rules": {"variant": variant, "events": events is not None},
         "round": round_,
@@ -114,8 +130,8 @@ def make_state(
             "face_up": events[0] if events else None,
             "deck": list(events[1:]) if events else [],
         },
-        "blue": side_state(variant, "blue", **(blue or {})),
-        "red": side_state(variant, "red", **(red or {})),
+        "blue": blue_side,
+        "red": red_side,
         "phase": "placement",
         "winner": None,
     }

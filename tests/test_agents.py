@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from helpers import answer, expect, load, make_state, place
 
 from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from agents.view import View
@@ -122,36 +123,8 @@ def test_agents_decide_from_the_observation_alone() -> None:
 
 
 def _start_of_round(round_: int, blue: dict[str, Any], red: dict[str, Any], values: list[list[int]]) -> Game:
-    """A start-of-round R11 record, beginner variant (no warlords), to load with `Game.from_dict`."""
-
-    def side(d: dict[str, Any]) -> dict[str, Any]:
-        armies = d.get("armies", [0] * 5)
-        set_aside = d.get("set_aside", 0)
-        return {
-            "reserve": 21 - set_aside - sum(armies),
-            "set_aside": set_aside,
-            "marked_armies": 0,
-            "armies": armies,
-            "six_marks": [0] * 5,
-            "hand": d["hand"],
-            "deck": d.get("deck", []),
-            "warlords": {"held": [], "used": [], "unchosen": []},
-        }
-
-    record = {
-        "rules": {"variant": "beginner", "events": False},
-        "round": round_,
-        "score": 0,
-        "province_values": values,
-        "privilege": None,
-        "plague_reveals": 0,
-        "events": {"face_up": None, "deck": []},
-        "blue": side(blue),
-        "red": side(red),
-        "phase": "placement",
-        "winner": None,
-    }
-    return Game.from_dict(record)
+    """A start-of-round R11 record, beginner variant (no warlords), loaded with `Game.from_dict`."""
+    return load(make_state("beginner", round_=round_, values=values, blue=blue, red=red))
 
 
 BASE = ["1", "2", "3", "4", "5", "6"]
@@ -197,3 +170,36 @@ def test_heuristic_keeps_its_ten_for_a_scoring_round() -> None:
         cards.append(ACTION_STRINGS[action])
         game.apply(action)
     assert "place:10" not in cards
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic"])
+@pytest.mark.parametrize(
+    ("armies", "first", "then"),
+    [
+        # every province held by one army: paying from one empties it before this round's scoring
+        ([1, 1, 1, 1, 1], "recall:-1", "reserve"),
+        # a stack of five in QIN can spare an army: the `-1` is kept
+        ([5, 1, 1, 1, 1], "province:QIN", None),
+    ],
+)
+def test_a_cost_is_paid_by_a_recall_rather_than_by_emptying_a_province(
+    name: str, armies: list[int], first: str, then: str | None
+) -> None:
+    """R4.2/D2, R5.6: with an empty reserve, the `+2`'s cost may come from a recall.
+
+    Round 3 (a scoring round), blue holds every province and has no reserve; `+2` meets red's `+2`
+    in QIN (a tie: no movement, both pay 1 army), the other battles are ties of equal numbers.
+    """
+    blue = {"reserve": 0, "set_aside": 21 - sum(armies), "armies": armies, "hand": [*BASE, "+2", "-1"]}
+    red = {"hand": [*BASE, "+2"]}
+    game = load(make_state("standard", round_=3, values=VALUES, blue=blue, red=red))
+    place(game, ["+2", "2", "3", "4", "5"], ["+2", "2", "3", "4", "5"])
+    answer(game, "reveal", "red", "province:QIN")  # R4.3: red has fewer armies on the board
+    agent = make_agent(name)
+    expect(game, "source", "blue", province="QIN", cause="cost")
+    action = ACTION_STRINGS[agent.act(game.observation("blue"), game.legal_mask())]
+    assert action == first
+    game.apply(action)
+    if then is not None:  # the recall filled the reserve; the same decision is asked again
+        expect(game, "source", "blue", province="QIN", cause="cost")
+        assert ACTION_STRINGS[agent.act(game.observation("blue"), game.legal_mask())] == then

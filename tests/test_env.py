@@ -7,6 +7,7 @@ import os
 import pickle
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -14,39 +15,66 @@ import pytest
 
 with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs through a deprecated path
     warnings.simplefilter("ignore", DeprecationWarning)
-    from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, render_test, seed_test
+    from pettingzoo.test import (
+        api_test,
+        parallel_api_test,
+        parallel_seed_test,
+        performance_benchmark,
+        render_test,
+        seed_test,
+        state_test,
+    )
+    from pettingzoo.test import test_save_obs as save_obs_test  # renamed, or pytest would collect it
+    from pettingzoo.utils.conversions import aec_to_parallel, parallel_to_aec, turn_based_aec_to_parallel
 
-from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, describe_observation, env, parallel_env, raw_env
+from suntzu_env import (
+    N_ACTIONS,
+    OBSERVATION_SIZE,
+    Game,
+    IllegalActionWarning,
+    describe_observation,
+    env,
+    parallel_env,
+    raw_env,
+)
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
 from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SLICES, observation_views
-from suntzu_env.rules import CARDS, PROVINCES
-from suntzu_env.suntzu_v1 import SunTzuParallelEnv, describe_actions, observation_box
+from suntzu_env.rules import CARDS, PROVINCES, SEATS
+from suntzu_env.suntzu_v1 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-CONFIGS = [
+GAME_CONFIGS = [
     {"variant": "standard", "events": False},
     {"variant": "standard", "events": True},
     {"variant": "beginner", "events": False},
 ]
+CONFIGS = [*GAME_CONFIGS, {"variant": "standard", "events": True, "flat_observation": True}]
 # What PettingZoo's checks say about choices this project made on purpose: agents named after the seats
-# ("blue", "red", R0) and a Dict observation holding the action mask.
+# ("blue", "red", R0), a Dict observation holding the action mask, and a reset that names the option key
+# the API tests pass (`options={"options": 1}`) as unknown.
 EXPECTED_WARNINGS = (
     "We recommend agents to be named",
     "Observation is not a NumPy array",
     "Observation space for each agent probably should be",
+    "reset(options=...): unknown key(s) 'options' ignored",
 )
+# Checks that sample actions without the mask meet the default illegal-action rule: the game ends, with a
+# warning naming the decision and its legal actions.
+ILLEGAL_WARNING = "illegal action "
 ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v1")
 
 
-def checked(run: Callable[[], Any]) -> None:
-    """Run a PettingZoo check; any warning but the expected ones fails the test."""
+def checked(run: Callable[[], Any], *also: str) -> list[str]:
+    """Run a PettingZoo check; any warning but the expected ones (and `also`) fails the test."""
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         run()
-    unexpected = [str(w.message) for w in caught if not str(w.message).startswith(EXPECTED_WARNINGS)]
+    messages = [str(w.message) for w in caught]
+    unexpected = [m for m in messages if not m.startswith(EXPECTED_WARNINGS + also)]
     assert not unexpected, unexpected
+    return messages
 
 
 def play_totals(e: Any, seed: int) -> tuple[dict[str, float], int]:
@@ -81,7 +109,34 @@ def random_play(e: Any, seed: int) -> Iterator[tuple[str, dict[str, np.ndarray]]
         e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-# ---------------------------------------------------------------- PettingZoo conformance
+def random_actions(observations: dict[str, Any], rng: np.random.Generator) -> dict[str, int]:
+    """A random legal action for every agent of a Parallel step whose mask is not all zero."""
+    masks = {agent: obs["action_mask"] for agent, obs in observations.items()}
+    return {agent: int(rng.choice(np.flatnonzero(mask))) for agent, mask in masks.items() if mask.any()}
+
+
+# ---------------------------------------------------------------- PettingZoo conformance, defaults first
+
+
+def test_every_pettingzoo_check_passes_on_the_default_environments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`env()` and `parallel_env()` as they come; the checks that sample without the mask end games early."""
+    checked(lambda: api_test(env(), num_cycles=1000))
+    checked(lambda: parallel_api_test(parallel_env(), num_cycles=1000))
+    checked(lambda: seed_test(env, num_cycles=500))
+    checked(lambda: parallel_seed_test(parallel_env, num_cycles=500), ILLEGAL_WARNING)
+    checked(lambda: state_test(env(), parallel_env(), num_cycles=50), ILLEGAL_WARNING)
+    monkeypatch.setitem(raw_env.metadata, "render_fps", 1000)  # no pause between frames in the test
+    checked(lambda: render_test(env))
+    monkeypatch.chdir(tmp_path)  # test_save_obs saves nothing for a Dict observation, but would write here
+    checked(lambda: save_obs_test(env()))
+
+
+def test_performance_benchmark_runs() -> None:
+    """PettingZoo's benchmark plays the default AEC environment for its fixed five seconds, resetting at
+    each end (it prints its figures and checks none: speed is measured by `python -m suntzu_env.bench`)."""
+    checked(lambda: performance_benchmark(env()))
 
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
@@ -92,7 +147,10 @@ def test_pettingzoo_api_test(kwargs: dict[str, Any]) -> None:
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
 def test_pettingzoo_parallel_api_test(kwargs: dict[str, Any]) -> None:
-    checked(lambda: parallel_api_test(parallel_env(**kwargs), num_cycles=1000))
+    """With a flat observation the test finds no mask to sample with (it reads only a Dict's), so some of
+    its actions are illegal and end the game."""
+    also = (ILLEGAL_WARNING,) if kwargs.get("flat_observation") else ()
+    checked(lambda: parallel_api_test(parallel_env(**kwargs), num_cycles=1000), *also)
 
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
@@ -100,14 +158,10 @@ def test_pettingzoo_seed_test(kwargs: dict[str, Any]) -> None:
     checked(lambda: seed_test(lambda: env(**kwargs), num_cycles=500))
 
 
-def test_pettingzoo_parallel_seed_test() -> None:
-    """PettingZoo's parallel seed test samples actions without the mask: illegal ones must end the game."""
-    checked(lambda: parallel_seed_test(lambda: parallel_env(illegal_action="loss"), num_cycles=500))
-
-
-def test_pettingzoo_render_test(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(raw_env.metadata, "render_fps", 1000)  # no pause between frames in the test
-    checked(lambda: render_test(lambda render_mode=None: env(render_mode=render_mode)))
+@pytest.mark.parametrize("kwargs", CONFIGS)
+def test_pettingzoo_parallel_seed_test(kwargs: dict[str, Any]) -> None:
+    """PettingZoo's parallel seed test samples actions without the mask: illegal ones end the game."""
+    checked(lambda: parallel_seed_test(lambda: parallel_env(**kwargs), num_cycles=500), ILLEGAL_WARNING)
 
 
 def test_pickle_round_trip_mid_game() -> None:
@@ -136,7 +190,7 @@ def test_pickle_round_trip_mid_game() -> None:
 # ---------------------------------------------------------------- observations and masks
 
 
-@pytest.mark.parametrize("kwargs", CONFIGS)
+@pytest.mark.parametrize("kwargs", GAME_CONFIGS)
 def test_mask_is_the_engine_legal_set_and_observation_is_in_bounds(kwargs: dict[str, Any]) -> None:
     """The acting agent's int8 mask is the engine's legal set (>= 2 answers, R10); the other's is all zero."""
     e = raw_env(**kwargs)
@@ -211,7 +265,7 @@ def test_docstring_tables_are_generated_from_the_declarations() -> None:
 # ---------------------------------------------------------------- rewards and the end
 
 
-@pytest.mark.parametrize("kwargs", CONFIGS)
+@pytest.mark.parametrize("kwargs", GAME_CONFIGS)
 def test_rewards_only_at_the_end(kwargs: dict[str, Any]) -> None:
     """R6.5: +1/-1/0 at the end, zero before; terminated at the natural end, never truncated."""
     e = raw_env(**kwargs)
@@ -251,78 +305,278 @@ def test_shaped_reward_telescopes_to_the_result() -> None:
 # ---------------------------------------------------------------- illegal actions
 
 
-def test_illegal_action_raises_and_changes_nothing() -> None:
-    e = env()
+def test_raw_env_raises_on_an_illegal_action_and_changes_nothing() -> None:
+    e = raw_env()
     e.reset(seed=0)
-    before = e.unwrapped.game.to_dict()
+    before = e.game.to_dict()
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
     with pytest.raises(ValueError, match=r"illegal action .*legal: warlord:"):
         e.step(np.int64(illegal))
     with pytest.raises(ValueError, match=r"illegal action 'place:11'"):
         e.step("place:11")
-    assert e.unwrapped.game.to_dict() == before
+    assert e.game.to_dict() == before
     e.step(ACTION_STRINGS[int(np.flatnonzero(mask)[0])])  # strings are accepted too
+    wrapped = env(illegal_action="raise")  # the wrapped AEC env raises too when asked to
+    wrapped.reset(seed=0)
+    with pytest.raises(ValueError, match="illegal action"):
+        wrapped.step(illegal)
 
 
-@pytest.mark.parametrize("make", [raw_env, parallel_env])
-def test_illegal_action_as_a_loss(make: Callable[..., Any]) -> None:
-    """With illegal_action="loss" the offender gets -1, the other side +1, and the game ends."""
-    e = make(illegal_action="loss", shaped_reward=0.2)
-    out = e.reset(seed=4)
-    agent = e.game.current_player
-    illegal = int(np.flatnonzero(e.game.legal_mask() == 0)[0])
-    if isinstance(e, SunTzuParallelEnv):
-        _, rewards, terminations, truncations, infos = e.step({agent: illegal})
-        assert out[0][agent]["action_mask"].any() and not e.agents
-    else:
-        e.step(illegal)
-        rewards, terminations, truncations, infos = e.rewards, e.terminations, e.truncations, e.infos
-        assert not e.observe(agent)["action_mask"].any()
-    other = "red" if agent == "blue" else "blue"
-    assert rewards == {agent: -1.0, other: 1.0}
-    assert all(terminations.values()) and not any(truncations.values())
-    assert infos[agent] == {"illegal_action": True}
+@pytest.mark.parametrize("make", [env, parallel_env])
+def test_default_environments_end_the_game_on_an_illegal_action(make: Callable[..., Any]) -> None:
+    """PettingZoo classic's rule, by default: the offender gets -1, the other side +1, the game ends, the
+    offender's info says so, and the first time a warning names the decision and its legal actions."""
+    e = make(shaped_reward=0.2)
+    for seed in (4, 5):
+        out = e.reset(seed=seed)
+        game = e.unwrapped.game
+        agent = game.current_player
+        illegal = int(np.flatnonzero(game.legal_mask() == 0)[0])
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            if isinstance(e, SunTzuParallelEnv):
+                _, rewards, terminations, truncations, infos = e.step({agent: illegal})
+                assert out[0][agent]["action_mask"].any() and not e.agents
+            else:
+                e.step(illegal)
+                rewards, terminations, truncations, infos = e.rewards, e.terminations, e.truncations, e.infos
+                assert not e.observe(agent)["action_mask"].any()
+        warned = [w for w in caught if issubclass(w.category, IllegalActionWarning)]
+        assert len(warned) == (1 if seed == 4 else 0)  # once per environment
+        if warned:
+            assert f"for decision '{game.decision['kind']}'" in str(warned[0].message)
+            assert "legal: " in str(warned[0].message)
+        other = "red" if agent == "blue" else "blue"
+        assert rewards == {agent: -1.0, other: 1.0}
+        assert all(terminations.values()) and not any(truncations.values())
+        assert infos[agent]["illegal_action"] is True and "illegal_action" not in infos[other]
+        assert not infos[agent]["action_mask"].any() and not infos[other]["action_mask"].any()
+        assert not game.is_terminal  # the game itself stands where it was: the environment ended it
 
 
-def test_bad_arguments_are_named() -> None:
+def test_aec_illegal_loss_reaches_both_agents_through_last() -> None:
+    """After an illegal action both agents see their final reward in `last()`, then step with None."""
+    e = env()
+    e.reset(seed=1)
+    offender = e.agent_selection
+    with pytest.warns(IllegalActionWarning):
+        e.step(int(np.flatnonzero(e.unwrapped.game.legal_mask() == 0)[0]))
+    seen = {}
+    for agent in e.agent_iter():
+        _, reward, terminated, _, _ = e.last()
+        assert terminated
+        seen[agent] = reward
+        e.step(None)
+    assert seen == {offender: -1.0, ("red" if offender == "blue" else "blue"): 1.0}
+
+
+# ---------------------------------------------------------------- arguments
+
+
+@pytest.mark.parametrize("make", [raw_env, env, parallel_env])
+def test_bad_arguments_are_named(make: Callable[..., Any]) -> None:
     for kwargs, word in [
         ({"variant": "expert"}, "variant"),
+        ({"variant": ["standard"]}, "variant"),
         ({"render_mode": "video"}, "render_mode"),
         ({"illegal_action": "ignore"}, "illegal_action"),
         ({"shaped_reward": -1}, "shaped_reward"),
+        ({"shaped_reward": float("nan")}, "shaped_reward"),
+        ({"shaped_reward": float("inf")}, "shaped_reward"),
+        ({"shaped_reward": True}, "shaped_reward"),
+        ({"shaped_reward": "0.1"}, "shaped_reward"),
         ({"events": "yes"}, "events"),
+        ({"events": 1}, "events"),
+        ({"flat_observation": 1}, "flat_observation"),
         ({"adjacency": (("QIN", "ROME"),)}, "adjacency"),
+        ({"adjacency": 5}, "adjacency"),
     ]:
         with pytest.raises(ValueError, match=word):
-            raw_env(**kwargs)
+            make(**kwargs)
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env])
+def test_numpy_numbers_and_bools_are_accepted(make: Callable[..., Any]) -> None:
+    """numpy integers, floats and bools are as good as Python's: in the constructor and in reset's seed."""
+    e = make(events=np.True_, shaped_reward=np.float32(0.5), flat_observation=np.False_)
+    assert e.events is True and e.shaped_reward == 0.5 and e.flat_observation is False
+    e.reset(seed=np.int64(5))
+    first = e.game.to_dict()
+    e.reset(seed=5)
+    assert e.game.to_dict() == first
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env])
+def test_reset_arguments_are_checked(make: Callable[..., Any]) -> None:
+    e = make()
+    for seed in (-1, 1.5, "3", True):
+        with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
+            e.reset(seed=seed)
+    with pytest.raises(ValueError, match="options must be None or a dict"):
+        e.reset(options=["seat"])
+    with pytest.warns(UserWarning, match=r"unknown key\(s\) 'seat' ignored"):
+        e.reset(seed=0, options={"seat": "red"})
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        e.reset(seed=0, options={})
+
+
+# ---------------------------------------------------------------- infos, flat observations, converters
+
+
+def test_infos_hold_each_agents_action_mask() -> None:
+    """After every reset and step, infos[agent]["action_mask"] is the mask of that agent's observation."""
+    e = env(events=True)
+    for agent, _ in random_play(e, seed=2):
+        for a in e.agents:
+            assert np.array_equal(e.infos[a]["action_mask"], e.observe(a)["action_mask"])
+        assert e.infos[agent]["action_mask"].any() and e.infos[agent]["action_mask"].dtype == np.int8
+    p = parallel_env(events=True)
+    obs, infos = p.reset(seed=2)
+    rng = np.random.default_rng(2)
+    while p.agents:
+        for a in p.agents:
+            assert np.array_equal(infos[a]["action_mask"], obs[a]["action_mask"])
+        actions = {
+            a: int(rng.choice(np.flatnonzero(m["action_mask"]))) for a, m in obs.items() if m["action_mask"].any()
+        }
+        obs, _, _, _, infos = p.step(actions)
+
+
+@pytest.mark.parametrize("make", [raw_env, parallel_env])
+def test_flat_observation_is_the_observation_then_the_mask(make: Callable[..., Any]) -> None:
+    """flat_observation=True: one float32 Box vector, the agent's observation followed by its mask."""
+    e = make(flat_observation=True, variant="beginner")
+    space = e.observation_space("red")
+    assert space == flat_observation_box() and space.shape == (OBSERVATION_SIZE + N_ACTIONS,)
+    out = e.reset(seed=6)
+    rng = np.random.default_rng(6)
+    for _ in range(40):
+        game = e.game
+        for agent in SEATS:
+            if isinstance(e, SunTzuParallelEnv):
+                flat, info = out[0][agent], out[-1][agent]
+            else:
+                flat, info = e.observe(agent), e.infos[agent]
+            assert flat.dtype == np.float32 and space.contains(flat)
+            assert np.array_equal(flat[:OBSERVATION_SIZE], game.observation(agent))
+            assert np.array_equal(flat[OBSERVATION_SIZE:], info["action_mask"])
+        if isinstance(e, SunTzuParallelEnv):
+            masks = {agent: {"action_mask": info["action_mask"]} for agent, info in out[-1].items()}
+            out = e.step(random_actions(masks, rng))
+        else:
+            e.step(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+
+
+def test_pettingzoo_converters() -> None:
+    """is_parallelizable is False (agents do not act in a fixed cycle), so aec_to_parallel refuses; the
+    turn-based converter and parallel_to_aec both play whole games."""
+    assert env().metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env())
+    turn_based = turn_based_aec_to_parallel(env(variant="beginner"))
+    obs, _ = turn_based.reset(seed=3)
+    rng = np.random.default_rng(3)
+    while turn_based.agents:
+        actions = {
+            a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items() if o["action_mask"].any()
+        }
+        obs, rewards, _, _, infos = turn_based.step(actions)
+        if turn_based.agents:
+            active = {infos[a]["active_agent"] for a in turn_based.agents}
+            assert active == {turn_based.unwrapped.game.current_player}
+    assert rewards == turn_based.unwrapped.game.returns()
+    aec = parallel_to_aec(parallel_env(variant="beginner"))
+    aec.reset(seed=3)
+    for _ in aec.agent_iter():
+        obs, _, terminated, _, _ = aec.last()
+        mask = obs["action_mask"]
+        aec.step(None if terminated else int(rng.choice(np.flatnonzero(mask))) if mask.any() else 0)
+    assert aec.unwrapped.game.is_terminal
 
 
 # ---------------------------------------------------------------- parallel specifics
 
 
-def test_parallel_env_steps_the_agent_to_act() -> None:
-    """Only the agent with a non-zero mask acts; the other's entry is ignored; after the end, reset."""
+def test_parallel_env_places_simultaneously_then_steps_the_agent_to_act() -> None:
+    """R4.1 in the Parallel API: both sides place their next card in the same step; at every other
+    decision only the agent asked acts and the other's entry is ignored. The record keeps R4.1's order."""
     e = parallel_env(variant="beginner")
     obs, infos = e.reset(seed=9)
     assert set(obs) == set(infos) == {"blue", "red"}
     rng = np.random.default_rng(0)
-    steps = 0
+    steps = both = 0
     while e.agents:
+        game = e.game
         acting = [a for a in e.agents if obs[a]["action_mask"].any()]
-        assert acting == [e.game.current_player]
-        agent = acting[0]
-        action = int(rng.choice(np.flatnonzero(obs[agent]["action_mask"])))
-        other = "red" if agent == "blue" else "blue"
-        obs, rewards, terminations, truncations, _ = e.step({agent: action, other: 0})
+        placing = [a for a in SEATS if game.placement_mask(a).any()]
+        if placing:
+            assert acting == placing
+            for agent in placing:
+                assert np.array_equal(obs[agent]["action_mask"], game.placement_mask(agent))
+        else:
+            assert acting == [game.current_player]
+            assert np.array_equal(obs[acting[0]]["action_mask"], game.legal_mask())
+        both += len(acting) == 2
+        actions = dict.fromkeys(SEATS, 0) | random_actions(obs, rng)  # the idle agent's entry is ignored
+        obs, rewards, terminations, truncations, _ = e.step(actions)
         steps += 1
         assert not any(truncations.values())
     assert rewards == e.game.returns() and all(terminations.values()) and steps > 50
+    assert both >= 5  # at least the first round's five placements were made by both sides at once
+    assert Game.replay(e.game.record()).to_dict() == e.game.to_dict()
     with pytest.raises(RuntimeError, match="reset"):
         e.step({})
     e.reset(seed=9)
-    with pytest.raises(ValueError, match="agent to act"):
-        e.step({"red": 0})
+    with pytest.raises(ValueError, match="no action for 'blue', an agent to act"):
+        e.step({"red": int(np.flatnonzero(e.game.placement_mask("red"))[0])})
+
+
+def first_legal(mask: np.ndarray) -> int:
+    return int(np.flatnonzero(mask)[0])
+
+
+def test_simultaneous_placement_keeps_the_other_sides_card_hidden() -> None:
+    """R9: after a placement step, each side's observation is the same whatever card the other side put down."""
+    views: dict[str, list[np.ndarray]] = {"blue": [], "red": []}
+    for pick in (min, max):
+        for seat in SEATS:
+            e = parallel_env(variant="beginner")
+            obs, _ = e.reset(seed=11)
+            other = "red" if seat == "blue" else "blue"
+            legal = [a for a in np.flatnonzero(obs[other]["action_mask"]) if ACTION_STRINGS[a].startswith("place:")]
+            obs, *_ = e.step({seat: first_legal(obs[seat]["action_mask"]), other: int(pick(legal))})
+            views[seat].append(obs[seat]["observation"])
+    for seat in SEATS:
+        assert np.array_equal(views[seat][0], views[seat][1])
+
+
+@pytest.mark.parametrize("offender", ["blue", "red", "both"])
+def test_an_illegal_placement_in_a_simultaneous_step(offender: str) -> None:
+    """Both placements are one move: with one illegal card, neither stands; the offender loses (both lose
+    when both are illegal); with illegal_action="raise" the step raises and changes nothing."""
+    e = parallel_env(variant="beginner", illegal_action="raise")
+    obs, _ = e.reset(seed=2)
+    before = e.game.to_dict()
+    actions = {a: first_legal(obs[a]["action_mask"]) for a in SEATS}
+    for a in SEATS if offender == "both" else [offender]:
+        actions[a] = int(np.flatnonzero(obs[a]["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match=r"illegal action .*'place'"):
+        e.step(actions)
+    assert e.game.to_dict() == before and e.game.record()["actions"] == []
+    e = parallel_env(variant="beginner")
+    e.reset(seed=2)
+    with pytest.warns(IllegalActionWarning):
+        _, rewards, terminations, _, infos = e.step(actions)
+    assert e.game.to_dict() == before and e.game.record()["actions"] == []
+    if offender == "both":
+        assert rewards == {"blue": -1.0, "red": -1.0}
+    else:
+        other = "red" if offender == "blue" else "blue"
+        assert rewards == {offender: -1.0, other: 1.0} and "illegal_action" not in infos[other]
+    assert all(terminations.values()) and not e.agents
+    assert all(infos[a].get("illegal_action") for a in (SEATS if offender == "both" else [offender]))
 
 
 def test_state_is_both_observations() -> None:

@@ -101,8 +101,12 @@ def test_missing_top_key_is_named(key: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "key", ["reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "warlords"]
-)
+    "key",
+    [
+        "reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "sixes_revealed",
+        "plagues_revealed", "warlords",
+    ],
+)  # fmt: skip
 def test_missing_side_key_is_named(key: str) -> None:
     """R11: a missing key inside a side is named too."""
     d = good_record()
@@ -131,6 +135,7 @@ def test_broken_i1_is_an_error(color: str, field: str, delta: int) -> None:
     """R11/R1.3: counts that break I1 (the sum must be 21) are refused."""
     d = good_record()
     d["blue"]["six_marks"] = [1, 0, 0, 0, 0]
+    d["blue"]["sixes_revealed"] = 1
     d["blue"]["marked_armies"] = 1
     d["blue"]["reserve"] -= 1
     Game.from_dict(copy.deepcopy(d))  # still valid

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import warnings
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
-from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, SunTzuGymEnv
+from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
 from suntzu_env.gym_env import RandomOpponent
 from suntzu_env.observation import observation_views
+
+os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" mode too: no display here
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 CONFIGS = [
     {"variant": "standard", "events": False},
@@ -42,15 +47,24 @@ def play(env: SunTzuGymEnv, seed: int) -> tuple[list[np.ndarray], list[float], d
 
 # ---------------------------------------------------------------- checkers
 
+# Gymnasium's and SB3's checkers sample actions without the mask; by default an illegal one ends the episode,
+# with a warning naming the decision and its legal actions.
+ILLEGAL_WARNING = "illegal action "
+
+
+def unexpected_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
+    return [str(w.message) for w in caught if not issubclass(w.category, IllegalActionWarning)]
+
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
 def test_gymnasium_check_env(kwargs: dict[str, Any]) -> None:
-    """Gymnasium's checker samples actions without the mask, so illegal ones must end the episode."""
+    """Made from the registry id, so the checker also builds the environment in every render mode."""
+    env = gymnasium.make(ENV_ID, **kwargs)
+    assert env.spec is not None and env.spec.id == "SunTzu-v1"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        check_env(SunTzuGymEnv(illegal_action="loss", **kwargs), skip_render_check=False)
-    unexpected = [str(w.message) for w in caught if "not having a spec" not in str(w.message)]
-    assert not unexpected, unexpected
+        check_env(env.unwrapped, skip_render_check=False)
+    assert not unexpected_warnings(caught), unexpected_warnings(caught)
 
 
 @pytest.mark.parametrize("kwargs", CONFIGS)
@@ -59,8 +73,16 @@ def test_sb3_check_env(kwargs: dict[str, Any]) -> None:
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        sb3_env_checker.check_env(SunTzuGymEnv(illegal_action="loss", **kwargs))
-    assert not caught, [str(w.message) for w in caught]
+        sb3_env_checker.check_env(SunTzuGymEnv(**kwargs))
+    assert not unexpected_warnings(caught), unexpected_warnings(caught)
+
+
+def test_registered_id_takes_the_arguments() -> None:
+    env = gymnasium.make("SunTzu-v1", opponent="greedy", seat="red", variant="beginner")
+    _, info = env.reset(seed=0)
+    assert info["seat"] == "red" and env.unwrapped.variant == "beginner"
+    assert np.array_equal(info["action_mask"], env.unwrapped.game.legal_mask())
+    env.close()
 
 
 def test_spaces() -> None:
@@ -120,17 +142,70 @@ def test_shaped_reward_telescopes_to_the_result() -> None:
 
 
 def test_illegal_action() -> None:
-    env = SunTzuGymEnv(seat="blue")
+    """By default an illegal action ends the episode with -1 (a warning the first time); "raise" raises."""
+    env = SunTzuGymEnv(seat="blue", illegal_action="raise")
     env.reset(seed=0)
+    before = env.game.to_dict()
     illegal = int(np.flatnonzero(~env.action_masks())[0])
     with pytest.raises(ValueError, match=r"illegal action \d+ .*legal:"):
         env.step(np.int64(illegal))
-    env = SunTzuGymEnv(seat="blue", illegal_action="loss")
-    env.reset(seed=0)
-    _, reward, terminated, truncated, info = env.step(illegal)
-    assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(0)
+    assert env.game.to_dict() == before
+    env = SunTzuGymEnv(seat="blue")
+    for seed in (0, 1):
+        env.reset(seed=seed)
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            _, reward, terminated, truncated, info = env.step(illegal)
+        assert (reward, terminated, truncated, info["illegal_action"]) == (-1.0, True, False, True)
+        assert not info["action_mask"].any() and not env.action_masks().any()
+        warned = [w for w in caught if issubclass(w.category, IllegalActionWarning)]
+        assert len(warned) == (1 if seed == 0 else 0)  # once per environment
+        assert all("legal: " in str(w.message) for w in warned)
+        with pytest.raises(RuntimeError, match="reset"):
+            env.step(0)
+
+
+def test_action_masks_before_reset_is_a_clear_error() -> None:
+    env = SunTzuGymEnv()
+    with pytest.raises(RuntimeError, match=r"call reset\(\) first"):
+        env.action_masks()
+    _, info = env.reset(seed=0)
+    assert env.action_masks().sum() >= 2
+    assert np.array_equal(info["action_mask"], env.action_masks()) and info["action_mask"].dtype == np.int8
+
+
+def test_info_action_mask_follows_every_step() -> None:
+    env = SunTzuGymEnv(variant="beginner")
+    _, info = env.reset(seed=3)
+    rng = np.random.default_rng(3)
+    done = False
+    while not done:
+        assert np.array_equal(info["action_mask"].astype(bool), env.action_masks())
+        action = env.action_space.sample(mask=info["action_mask"])  # Gymnasium's masked sampling takes int8
+        _, _, done, _, info = env.step(action)
+        rng.random()
+    assert not info["action_mask"].any()
+
+
+def test_bad_arguments_and_reset_arguments_are_named() -> None:
+    for kwargs, word in [
+        ({"seat": "green"}, "seat"),
+        ({"shaped_reward": float("nan")}, "shaped_reward"),
+        ({"events": 0}, "events"),
+        ({"illegal_action": "ignore"}, "illegal_action"),
+    ]:
+        with pytest.raises(ValueError, match=word):
+            SunTzuGymEnv(**kwargs)
+    env = SunTzuGymEnv()
+    for seed in (-1, 2.0, True):
+        with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
+            env.reset(seed=seed)
+    obs, _ = env.reset(seed=np.int64(5))  # numpy integers are seeds too
+    assert np.array_equal(obs, env.reset(seed=5)[0])
+    with pytest.warns(UserWarning, match=r"unknown key\(s\) 'seat' ignored"):
+        env.reset(options={"seat": "red"})
+    with pytest.raises(ValueError, match="options must be None or a dict"):
+        env.reset(options="red")
 
 
 def test_strings_are_accepted() -> None:
@@ -194,8 +269,62 @@ def test_opponent_errors() -> None:
     env = SunTzuGymEnv(opponent=lambda o, m: int(np.flatnonzero(m == 0)[0]), seat="red")
     with pytest.raises(ValueError, match=r"the opponent \(blue\) played an illegal action"):
         env.reset(seed=0)
-    with pytest.raises(ValueError, match="seat"):
-        SunTzuGymEnv(seat="green")
+    with pytest.raises(RuntimeError, match="reset"):  # no half-made episode is left to step
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+
+
+class FailingOpponent:
+    """Plays the first legal action until `fail` is set, then raises or answers with an illegal action."""
+
+    def __init__(self) -> None:
+        self.fail: str | None = None
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> Any:
+        if self.fail == "raise":
+            raise RuntimeError("opponent crashed")
+        if self.fail == "illegal":
+            return int(np.flatnonzero(action_mask == 0)[0])
+        if self.fail == "junk":
+            return "not an action"
+        return int(np.flatnonzero(action_mask)[0])
+
+
+@pytest.mark.parametrize("fail", ["raise", "illegal", "junk"])
+def test_a_failing_opponent_leaves_the_episode_as_it_was(fail: str) -> None:
+    """The step is undone: the same learner decision is pending, the opponent's never reaches the learner,
+    and once the opponent behaves the episode goes on as if the failed step had not been tried."""
+    opponent = FailingOpponent()
+    env = SunTzuGymEnv(opponent=opponent, seat="blue", variant="beginner", render_mode="ansi")
+    reference = SunTzuGymEnv(opponent=FailingOpponent(), seat="blue", variant="beginner", render_mode="ansi")
+    env.reset(seed=8)
+    reference.reset(seed=8)
+    rng = np.random.default_rng(8)
+    failures = 0
+    for step in range(60):
+        action = int(rng.choice(np.flatnonzero(env.action_masks())))
+        before, decision, mask, picture = env.game.to_dict(), env.game.decision, env.action_masks(), env.render()
+        a = None
+        if step % 7 == 3:  # the opponent fails at this step, if the learner's action hands it the turn
+            opponent.fail = fail
+            try:
+                a = env.step(action)
+            except (RuntimeError, ValueError) as error:
+                failures += 1
+                assert "the learner's action was undone" in "".join(getattr(error, "__notes__", []))
+                assert env.game.to_dict() == before and env.game.decision == decision
+                assert env.game.current_player == "blue" and np.array_equal(env.action_masks(), mask)
+                assert env.render() == picture
+            opponent.fail = None
+        if a is None:
+            a = env.step(action)
+        b = reference.step(action)
+        assert np.array_equal(a[0], b[0]) and a[1:4] == b[1:4]
+        assert env.game.record() == reference.game.record()
+        if a[2]:
+            break
+    assert failures >= 3
 
 
 def test_pickle_mid_episode() -> None:
@@ -212,31 +341,3 @@ def test_pickle_mid_episode() -> None:
         if da:
             break
     assert env.render() == copy.render()
-
-
-# ---------------------------------------------------------------- training smoke run
-
-
-def test_maskable_ppo_smoke_run() -> None:
-    """A few MaskablePPO updates through SubprocVecEnv: `action_masks()` reaches the policy."""
-    MaskablePPO = pytest.importorskip("sb3_contrib").MaskablePPO
-    from stable_baselines3.common.env_util import make_vec_env
-    from stable_baselines3.common.vec_env import SubprocVecEnv
-
-    vec = make_vec_env(
-        SunTzuGymEnv,
-        n_envs=2,
-        seed=0,
-        env_kwargs={"variant": "beginner"},
-        vec_env_cls=SubprocVecEnv,
-        vec_env_kwargs={"start_method": "fork"},
-    )
-    try:
-        model = MaskablePPO("MlpPolicy", vec, n_steps=64, batch_size=64, n_epochs=1, seed=0, device="cpu")
-        model.learn(total_timesteps=256)
-        obs = vec.reset()
-        masks = np.stack(vec.env_method("action_masks"))
-        actions, _ = model.predict(obs, action_masks=masks)
-        assert all(masks[i, a] for i, a in enumerate(actions))
-    finally:
-        vec.close()

@@ -8,7 +8,10 @@ when it is the seat to act, its action mask must stay byte-identical. Each hidde
   revealed) and the cards it drew and has not kept yet are pooled and dealt again into the same places:
   the same hand size, deck length, drawn slots and provinces holding a face-down card. Base cards
   (`1`..`6`) go only to the hand or face down (never to the deck or the drawn cards, R3.2, R4.6), and a
-  `6` lies face down only where the rules let it be placed (R4.1, P4: `double_six`).
+  `6` lies face down only where the rules let it be placed (R4.1, P4: `double_six`). A recycled Plague
+  copy (`P*`, R7.1) stays a recycled copy wherever it is dealt (how many the opponent has is public, where
+  it is is not), and a face-down `P*` never precedes a never-revealed `P` the side could have placed
+  instead (P14).
 - **deck orders**: the seat's own deck is shuffled (it knows the contents, not the order), and so is the
   event deck (nobody knows its order); the opponent's deck order is part of the new deal.
 - **the opponent's unused warlords**: as many as it holds are drawn from those it has not used (`head_start`
@@ -17,16 +20,23 @@ when it is the seat to act, its action mask must stay byte-identical. Each hidde
 
 A resampled state must pass the engine's invariant checks (I1, card conservation) and leave the opponent's
 pending decision, if any, with at least two answers (R10). The test also checks that resampling changes
-the state most of the time, and that the same check catches an encoder that leaks the opponent's hand.
+the state most of the time, that the observation pieces of rules v1 (sixes and Plague copies revealed,
+recycled copies, cancelled cards) took non-zero values in the states checked, and that the same check
+catches an encoder that leaks the opponent's hand, its face-down cards or where its `P*` is. During the
+placement phase either seat may place (R4.1 is simultaneous, `Game.apply_for`), so the games played also
+reach states where red has placed face down while blue is still placing, and each seat's own placement
+mask must not change either.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from typing import NamedTuple
 
 import numpy as np
 import pytest
+from helpers import BASE_CARDS, expect, load, make_state, place, with_hands
 
 from suntzu_env import Game, engine
 from suntzu_env.actions import N_ACTIONS
@@ -43,9 +53,13 @@ from suntzu_env.layout import (
     EVENT_DECK,
     EVENT_DECK_LEN,
     HAND,
+    HAND_RECYCLED,
+    PH_PLACEMENT,
     PH_WARLORDS,
     PHASE,
     PLACED,
+    PLACED_RECYCLED,
+    RECYCLED_PLAGUE,
     REVEALED,
     SIX_MARKS,
     VARIANT,
@@ -56,6 +70,7 @@ from suntzu_env.layout import (
 )
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation, observation_views
 from suntzu_env.rules import (
+    CARD_PLAGUE,
     CARD_SIX,
     N_BASE_CARDS,
     N_CARD_KINDS,
@@ -66,6 +81,7 @@ from suntzu_env.rules import (
 )
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
+P, P_STAR = CARD_PLAGUE, RECYCLED_PLAGUE  # a never-revealed Plague copy, a recycled one
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 GAMES_PER_CONFIG = 12
 Encoder = Callable[[np.ndarray, int], np.ndarray]
@@ -83,6 +99,12 @@ def mask_of(s: np.ndarray) -> np.ndarray:
     return mask
 
 
+def placement_mask_of(s: np.ndarray, side: int) -> np.ndarray:
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    engine.placement_mask(s, side, mask)
+    return mask
+
+
 # ---------------------------------------------------------------- resampling what `me` may not know
 
 
@@ -93,14 +115,20 @@ def shuffle_known_orders(t: np.ndarray, me: int, rng: np.random.Generator) -> No
 
 
 def deal_unseen_cards(t: np.ndarray, opp: int, rng: np.random.Generator) -> None:
-    """Pool the opponent's unseen cards and deal them again into the same places."""
-    hand = [k for k in range(NK) for _ in range(t[HAND + opp * NK + k])]
+    """Pool the opponent's unseen cards and deal them again into the same places.
+
+    Cards are deck entries: a kind's id, or `P_STAR` for a recycled Plague copy (in hand it is counted
+    among the Plagues and in `HAND_RECYCLED`; face down it is a Plague flagged in `PLACED_RECYCLED`).
+    """
+    recycled_in_hand = int(t[HAND_RECYCLED + opp])
+    hand = [k for k in range(NK) for _ in range(t[HAND + opp * NK + k] - (recycled_in_hand if k == P else 0))]
+    hand += [P_STAR] * recycled_in_hand
     deck_at = DECK + opp * DECK_CAPACITY
     deck = [int(k) for k in t[deck_at : deck_at + t[DECK_LEN + opp]]]
     drawn_slots = [i for i in range(3) if t[DRAWN + opp * 3 + i] >= 0]
     drawn = [int(t[DRAWN + opp * 3 + i]) for i in drawn_slots]
     face_down = [p for p in range(NP) if t[PLACED + opp * NP + p] >= 0 and not t[REVEALED + p]]
-    placed = [int(t[PLACED + opp * NP + p]) for p in face_down]
+    placed = [P_STAR if t[PLACED_RECYCLED + opp * NP + p] else int(t[PLACED + opp * NP + p]) for p in face_down]
     pool = hand + deck + drawn + placed
     base = [k for k in pool if k < N_BASE_CARDS]
     other = [k for k in pool if k >= N_BASE_CARDS]
@@ -111,10 +139,13 @@ def deal_unseen_cards(t: np.ndarray, opp: int, rng: np.random.Generator) -> None
         open_slots[i] = k
     filled = [k if k is not None else other.pop() for k in open_slots]
     t[HAND + opp * NK : HAND + (opp + 1) * NK] = 0
+    t[HAND_RECYCLED + opp] = 0
     for k in filled[: len(hand)]:
-        t[HAND + opp * NK + k] += 1
+        t[HAND + opp * NK + engine.card_kind(k)] += 1
+        t[HAND_RECYCLED + opp] += k == P_STAR
     for p, k in zip(face_down, filled[len(hand) :], strict=True):
-        t[PLACED + opp * NP + p] = k
+        t[PLACED + opp * NP + p] = engine.card_kind(k)
+        t[PLACED_RECYCLED + opp * NP + p] = k == P_STAR
     t[deck_at : deck_at + len(deck)] = other[: len(deck)]
     for i, k in zip(drawn_slots, other[len(deck) :], strict=True):
         t[DRAWN + opp * 3 + i] = k
@@ -139,7 +170,8 @@ def draw_unused_warlords(t: np.ndarray, opp: int, rng: np.random.Generator) -> N
 
 
 def consistent(t: np.ndarray, opp: int) -> bool:
-    """The rules could have produced `t`: invariants, legal face-down sixes, a live pending decision."""
+    """The rules could have produced `t`: invariants, legal face-down sixes, P14's order of Plague copies,
+    live pending decisions."""
     if engine.check_invariants(t):
         return False
     for p in range(NP):
@@ -147,6 +179,15 @@ def consistent(t: np.ndarray, opp: int) -> bool:
             double_six = opp == 1 and t[WARLORD + W_DOUBLE_SIX] == WL_HELD and t[SIX_MARKS + opp * NP + p] < 2
             if not double_six:
                 return False
+    # P14: a `P*` placed face down while a never-revealed `P` stayed in hand or went face down later.
+    placed_plagues = [
+        int(t[PLACED_RECYCLED + opp * NP + p])
+        for p in range(NP)
+        if t[PLACED + opp * NP + p] == P and not t[REVEALED + p]
+    ]
+    never_in_hand = t[HAND + opp * NK + P] - t[HAND_RECYCLED + opp]
+    if 1 in placed_plagues and (never_in_hand > 0 or 0 in placed_plagues[placed_plagues.index(1) :]):
+        return False
     return t[DEC_SIDE] != opp or engine.legal_mask(t, np.zeros(N_ACTIONS, dtype=np.int8)) >= 2
 
 
@@ -174,7 +215,15 @@ HIDDEN_PARTS = {  # name: (field, size per side or None for a shared field, whos
     "opponent warlords": (WARLORD, NW, "opp"),
     "own deck order": (DECK, DECK_CAPACITY, "me"),
     "event deck order": (EVENT_DECK, None, "-"),
+    "opponent recycled Plague in hand": (HAND_RECYCLED, 1, "opp"),
+    "opponent recycled Plague face down": (PLACED_RECYCLED, NP, "opp"),
 }
+# Only where a recycled Plague copy exists: checked by the scenarios below, not required of random games.
+RECYCLED_PARTS = {"opponent recycled Plague in hand", "opponent recycled Plague face down"}
+# The observation pieces of rules v1 that random games must exercise (R7.1, R7.4, R5.2); the recycled
+# copies' pieces are exercised by the scenarios below.
+V1_PIECES = ("sixes_revealed", "plague_copies_revealed", "plague_reveals", "my_cancelled", "opp_cancelled")
+RECYCLED_PIECES = ("my_recycled_plagues", "opp_recycled_plagues")
 
 
 def changed_parts(s: np.ndarray, t: np.ndarray, me: int) -> set[str]:
@@ -188,46 +237,107 @@ def changed_parts(s: np.ndarray, t: np.ndarray, me: int) -> set[str]:
     return out
 
 
-def first_leak(encoder: Encoder, configs: list[tuple[str, bool]], games: int) -> tuple[str | None, float, Counter[str]]:
-    """The first decision point where a resample changes what a seat sees (None if there is none);
-    the share of resamples that changed the state, and how often each hidden part changed."""
-    rng = np.random.default_rng(2024)
+class Report(NamedTuple):
+    """What `first_leak` found."""
+
+    leak: str | None  # where a resample first changed what a seat sees, None if nowhere
+    changed: float  # share of resamples that changed the state
+    parts: Counter[str]  # how often each hidden part changed
+    pieces: set[str]  # observation pieces that were non-zero in some state checked
+
+
+def play_at_random(game: Game, rng: np.random.Generator) -> None:
+    """One random legal action; during placement, half the time by a seat that is not asked now (R4.1)."""
+    if game._s[PHASE] == PH_PLACEMENT and rng.random() < 0.5:
+        seats = [seat for seat in ("blue", "red") if game.placement_mask(seat).any()]
+        if seats:
+            seat = seats[rng.integers(len(seats))]
+            answers = np.flatnonzero(game.placement_mask(seat))
+            game.apply_for(seat, int(answers[rng.integers(len(answers))]))
+            return
+    legal = game.legal_actions()
+    game.apply(legal[rng.integers(len(legal))])
+
+
+def first_leak(encoder: Encoder, games: Iterable[tuple[str, Game]], rng_seed: int = 2024) -> Report:
+    """Play each named game at random; at every decision point resample what each seat may not know and
+    compare its observation, its action mask when asked, and its own placement mask."""
+    rng = np.random.default_rng(rng_seed)
     checked = changed = 0
     parts: Counter[str] = Counter()
+    pieces: set[str] = set()
+    for name, game in games:
+        while not game.is_terminal:
+            s = game._s
+            for me in (0, 1):
+                t = resample(s, me, rng)
+                checked += 1
+                changed += not np.array_equal(s, t)
+                parts.update(changed_parts(s, t, me))
+                a, b = encoder(s, me), encoder(t, me)
+                where = f"{name}, seat {me}, {game.decision}"
+                if a.tobytes() != b.tobytes():
+                    views_a, views_b = observation_views(a), observation_views(b)
+                    diff = [n for n in views_a if not np.array_equal(views_a[n], views_b[n])] or ["(extra)"]
+                    return Report(f"{where}: {diff}", 1.0, parts, pieces)
+                if s[DEC_SIDE] == me and mask_of(s).tobytes() != mask_of(t).tobytes():
+                    return Report(f"{where}: mask", 1.0, parts, pieces)
+                if placement_mask_of(s, me).tobytes() != placement_mask_of(t, me).tobytes():
+                    return Report(f"{where}: placement mask", 1.0, parts, pieces)
+                pieces.update(n for n, v in observation_views(a).items() if v.any())
+            play_at_random(game, rng)
+    return Report(None, changed / checked, parts, pieces)
+
+
+def new_games(configs: list[tuple[str, bool]], games: int) -> Iterator[tuple[str, Game]]:
     for variant, events in configs:
         for seed in range(games):
-            game = Game.new(seed, variant, events)
-            while not game.is_terminal:
-                s = game._s
-                for me in (0, 1):
-                    t = resample(s, me, rng)
-                    checked += 1
-                    changed += not np.array_equal(s, t)
-                    parts.update(changed_parts(s, t, me))
-                    a, b = encoder(s, me), encoder(t, me)
-                    if a.tobytes() != b.tobytes():
-                        views_a, views_b = observation_views(a), observation_views(b)
-                        pieces = [n for n in views_a if not np.array_equal(views_a[n], views_b[n])] or ["(extra)"]
-                        return f"{variant}/{events} seed {seed}, seat {me}, {game.decision}: {pieces}", 1.0, parts
-                    if s[DEC_SIDE] == me and mask_of(s).tobytes() != mask_of(t).tobytes():
-                        return f"{variant}/{events} seed {seed}, seat {me}, {game.decision}: mask", 1.0, parts
-                legal = game.legal_actions()
-                game.apply(legal[rng.integers(len(legal))])
-    return None, changed / checked, parts
+            yield f"{variant}/{events} seed {seed}", Game.new(seed, variant, events)
 
 
 @pytest.mark.parametrize(("variant", "events"), CONFIGS)
 def test_r9_observation_and_mask_ignore_hidden_information(variant: str, events: bool) -> None:
-    """R9: resampling the opponent's hand, face-down cards, deck orders and unused warlords changes nothing."""
-    leak, changed, parts = first_leak(encode, [(variant, events)], GAMES_PER_CONFIG)
-    assert leak is None, f"observation depends on hidden information at {leak}"
-    assert changed > 0.8, f"resampling changed only {changed:.0%} of the states: the test is too weak"
-    expected = set(HIDDEN_PARTS)
+    """R9: resampling the opponent's hand, face-down cards, deck orders and unused warlords changes nothing,
+    the v1 pieces (sixes and Plague copies revealed, cancelled cards) included."""
+    report = first_leak(encode, new_games([(variant, events)], GAMES_PER_CONFIG))
+    assert report.leak is None, f"observation depends on hidden information at {report.leak}"
+    assert report.changed > 0.8, f"resampling changed only {report.changed:.0%} of the states: the test is too weak"
+    expected = set(HIDDEN_PARTS) - RECYCLED_PARTS
     if variant == "beginner":
         expected.discard("opponent warlords")
     if not events:
         expected.discard("event deck order")
-    assert expected <= set(parts), f"never resampled: {expected - set(parts)}"
+    assert expected <= set(report.parts), f"never resampled: {expected - set(report.parts)}"
+    assert set(V1_PIECES) <= report.pieces, f"never non-zero: {set(V1_PIECES) - report.pieces}"
+
+
+# ---------------------------------------------------------------- recycled Plague copies (`P*`, R7.1, P14)
+
+
+def recycled_plague_games(games: int) -> Iterator[tuple[str, Game]]:
+    """Round 7 records where red has used `recycle_plague`: its `P*` in hand or in its deck, beside its
+    never-revealed `P` (R11 v1); blue has revealed one copy and holds the other."""
+    for seed in range(games):
+        for where in ("hand", "deck"):
+            red_hand = [*BASE_CARDS, "7", "9", "+1"] + (["P*"] if where == "hand" else [])
+            red_deck = ["10", "P", "-1"] + (["P*"] if where == "deck" else [])
+            s = make_state(
+                "standard",
+                round_=7,
+                events=["pandemic", "champion", "hero"],
+                blue={"hand": [*BASE_CARDS, "8", "10", "P"], "deck": ["9", "+1", "-1"], "plagues_revealed": 1},
+                red={"hand": red_hand, "deck": red_deck, "plagues_revealed": 1, "used": ["recycle_plague"]},
+            )
+            yield f"P* in red's {where}, play {seed}", load(s)
+
+
+def test_r9_r7_1_recycled_plague_resampled_consistently() -> None:
+    """R9/R7.1/P14: where the opponent's recycled Plague copy lies (hand, deck, drawn, face down) is hidden;
+    how many it has is public. Moving it among the unseen places, as a `P*`, changes no observation or mask."""
+    report = first_leak(encode, recycled_plague_games(4), rng_seed=7)
+    assert report.leak is None, f"observation depends on hidden information at {report.leak}"
+    assert set(report.parts) >= RECYCLED_PARTS, f"never resampled: {RECYCLED_PARTS - set(report.parts)}"
+    assert set(RECYCLED_PIECES) <= report.pieces, f"never non-zero: {set(RECYCLED_PIECES) - report.pieces}"
 
 
 def test_leak_check_catches_a_leaky_encoder() -> None:
@@ -237,8 +347,7 @@ def test_leak_check_catches_a_leaky_encoder() -> None:
         opp = 1 - side
         return np.concatenate([encode(s, side), s[HAND + opp * NK : HAND + (opp + 1) * NK].astype(np.float32)])
 
-    leak, _, _ = first_leak(leaky, CONFIGS[:1], 2)
-    assert leak is not None
+    assert first_leak(leaky, new_games(CONFIGS[:1], 2)).leak is not None
 
 
 def test_leak_check_catches_a_peek_at_face_down_cards() -> None:
@@ -248,5 +357,74 @@ def test_leak_check_catches_a_peek_at_face_down_cards() -> None:
         opp = 1 - side
         return np.concatenate([encode(s, side), s[PLACED + opp * NP : PLACED + (opp + 1) * NP].astype(np.float32)])
 
-    leak, _, _ = first_leak(peeking, CONFIGS[2:3], 2)
-    assert leak is not None
+    assert first_leak(peeking, new_games(CONFIGS[2:3], 2)).leak is not None
+
+
+def test_leak_check_catches_a_peek_at_the_recycled_plague() -> None:
+    """Also caught: an encoder that shows whether the opponent's `P*` is in its hand."""
+
+    def peeking(s: np.ndarray, side: int) -> np.ndarray:
+        extra = np.array([s[HAND_RECYCLED + 1 - side]], dtype=np.float32)
+        return np.concatenate([encode(s, side), extra])
+
+    assert first_leak(peeking, recycled_plague_games(1), rng_seed=7).leak is not None
+
+
+# ---------------------------------------------------------------- the v1 pieces' values, worked by hand
+
+
+def views(g: Game, seat: str) -> dict[str, np.ndarray]:
+    return observation_views(g.observation(seat))
+
+
+def test_r9_r7_1_r7_4_v1_pieces_at_the_start_of_a_round() -> None:
+    """R9/R7.1/R7.4: blue has revealed 2 sixes and 1 Plague copy, red 1 six and both copies, one of them
+    recycled (`P*`, in red's deck). Blue sees sixes 2/3 and 1/3, copies 1/2 and 2/2, (1 + 2)/4 = 0.75
+    toward pandemic, no `P*` of its own and red's one (1/2); red sees the mirror, its `P*` in its deck."""
+    s = make_state(
+        "standard",
+        blue={"sixes_revealed": 2, "plagues_revealed": 1, "hand": [*BASE_CARDS, "P"]},
+        red={"sixes_revealed": 1, "plagues_revealed": 2, "deck": ["+1", "P*"], "used": ["recycle_plague"]},
+    )
+    g = load(s)
+    want = {
+        "blue": {
+            "sixes_revealed": [2 / 3, 1 / 3],
+            "plague_copies_revealed": [0.5, 1.0],
+            "plague_reveals": [0.75],
+            "my_recycled_plagues": [0.0, 0.0],
+            "opp_recycled_plagues": [0.5],
+        },
+        "red": {
+            "sixes_revealed": [1 / 3, 2 / 3],
+            "plague_copies_revealed": [1.0, 0.5],
+            "plague_reveals": [0.75],
+            "my_recycled_plagues": [0.0, 0.5],
+            "opp_recycled_plagues": [0.0],
+        },
+    }
+    for seat, pieces in want.items():
+        seen = views(g, seat)
+        for name, value in pieces.items():
+            assert np.allclose(seen[name], value), f"{seat} {name}: {seen[name]} != {value}"
+        assert not seen["my_cancelled"].any() and not seen["opp_cancelled"].any()
+
+
+def test_r9_r5_2_cancelled_cards_once_revealed() -> None:
+    """R9/R5.2: round 2, blue (no army on the board against red's 1) picks the order and reveals QIN
+    first: its `6` faces red's Plague and is cancelled. At its next choice blue sees its QIN card
+    cancelled and red's not; red sees the mirror; no other province is marked."""
+    s = make_state(round_=2, red={"armies": [0, 1, 0, 0, 0]})
+    blue = ["6", "2", "3", "4", "5"]
+    red = ["P", "2", "3", "4", "5"]
+    g = load(with_hands(s, blue, red))
+    place(g, blue, red)
+    expect(g, "reveal", "blue")
+    assert not any(views(g, seat)[name].any() for seat in ("blue", "red") for name in ("my_cancelled", "opp_cancelled"))
+    g.apply("province:QIN")
+    expect(g, "reveal", "blue")
+    qin = [1.0, 0.0, 0.0, 0.0, 0.0]
+    assert np.array_equal(views(g, "blue")["my_cancelled"], qin)
+    assert not views(g, "blue")["opp_cancelled"].any()
+    assert np.array_equal(views(g, "red")["opp_cancelled"], qin)
+    assert not views(g, "red")["my_cancelled"].any()

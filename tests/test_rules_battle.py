@@ -67,7 +67,7 @@ COST_CASES = [
     ("+3", "+2", 1, 0, 2, 1),
     ("-1", "+3", 0, 3, 0, 2),  # -1 counts as 0
     ("+2", "9", 2, 0, 1, 0),  # 11 against 9
-    ("+2", "+2", 0, 0, 1, 1),  # D5: a tie still costs
+    ("+2", "+2", 0, 0, 1, 1),  # R5.6: a tie still costs
     ("+3", "+3", 0, 0, 2, 2),
 ]
 
@@ -76,7 +76,7 @@ COST_CASES = [
 def test_r5_1_r5_6_d5_bonus_cards_and_costs(
     blue_card: str, red_card: str, blue_wu: int, red_wu: int, blue_cost: int, red_cost: int
 ) -> None:
-    """R5.1 bonus against bonus; R5.6/D5: `+2` costs 1 army, `+3` 2, on a tie too.
+    """R5.1 bonus against bonus; R5.6: `+2` costs 1 army, `+3` 2, on a tie too.
 
     A payer that now holds WU chooses each army's source (reserve or WU): it answers
     `reserve`; a payer with nothing on the board pays from reserve with no decision.
@@ -128,24 +128,27 @@ def test_r5_2_plague(
     assert d["plague_reveals"] == reveals
 
 
-def test_r5_2_r5_5_six_facing_plague_still_marks() -> None:
-    """R5.2/R5.5: a `6` revealed against a Plague marks; the Plague still halves."""
+def test_r5_2_d5_r5_5_six_facing_plague_makes_no_mark() -> None:
+    """R5.2/D5/R5.5: a `6` revealed against a Plague makes no mark (its effects are cancelled)
+    but counts as revealed (R7.4); the Plague halves blue's WU 4 -> 2 (reserve 17 -> 19)."""
     s = make_state(blue={"armies": [0, 0, 0, 0, 4]})
     d = finish(single_battle(s, "P", "6"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["blue"]["reserve"] == 17 + 2
-    assert d["red"]["six_marks"] == [0, 0, 0, 0, 1]
-    assert d["red"]["marked_armies"] == 1
-    assert d["red"]["reserve"] == 20
+    assert d["red"]["six_marks"] == [0, 0, 0, 0, 0]
+    assert d["red"]["marked_armies"] == 0
+    assert d["red"]["reserve"] == 21
     assert d["red"]["armies"] == [0, 0, 0, 0, 0]
+    assert d["red"]["sixes_revealed"] == 1
+    assert d["blue"]["plagues_revealed"] == 1
 
 
-def test_r5_2_d5_bonus_against_plague_still_costs() -> None:
-    """R5.2/D5: a `+3` revealed against a Plague has no value but still costs 2 armies."""
+def test_r5_2_d5_bonus_against_plague_costs_nothing() -> None:
+    """R5.2/D5/R5.6: a `+3` revealed against a Plague has no value and costs nothing."""
     d = finish(single_battle(make_state("standard"), "+3", "P"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 0]
-    assert d["blue"]["set_aside"] == 2
-    assert d["blue"]["reserve"] == 19
+    assert d["blue"]["set_aside"] == 0
+    assert d["blue"]["reserve"] == 21
     assert d["red"]["reserve"] == 21
 
 
@@ -351,52 +354,56 @@ def test_r5_7_r5_6_cost_after_army_movement() -> None:
 
 
 def test_p10_cost_with_too_few_armies_is_skipped() -> None:
-    """P10: `+3` with a single army left (in reserve) pays that one; the second is skipped."""
+    """P10: `+3` against `+3` (a tie, both pay): blue, with a single army left (in reserve),
+    pays that one and the second is skipped; red pays 2 from its reserve (21 -> 19)."""
     s = make_state("standard", blue={"reserve": 1, "set_aside": 20})
-    d = finish(single_battle(s, "+3", "P"))
+    d = finish(single_battle(s, "+3", "+3"))
     assert d["blue"]["reserve"] == 0
     assert d["blue"]["set_aside"] == 21
     assert d["blue"]["armies"] == [0, 0, 0, 0, 0]
+    assert (d["red"]["reserve"], d["red"]["set_aside"]) == (19, 2)
 
 
 # --- R5.7 order: costs before events, events before recycling ---------------------------
 
 
 def test_r5_7_costs_before_events() -> None:
-    """R5.7: the `+2` cost is paid before `pandemic` (the 4th Plague reveal).
+    """R5.7: red's `+2` cost is paid before blue's `champion` payment, though blue is asked
+    first when both pay at one moment (R10).
 
-    Blue (reserve 1, QIN 2) reveals `+2` against red's Plague at WU. Cost first: blue
-    chooses reserve or QIN (a decision); then pandemic finds the reserve empty and takes
-    from QIN, the only province. Were the event first, no decision would be asked.
+    Red's `+2` (11) beats blue's `9` at WU by 2: red's reserve 19 -> 17, WU 2. Cost: red
+    chooses reserve, CHU or WU; it pays from reserve (17 -> 16). Then champion: blue's `9`
+    did not win; blue chooses reserve or QIN and pays from QIN (2 -> 1).
     """
     s = make_state(
         "standard",
-        events=["pandemic", "hero"],
-        plague_reveals=3,
-        blue={"reserve": 1, "set_aside": 18, "armies": [2, 0, 0, 0, 0]},
+        events=["champion", "hero"],
+        blue={"armies": [2, 0, 0, 0, 0]},
+        red={"armies": [0, 2, 0, 0, 0]},
     )
-    g = single_battle(s, "+2", "P")
+    g = single_battle(s, "9", "+2")
+    expect(g, "source", "red")
+    assert legal(g) == {"reserve"} | provinces("CHU", "WU")
+    g.apply("reserve")
     expect(g, "source", "blue")
     assert legal(g) == {"reserve", "province:QIN"}
-    g.apply("reserve")
+    g.apply("province:QIN")
     d = finish(g)
-    assert d["blue"]["reserve"] == 0
+    assert d["red"]["armies"] == [0, 2, 0, 0, 2]
+    assert (d["red"]["reserve"], d["red"]["set_aside"]) == (16, 1)
     assert d["blue"]["armies"] == [1, 0, 0, 0, 0]
-    assert d["blue"]["set_aside"] == 20
-    assert d["red"]["reserve"] == 20
-    assert d["red"]["set_aside"] == 1
-    assert d["plague_reveals"] == 4
+    assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (19, 1)
     assert d["events"] == {"face_up": "hero", "deck": []}
 
 
 def test_r5_7_events_before_recycle() -> None:
-    """R5.7: the event step (pandemic's payment) comes before `recycle_plague`."""
+    """R5.7: the event step (pandemic's payment: red's Plague is the 4th copy, R7.1) comes
+    before `recycle_plague`."""
     s = make_state(
         "standard",
         events=["pandemic", "hero"],
-        plague_reveals=3,
-        blue={"reserve": 0, "set_aside": 17, "armies": [2, 2, 0, 0, 0]},
-        red={"held": ["recycle_plague"], "deck": ["8"]},
+        blue={"reserve": 0, "set_aside": 17, "armies": [2, 2, 0, 0, 0], "plagues_revealed": 2},
+        red={"held": ["recycle_plague"], "deck": ["8"], "plagues_revealed": 1},
     )
     g = single_battle(s, "3", "P")
     answer(g, "source", "blue", "province:CHU")
@@ -406,10 +413,13 @@ def test_r5_7_events_before_recycle() -> None:
     assert d["blue"]["set_aside"] == 18
     assert d["red"]["set_aside"] == 1
     # The recycled Plague went under the deck; the `8` on top left the game; the draw
-    # then brought the Plague back to hand (the only card left, kept without a decision).
+    # then brought the Plague back to hand (the only card left, kept without a decision),
+    # written `P*`: a copy already revealed (R7.1, R11).
     assert d["red"]["deck"] == []
-    assert "P" in d["red"]["hand"]
+    assert "P*" in d["red"]["hand"]
+    assert "P" not in d["red"]["hand"]
     assert "8" not in d["red"]["hand"]
+    assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (2, 2)
 
 
 def test_r5_1_equal_numbers_change_nothing() -> None:

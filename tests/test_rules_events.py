@@ -22,9 +22,13 @@ from suntzu_env import Game
 
 
 def test_r7_turned_up_card_whose_condition_holds_applies_at_once() -> None:
-    """R7/P5: champion applies, pandemic is turned up with 4 Plague reveals already made and
-    applies at once; hero is turned up and stays (no `10` of blue's lost here)."""
-    s = make_state(events=["champion", "pandemic", "hero"], plague_reveals=4)
+    """R7/P5: champion applies, pandemic is turned up with all four Plague copies already
+    revealed (R7.1) and applies at once; hero is turned up and stays (no `10` lost here)."""
+    s = make_state(
+        events=["champion", "pandemic", "hero"],
+        blue={"plagues_revealed": 2},
+        red={"plagues_revealed": 2},
+    )
     d = expect_next_round(single_battle(s, "9", "10"), 2)
     assert d["red"]["armies"] == [0, 0, 0, 0, 1]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (19, 2)  # champion + pandemic
@@ -35,23 +39,29 @@ def test_r7_turned_up_card_whose_condition_holds_applies_at_once() -> None:
 # --- R7.1 pandemic, D6 ------------------------------------------------------------------
 
 
-def test_r7_1_d6_two_plagues_in_one_battle_count_twice() -> None:
-    """R7.1/D6: two Plague reveals in one battle bring the count from 2 to 4: pandemic.
-    R5.2: the two Plagues act as one on the armies (4 -> 2)."""
-    s = make_state(events=["pandemic", "hero"], plague_reveals=2, blue={"armies": [0, 0, 0, 0, 4]})
+def test_r7_1_d6_two_plagues_in_one_battle_reveal_the_last_two_copies() -> None:
+    """R7.1/D6: each side had revealed one copy; both reveal their second in one battle: all
+    four copies revealed, pandemic. R5.2: the two Plagues act as one on the armies (4 -> 2)."""
+    s = make_state(
+        events=["pandemic", "hero"],
+        blue={"armies": [0, 0, 0, 0, 4], "plagues_revealed": 1},
+        red={"plagues_revealed": 1},
+    )
     d = expect_next_round(single_battle(s, "P", "P"), 2)
     assert d["plague_reveals"] == 4
+    assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (2, 2)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (18, 1)
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (20, 1)
     assert d["events"] == {"face_up": "hero", "deck": []}
 
 
-def test_r7_1_three_reveals_are_not_enough() -> None:
-    """R7.1: the third Plague reveal leaves pandemic face up."""
-    s = make_state(events=["pandemic", "hero"], plague_reveals=2)
+def test_r7_1_three_copies_are_not_enough() -> None:
+    """R7.1: the third Plague copy revealed leaves pandemic face up."""
+    s = make_state(events=["pandemic", "hero"], blue={"plagues_revealed": 1}, red={"plagues_revealed": 1})
     d = expect_next_round(single_battle(s, "3", "P"), 2)
     assert d["plague_reveals"] == 3
+    assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (1, 2)
     assert d["events"] == {"face_up": "pandemic", "deck": ["hero"]}
     assert d["blue"]["set_aside"] == 0 and d["red"]["set_aside"] == 0
 
@@ -60,8 +70,8 @@ def test_r7_1_pandemic_from_a_province_when_reserve_is_empty() -> None:
     """R7.1/R10: blue's reserve is empty: it chooses the province its army leaves."""
     s = make_state(
         events=["pandemic", "hero"],
-        plague_reveals=3,
-        blue={"reserve": 0, "armies": [10, 11, 0, 0, 0]},
+        blue={"reserve": 0, "armies": [10, 11, 0, 0, 0], "plagues_revealed": 2},
+        red={"plagues_revealed": 1},
     )
     g = single_battle(s, "3", "P")
     expect(g, "source", "blue")
@@ -86,7 +96,8 @@ def test_r7_1_pandemic_from_a_province_when_reserve_is_empty() -> None:
     ],
 )
 def test_r7_2_champion(blue_card: str, red_card: str, blue_paid: int, red_paid: int) -> None:
-    """R7.2: a side that reveals a `9` and does not win the battle sets aside 1 army."""
+    """R7.2 (R5.2: events look at the cards, so a `9` facing a Plague did not win): a side
+    that reveals a `9` and does not win the battle sets aside 1 army."""
     s = make_state(events=["champion", "hero"])
     d = expect_next_round(single_battle(s, blue_card, red_card), 2)
     assert d["blue"]["set_aside"] == blue_paid
@@ -138,11 +149,11 @@ def test_r7_3_hero_tie_both_pay_two() -> None:
 
 
 def test_r7_4_war_chariot_red_chooses_a_second_warlord() -> None:
-    """R7.4: red's third six-marked province: red picks one of its four set-aside warlords."""
+    """R7.4: red's third revealed `6`: red may pick one of its four set-aside warlords, or pass."""
     s = make_state(
         "standard",
         events=["war_chariot", "hero"],
-        red={"held": ["double_six"], "six_marks": [1, 1, 0, 0, 0], "marked_armies": 2},
+        red={"held": ["double_six"], "six_marks": [1, 1, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
     )
     g = single_battle(s, "6", "6", at=2)
     expect(g, "warlord", "red")
@@ -151,6 +162,7 @@ def test_r7_4_war_chariot_red_chooses_a_second_warlord() -> None:
         "warlord:devastating_plague",
         "warlord:counter_plague",
         "warlord:recycle_plague",
+        "pass",
     }
     g.apply("warlord:counter_plague")
     d = expect_next_round(g, 2)
@@ -164,8 +176,8 @@ def test_r7_4_war_chariot_red_chooses_a_second_warlord() -> None:
 
 
 def test_r7_4_p8_blue_cannot_take_head_start_and_uses_its_pick_next_window() -> None:
-    """R7.4: blue may not pick `head_start`. P8: the `reinforce` picked during JIN-YAN's
-    battle is offered at the after-battles window of the same round."""
+    """R7.4: blue's third `6`: blue may not pick `head_start`. P8: the `reinforce` picked
+    during JIN-YAN's battle is offered at the after-battles window of the same round."""
     s = make_state(
         "standard",
         events=["war_chariot", "hero"],
@@ -173,12 +185,13 @@ def test_r7_4_p8_blue_cannot_take_head_start_and_uses_its_pick_next_window() -> 
             "held": ["feint"],
             "six_marks": [1, 1, 0, 0, 0],
             "marked_armies": 2,
+            "sixes_revealed": 2,
             "armies": [1, 0, 0, 0, 0],
         },
     )
     g = single_battle(s, "6", "6", at=2)
     expect(g, "warlord", "blue")
-    assert legal(g) == {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce"}
+    assert legal(g) == {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce", "pass"}
     g.apply("warlord:reinforce")
     answer(g, "window", "blue", "use", warlord="reinforce")  # the only target: QIN
     d = expect_next_round(g, 2)
@@ -194,28 +207,27 @@ def test_r7_4_p8_blue_cannot_take_head_start_and_uses_its_pick_next_window() -> 
 
 
 def test_p8_war_chariot_choice_after_the_step_payments() -> None:
-    """P8: war_chariot applies, pandemic is turned up and its payments (blue, then red) are
-    made, then red picks its warlord; red's `purge` is offered at the next window."""
+    """P8: blue's Plague meets red's third `6` at JIN-YAN (no mark, R5.2, but it counts,
+    R7.4) and is the fourth Plague copy (R7.1): war_chariot applies, pandemic is turned up
+    and its payments (blue, then red) are made, then red picks its warlord; red's `purge`
+    is offered at the next window (blue holds QIN and WU)."""
     s = make_state(
         "standard",
         events=["war_chariot", "pandemic", "hero"],
-        plague_reveals=3,
-        blue={"reserve": 0, "set_aside": 17, "armies": [2, 0, 0, 0, 2]},
+        blue={"reserve": 0, "set_aside": 17, "armies": [2, 0, 0, 0, 2], "plagues_revealed": 1},
         red={
             "reserve": 0,
             "set_aside": 14,
             "armies": [0, 2, 0, 3, 0],
             "six_marks": [1, 1, 0, 0, 0],
             "marked_armies": 2,
+            "sixes_revealed": 2,
+            "plagues_revealed": 2,
             "held": ["double_six"],
         },
     )
     g = single_battle(s, "P", "6", at=2)
-    # Six-mark from a province (red's reserve is empty).
-    expect(g, "source", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI")
-    g.apply("province:HAN-QI")
-    # Pandemic payments, blue first.
+    # Pandemic payments, blue first, from provinces (both reserves are empty).
     expect(g, "source", "blue")
     assert legal(g) == provinces("QIN", "WU")
     g.apply("province:WU")
@@ -228,29 +240,34 @@ def test_p8_war_chariot_choice_after_the_step_payments() -> None:
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [2, 0, 0, 0, 1]
     assert d["blue"]["set_aside"] == 18
-    assert d["red"]["armies"] == [0, 1, 0, 2, 0]
-    assert (d["red"]["set_aside"], d["red"]["marked_armies"]) == (15, 3)
-    assert d["red"]["six_marks"] == [1, 1, 1, 0, 0]
+    assert d["red"]["armies"] == [0, 1, 0, 3, 0]
+    assert (d["red"]["set_aside"], d["red"]["marked_armies"]) == (15, 2)
+    assert d["red"]["six_marks"] == [1, 1, 0, 0, 0]
+    assert d["red"]["sixes_revealed"] == 3
     assert sorted(d["red"]["warlords"]["held"]) == ["double_six", "purge"]
     assert d["events"] == {"face_up": "hero", "deck": []}
     assert d["plague_reveals"] == 4
 
 
 def test_p7_war_chariot_in_beginner_is_removed() -> None:
-    """P7/R7.4: beginner variant: war_chariot is removed with no effect, hero turned up."""
-    s = make_state(events=["war_chariot", "hero"], red={"six_marks": [1, 1, 0, 0, 0], "marked_armies": 2})
+    """P7/R7.4: beginner variant: red's third `6`: war_chariot is removed with no effect, hero
+    turned up."""
+    s = make_state(
+        events=["war_chariot", "hero"],
+        red={"six_marks": [1, 1, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
+    )
     d = expect_next_round(single_battle(s, "6", "6", at=2), 2)
     assert d["events"] == {"face_up": "hero", "deck": []}
     assert d["red"]["warlords"] == {"held": [], "used": [], "unchosen": []}
     assert d["red"]["six_marks"] == [1, 1, 1, 0, 0]
 
 
-def test_p5_war_chariot_looks_at_marks_already_on_the_board() -> None:
-    """P5: war_chariot, turned up after champion, finds red's 3 marked provinces at once."""
+def test_p5_war_chariot_looks_at_sixes_already_revealed() -> None:
+    """P5/R7.4: war_chariot, turned up after champion, finds red's 3 sixes revealed at once."""
     s = make_state(
         "standard",
         events=["champion", "war_chariot", "hero"],
-        red={"held": ["double_six"], "six_marks": [1, 1, 1, 0, 0], "marked_armies": 3},
+        red={"held": ["double_six"], "six_marks": [1, 1, 1, 0, 0], "marked_armies": 3, "sixes_revealed": 3},
     )
     g = single_battle(s, "9", "10")
     answer(g, "warlord", "red", "warlord:recycle_plague")
@@ -261,9 +278,13 @@ def test_p5_war_chariot_looks_at_marks_already_on_the_board() -> None:
 
 
 def test_p5_champion_turned_up_sees_the_battle_in_progress() -> None:
-    """P5: pandemic applies on the 4th Plague; champion, turned up in the same event step,
+    """P5: pandemic applies on the 4th Plague copy; champion, turned up in the same event step,
     sees blue's `9` that did not win against the Plague; hero is turned up and stays."""
-    s = make_state(events=["pandemic", "champion", "hero"], plague_reveals=3)
+    s = make_state(
+        events=["pandemic", "champion", "hero"],
+        blue={"plagues_revealed": 2},
+        red={"plagues_revealed": 1},
+    )
     d = expect_next_round(single_battle(s, "9", "P"), 2)
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (19, 2)
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (20, 1)
@@ -298,12 +319,14 @@ def test_p12_light_infantry_follows_shortfall() -> None:
     assert d["red"]["armies"] == [0, 10, 0, 10, 1]
 
 
-def test_d7_light_infantry_at_zero_stays_face_up() -> None:
-    """D7: with the marker at 0 nothing happens and light_infantry stays face up."""
+def test_d7_light_infantry_at_zero_is_removed_with_no_effect() -> None:
+    """D7: with the marker at 0 nobody is behind: light_infantry is removed with no effect
+    (blue keeps WU 3) and hero is turned up."""
     s = make_state(events=["light_infantry", "hero"], blue={"armies": [0, 0, 0, 0, 3]})
     d = expect_next_round(single_battle(s, "1", "1"), 2)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 3]
-    assert d["events"] == {"face_up": "light_infantry", "deck": ["hero"]}
+    assert d["red"]["armies"] == [0, 0, 0, 0, 0]
+    assert d["events"] == {"face_up": "hero", "deck": []}
 
 
 # --- R6.3 the last event, P6, P7 --------------------------------------------------------
@@ -346,12 +369,12 @@ def test_p6_r6_4_last_event_payment_counts_for_the_tie_break() -> None:
 
 
 def test_p6_no_warlord_for_a_final_war_chariot() -> None:
-    """P6/R6.3: a final war_chariot ends the game with no warlord choice."""
+    """P6/R6.3: a final war_chariot (red's third `6`) ends the game with no warlord choice."""
     s = make_state(
         "standard",
         score=1,
         events=["war_chariot"],
-        red={"held": ["double_six"], "six_marks": [1, 1, 0, 0, 0], "marked_armies": 2},
+        red={"held": ["double_six"], "six_marks": [1, 1, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
     )
     g = single_battle(s, "6", "6", at=2)
     assert g.is_terminal
@@ -360,11 +383,14 @@ def test_p6_no_warlord_for_a_final_war_chariot() -> None:
 
 
 def test_p7_r6_3_beginner_war_chariot_counts_as_the_last_event() -> None:
-    """P7/R6.3/R6.4: in the beginner variant a final war_chariot still ends the game;
-    WU (blue 8 against 5) is not fought; at 0, blue's reserve 20 beats red's 18."""
+    """P7/R6.3/R6.4: in the beginner variant a final war_chariot (red's third `6`) still ends
+    the game; WU (blue 8 against 5) is not fought; at 0, blue's reserve 20 beats red's 18."""
     blue = ["2", "3", "6", "4", "8"]
     red = ["2", "3", "6", "4", "5"]
-    s = make_state(events=["war_chariot"], red={"six_marks": [1, 1, 0, 0, 0], "marked_armies": 2})
+    s = make_state(
+        events=["war_chariot"],
+        red={"six_marks": [1, 1, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
+    )
     g = load(with_hands(s, blue, red))
     place(g, blue, red)
     assert g.is_terminal
@@ -379,8 +405,8 @@ def test_p10_pandemic_with_nothing_to_pay() -> None:
     s = make_state(
         "standard",
         events=["pandemic", "hero"],
-        plague_reveals=3,
-        blue={"reserve": 0, "set_aside": 21},
+        blue={"reserve": 0, "set_aside": 21, "plagues_revealed": 2},
+        red={"plagues_revealed": 1},
     )
     d = expect_next_round(single_battle(s, "3", "P"), 2)
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 21)

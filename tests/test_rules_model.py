@@ -8,7 +8,7 @@ import re
 
 import numpy as np
 import pytest
-from helpers import CARD_ORDER, PROVINCES, TOTAL_ARMIES, State, expect, load, make_state
+from helpers import PROVINCES, RECORD_CARD_ORDER, TOTAL_ARMIES, State, expect, load, make_state
 
 from suntzu_env import Game
 
@@ -22,12 +22,15 @@ TOP_KEYS = {
     "rules", "round", "score", "province_values", "privilege", "plague_reveals",
     "events", "blue", "red", "phase", "winner",
 }  # fmt: skip
-SIDE_KEYS = {"reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "warlords"}
+SIDE_KEYS = {
+    "reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck",
+    "sixes_revealed", "plagues_revealed", "warlords",
+}  # fmt: skip
 CONFIGS = [("standard", True), ("standard", False), ("beginner", True), ("beginner", False)]
 
 
 def check_state(g: Game) -> None:
-    """R1.3 (I1), R10 and R11 checks that hold after every action."""
+    """R1.3 (I1), R7, R10 and R11 checks that hold after every action."""
     d = g.to_dict()
     for color in ("blue", "red"):
         s = d[color]
@@ -36,10 +39,24 @@ def check_state(g: Game) -> None:
         assert sum(parts) == TOTAL_ARMIES, f"I1 broken for {color}: {s}"
         assert all(0 <= m <= 2 for m in s["six_marks"])
         assert s["marked_armies"] <= sum(s["six_marks"])
-        assert s["hand"] == sorted(s["hand"], key=CARD_ORDER.index)
+        assert s["hand"] == sorted(s["hand"], key=RECORD_CARD_ORDER.index)
+        # R5.5/R7.4: every mark was made by a revealed `6`.
+        assert sum(s["six_marks"]) <= s["sixes_revealed"]
+        # R7.1/R11: copies revealed at least once; a recycled copy `P*` is one of them, a `P`
+        # in hand or deck is one that never was.
+        cards = s["hand"] + s["deck"]
+        assert 0 <= s["plagues_revealed"] <= 2
+        assert cards.count("P*") <= s["plagues_revealed"]
+        assert cards.count("P") <= 2 - s["plagues_revealed"]
     for b, r in zip(d["blue"]["armies"], d["red"]["armies"], strict=True):
         assert b == 0 or r == 0, "two sides in one province"
     assert -9 <= d["score"] <= 9
+    assert d["blue"]["plagues_revealed"] + d["red"]["plagues_revealed"] <= d["plague_reveals"]
+    # R7: a face-up event whose condition holds is applied at once, so none waits at a placement.
+    if g.decision is not None and g.decision["kind"] == "place":
+        face_up = d["events"]["face_up"]
+        assert face_up != "pandemic" or d["blue"]["plagues_revealed"] + d["red"]["plagues_revealed"] < 4
+        assert face_up != "war_chariot" or max(d["blue"]["sixes_revealed"], d["red"]["sixes_revealed"]) < 3
     if g.is_terminal:
         assert g.decision is None and g.current_player is None
         assert g.winner in ("blue", "red", "draw")
@@ -221,14 +238,17 @@ def test_r11_round_trip_of_a_hand_made_record() -> None:
             "held": ["march"],
             "hand": ["1", "2", "3", "4", "5", "6", "9", "+2"],
             "deck": ["P", "7"],
+            "plagues_revealed": 1,
         },
         red={
             "armies": [0, 2, 0, 0, 5],
             "six_marks": [2, 0, 0, 0, 1],
             "marked_armies": 2,
             "held": ["double_six"],
-            "used": [],
-            "deck": ["-1"],
+            "used": ["recycle_plague"],  # picked with war_chariot (no longer among the events)
+            "deck": ["-1", "P*"],
+            "sixes_revealed": 4,
+            "plagues_revealed": 1,
         },
     )
     assert load(s).to_dict() == s

@@ -83,8 +83,9 @@ def test_r4_2_recall_during_own_placement() -> None:
     assert not any(a.startswith("recall:") for a in legal(g))
 
 
-def test_r4_2_d2_recall_only_at_own_placement() -> None:
-    """R4.2/D2: recall is offered at the side's placements only, not at its draw.
+def test_r4_2_d2_recall_not_at_the_draw() -> None:
+    """R4.2/D2: recall is offered at the side's own placements (and army-source decisions,
+    none here), not at its draw.
 
     Blue recalls twice (1 army stays set aside), plays its `+1`, and at the draw is
     asked only which card to keep. The recalled cards have left the game.
@@ -124,7 +125,7 @@ def test_r4_2_d2_recall_only_at_own_placement() -> None:
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (19, 2)
 
 
-# --- R4.3 reveal order, D3, P13, R4.4 ---------------------------------------------------
+# --- R4.3 reveal order, D3, R4.4 --------------------------------------------------------
 
 # Blue (reserve 2, WU 19) wins QIN by 2 and JIN-YAN by 2; red holds CHU 10, HAN-QI 11.
 # QIN and JIN-YAN are neighbours, so the second win takes its armies from the first.
@@ -141,8 +142,8 @@ def order_state(round_: int) -> dict:
     )
 
 
-def test_r4_3_p13_round_one_board_order_no_privilege() -> None:
-    """R4.3/R4.4/P13: round 1 reveals QIN first though blue has fewer armies; nobody
+def test_r4_3_round_one_board_order_no_privilege() -> None:
+    """R4.3/R4.4: round 1 reveals QIN first though blue has fewer armies; nobody
     gains the privilege.
 
     QIN first: 2 from reserve to QIN; JIN-YAN then takes QIN's 2 (its only blue neighbour).
@@ -201,9 +202,10 @@ def test_r4_3_tie_with_no_holder_uses_board_order() -> None:
     assert expect_next_round(g, 3)["privilege"] is None
 
 
-def test_d3_p13_holder_sees_each_result_and_keeps_the_privilege() -> None:
-    """D3/P13: after WU's battle blue sees its result; though blue now has more armies
-    than red, blue still chooses the next province."""
+def test_d3_r4_3_holder_sees_each_result_and_keeps_the_privilege() -> None:
+    """D3/R4.3: after WU's battle blue sees its result; though blue now has more armies
+    than red, blue still chooses the next province (the count is made once, before the
+    battles)."""
     s = make_state(round_=2, blue={"armies": [1, 0, 0, 0, 0]}, red={"armies": [0, 3, 0, 0, 0]})
     g = load(s)
     place(g, ["2", "3", "4", "5", "10"], TIES)
@@ -214,9 +216,9 @@ def test_d3_p13_holder_sees_each_result_and_keeps_the_privilege() -> None:
     assert legal(g) == provinces("QIN", "CHU", "JIN-YAN", "HAN-QI")
 
 
-def test_p13_holder_fixed_before_the_window() -> None:
-    """P13: blue (2 against 3) holds the privilege when the reveal phase starts; its
-    `reinforce` then ties the armies, and the privilege does not go back to red."""
+def test_r4_3_privilege_counted_after_the_window() -> None:
+    """R4.3: blue (2 against 3) would hold the privilege, but the count comes after the
+    window: its `reinforce` makes 3 against 3, a tie, so red, the last holder, keeps it."""
     s = make_state(
         "standard",
         round_=2,
@@ -228,9 +230,9 @@ def test_p13_holder_fixed_before_the_window() -> None:
     place(g, TIES, TIES)
     answer(g, "window", "blue", "use", warlord="reinforce")  # the only target is QIN
     assert g.to_dict()["blue"]["armies"] == [3, 0, 0, 0, 0]
-    expect(g, "reveal", "blue")
-    reveal(g, "blue", ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"])
-    assert expect_next_round(g, 3)["privilege"] == "blue"
+    expect(g, "reveal", "red")
+    reveal(g, "red", ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"])
+    assert expect_next_round(g, 3)["privilege"] == "red"
 
 
 # --- R4.5 scoring, D4 -------------------------------------------------------------------
@@ -430,16 +432,18 @@ def test_r4_6_r10_played_one_draws_three_keeps_two_blue_first() -> None:
 
 
 def test_r4_6_short_deck_keeps_all_without_a_decision() -> None:
-    """R4.6: fewer cards than the draw: draw them all, keep up to the allowance, no decision."""
+    """R4.6: fewer cards than the draw: draw them all, keep up to the allowance, no decision.
+    Blue played its `1` (it loses QIN to red's `2`): it draws its 2 cards and keeps both; red
+    draws its 1 card and keeps it."""
     s = make_state(
         blue={"hand": ["1", "2", "3", "4", "5", "6", "9", "10"], "deck": ["7", "8"]},
         red={"hand": ["1", "2", "3", "4", "5", "6", "7", "8", "10", "P"], "deck": ["9"]},
     )
     g = load(s)
-    # Blue's `1` meets a Plague in an empty QIN: nothing happens there.
-    place(g, ["1", "3", "4", "5", "10"], ["P", "3", "4", "5", "10"])
+    place(g, ["1", "3", "4", "5", "10"], ["2", "3", "4", "5", "10"])
     d = expect_next_round(g, 2)
+    assert d["red"]["armies"] == [1, 0, 0, 0, 0]
     assert d["blue"]["hand"] == ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
     assert d["blue"]["deck"] == []
-    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "7", "8", "9"]
+    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "7", "8", "9", "P"]
     assert d["red"]["deck"] == []

@@ -1,4 +1,4 @@
-"""Warlords (R8) and decisions D8, P1-P4, P11 (standard variant, round 1 unless said)."""
+"""Warlords (R8) and decisions D8, D9, D13, P1-P4, P11 (standard variant, round 1 unless said)."""
 
 from __future__ import annotations
 
@@ -80,33 +80,37 @@ def test_p4_double_six_not_spent_on_an_unmarked_province() -> None:
 # --- window warlords: purge, march, reinforce; P1, P2, P3 -------------------------------
 
 
-def test_r8_purge_before_battles() -> None:
-    """R8: `purge` removes 1 army from any province, back to its owner's reserve; used once."""
-    s = make_state("standard", blue={"armies": [3, 0, 0, 0, 0]}, red={"held": ["purge"], "armies": [0, 2, 0, 0, 0]})
+def test_r8_d13_purge_before_battles() -> None:
+    """R8/D13: `purge` removes 1 blue army from a province (blue's QIN or WU, not red's CHU),
+    back to blue's reserve (17 -> 18); used once."""
+    s = make_state("standard", blue={"armies": [3, 0, 0, 0, 1]}, red={"held": ["purge"], "armies": [0, 2, 0, 0, 0]})
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "red", "use", warlord="purge")
     expect(g, "target", "red")
-    assert legal(g) == provinces("QIN", "CHU")
+    assert legal(g) == provinces("QIN", "WU")
     g.apply("province:QIN")
     d = expect_next_round(g, 2)  # no second offer after the battles
-    assert d["blue"]["armies"] == [2, 0, 0, 0, 0]
-    assert d["blue"]["reserve"] == 19
+    assert d["blue"]["armies"] == [2, 0, 0, 0, 1]
+    assert d["blue"]["reserve"] == 18
+    assert d["red"]["armies"] == [0, 2, 0, 0, 0]
     assert d["red"]["warlords"]["held"] == []
     assert d["red"]["warlords"]["used"] == ["purge"]
 
 
 def test_r8_purge_passed_is_offered_again_after_battles() -> None:
-    """R8: a window warlord passed before the battles is offered after them."""
-    s = make_state("standard", blue={"armies": [3, 0, 0, 0, 0]}, red={"held": ["purge"], "armies": [0, 2, 0, 0, 0]})
+    """R8/D13: a window warlord passed before the battles is offered after them: blue's WU
+    1 -> 0, blue's reserve 17 -> 18."""
+    s = make_state("standard", blue={"armies": [3, 0, 0, 0, 1]}, red={"held": ["purge"], "armies": [0, 2, 0, 0, 0]})
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "red", "pass", warlord="purge")
     answer(g, "window", "red", "use", warlord="purge")
-    answer(g, "target", "red", "province:CHU")
+    answer(g, "target", "red", "province:WU")
     d = expect_next_round(g, 2)
-    assert d["red"]["armies"] == [0, 1, 0, 0, 0]
-    assert d["red"]["reserve"] == 20
+    assert d["blue"]["armies"] == [3, 0, 0, 0, 0]
+    assert d["blue"]["reserve"] == 18
+    assert d["red"]["armies"] == [0, 2, 0, 0, 0]
 
 
 def test_r8_p2_purge_not_offered_in_round_seven() -> None:
@@ -120,7 +124,7 @@ def test_r8_p2_purge_not_offered_in_round_seven() -> None:
 
 
 def test_p2_purge_not_offered_without_a_target() -> None:
-    """P2: with no army on the board `purge` has no target and is not offered."""
+    """P2/D13: with no army on the board `purge` has no target and is not offered."""
     g = load(make_state("standard", red={"held": ["purge"]}))
     place(g, TIES, TIES)
     d = expect_next_round(g, 2)
@@ -321,8 +325,8 @@ def test_r8_counter_plague() -> None:
     assert d["red"]["reserve"] == 16
 
 
-def test_r8_p2_counter_plague_offered_on_red_own_plague() -> None:
-    """R8/P2: offered whenever a Plague is revealed, red's own included: 0 against 3."""
+def test_r8_p2_d9_counter_plague_offered_on_red_own_plague() -> None:
+    """R8/P2/D9: offered when exactly one Plague is revealed, red's own included: 0 against 3."""
     g = single_battle(counter_state(), "3", "P")
     answer(g, "reactive", "red", "use", warlord="counter_plague")
     assert expect_next_round(g, 2)["blue"]["armies"] == [0, 0, 0, 0, 3]
@@ -330,7 +334,8 @@ def test_r8_p2_counter_plague_offered_on_red_own_plague() -> None:
 
 def test_r8_p11_recycle_plague() -> None:
     """R8/P11: after red's Plague, `recycle_plague` puts it under the deck and the top
-    card (`8`) leaves the game: red then draws `9` and `10`, not `8` nor the Plague."""
+    card (`8`) leaves the game: red then draws `9` and `10`, not `8` nor the Plague, which
+    stays at the bottom written `P*` (a copy already revealed, R7.1/R11)."""
     s = make_state("standard", red={"held": ["recycle_plague"], "deck": ["8", "9", "10"]})
     g = single_battle(s, "3", "P")
     answer(g, "reactive", "red", "use", warlord="recycle_plague")
@@ -338,13 +343,15 @@ def test_r8_p11_recycle_plague() -> None:
     assert legal(g) == {"keep:9", "keep:10"}
     g.apply("keep:10")
     d = expect_next_round(g, 2)
-    assert d["red"]["deck"] == ["P", "9"]
+    assert d["red"]["deck"] == ["P*", "9"]
     assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "10"]
+    assert d["red"]["plagues_revealed"] == 1
     assert sorted_warlords(d, "red")["used"] == ["recycle_plague"]
 
 
-def test_d6_recycled_plague_counts_again() -> None:
-    """D6/R8: a recycled Plague, drawn back and revealed again, counts again."""
+def test_d6_recycled_plague_does_not_count_again() -> None:
+    """D6/R7.1/R8: a recycled Plague, drawn back (`P*`) and revealed again, is a Plague reveal
+    (`plague_reveals` 1 -> 2) but not a new copy (red's copies stay at 1)."""
     s = make_state("standard", red={"held": ["recycle_plague"], "deck": ["8", "9"]})
     g = single_battle(s, "3", "P")
     answer(g, "reactive", "red", "use", warlord="recycle_plague")
@@ -353,24 +360,26 @@ def test_d6_recycled_plague_counts_again() -> None:
     g.apply("keep:P")
     d = expect_next_round(g, 2)
     assert d["red"]["deck"] == ["9"]
-    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "P"]
+    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "P*"]
     assert d["plague_reveals"] == 1
+    assert d["red"]["plagues_revealed"] == 1
     place(g, ["2", "3", "4", "5", "1"], ["2", "3", "4", "5", "P"])
     d = expect_next_round(g, 3)  # recycle_plague is spent: no decision this time
     assert d["plague_reveals"] == 2
+    assert d["red"]["plagues_revealed"] == 1
     assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "9"]
     assert d["red"]["deck"] == []
 
 
-def test_d8_recycle_into_an_empty_deck() -> None:
-    """D8: with an empty deck the recycled Plague goes to the deck and nothing is discarded;
-    the draw then brings it back to hand."""
+def test_d8_recycle_not_offered_into_an_empty_deck() -> None:
+    """D8: with an empty deck the recycle would discard its own card: it is not offered; the
+    Plague leaves the game and red keeps `recycle_plague`."""
     s = make_state("standard", red={"held": ["recycle_plague"]})
-    g = single_battle(s, "3", "P")
-    answer(g, "reactive", "red", "use", warlord="recycle_plague")
-    d = expect_next_round(g, 2)
-    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "P"]
+    d = expect_next_round(single_battle(s, "3", "P"), 2)
+    assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6"]
     assert d["red"]["deck"] == []
+    assert d["red"]["warlords"]["held"] == ["recycle_plague"]
+    assert d["red"]["plagues_revealed"] == 1
 
 
 def test_r8_recycle_minus_one() -> None:
@@ -388,8 +397,9 @@ def test_r8_recycle_minus_one() -> None:
 
 
 def test_p2_recycle_offered_after_every_battle_with_its_card() -> None:
-    """P2: `recycle_minus_one` is offered even where the `-1` tied (against red's `-1`)."""
-    s = make_state("standard", blue={"held": ["recycle_minus_one"]})
+    """P2/D8: `recycle_minus_one` is offered even where the `-1` tied (against red's `-1`);
+    blue's deck is not empty (D8)."""
+    s = make_state("standard", blue={"held": ["recycle_minus_one"], "deck": ["9"]})
     g = single_battle(s, "-1", "-1")
     answer(g, "reactive", "blue", "pass", warlord="recycle_minus_one")
     expect_next_round(g, 2)

@@ -1,0 +1,48 @@
+"""Every Python snippet of the README runs as written."""
+
+from __future__ import annotations
+
+import os
+import re
+import warnings
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, require
+
+from suntzu_env import IllegalActionWarning
+
+README = (ROOT / "README.md").read_text()
+SNIPPETS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
+# Libraries of the `clients` extra; a snippet that imports one is a client test.
+CLIENT_LIBRARIES = ("tianshou", "supersuit")
+
+
+def client_libraries(code: str) -> list[str]:
+    return [name for name in CLIENT_LIBRARIES if re.search(rf"^(import|from) {name}\b", code, flags=re.MULTILINE)]
+
+
+def snippet_params() -> list[object]:
+    params = []
+    for i, code in enumerate(SNIPPETS):
+        first = code.strip().splitlines()[0]
+        marks = [pytest.mark.clients] if client_libraries(code) or "sb3_contrib" in code else []
+        params.append(pytest.param(code, id=f"{i}:{first[:40]}", marks=marks))
+    return params
+
+
+def test_the_readme_has_snippets() -> None:
+    assert len(SNIPPETS) >= 6
+
+
+@pytest.mark.parametrize("code", snippet_params())
+def test_readme_snippet_runs(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in client_libraries(code):
+        require(name)
+    monkeypatch.chdir(tmp_path)  # whatever a snippet writes lands in a temporary folder
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" render mode too
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
+    with warnings.catch_warnings():
+        # unmasked samplers (check_env, plain PPO) meet the default rule for illegal actions
+        warnings.simplefilter("ignore", IllegalActionWarning)
+        exec(compile(code, "README.md", "exec"), {"__name__": "__main__"})
