@@ -9,6 +9,7 @@ plays an illegal action.
 
 from __future__ import annotations
 
+import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,7 @@ import numpy as np
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
 
+log = logging.getLogger(__name__)
 MODEL_FILE = "model.zip"  # a run folder's final model
 CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_steps.zip`
 
@@ -105,31 +107,101 @@ class PPOAgent:
         return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"
 
 
-def resolve_model_path(path: str | Path) -> Path:
-    """A run folder means its final `model.zip`, or its latest checkpoint while the run is unfinished."""
+class ModelError(ValueError):
+    """A path that holds no loadable PPO model (missing, unreadable, or made for another game layout)."""
+
+
+def checkpoint_steps(path: Path) -> int:
+    """The timesteps in a checkpoint's name, `ppo_<timesteps>_steps.zip`."""
+    return int(path.stem.split("_")[1])
+
+
+def checkpoints(run_dir: str | Path) -> list[Path]:
+    """A run folder's checkpoints, oldest first."""
+    found = [p for p in (Path(run_dir) / CHECKPOINT_DIR).glob("ppo_*_steps.zip") if p.stem.split("_")[1].isdigit()]
+    return sorted(found, key=checkpoint_steps)
+
+
+def model_candidates(path: str | Path) -> list[Path]:
+    """The model files a path names, the one to try first first.
+
+    A run folder: its final `model.zip`, then its checkpoints, newest first (an unfinished run plays its latest
+    checkpoint; an unreadable file gives way to the one before). A file: that file (`.zip` may be left out).
+    """
     p = Path(path)
     if p.is_dir():
-        if (p / MODEL_FILE).is_file():
-            return p / MODEL_FILE
-        checkpoints = sorted((p / CHECKPOINT_DIR).glob("ppo_*_steps.zip"), key=_checkpoint_steps)
-        if checkpoints:
-            return checkpoints[-1]
-        raise FileNotFoundError(f"{p} holds neither {MODEL_FILE} nor checkpoints in {CHECKPOINT_DIR}/")
+        found = [p / MODEL_FILE] if (p / MODEL_FILE).is_file() else []
+        found += reversed(checkpoints(p))
+        if not found:
+            raise ModelError(f"{p} holds no model: neither {MODEL_FILE} nor {CHECKPOINT_DIR}/ppo_<timesteps>_steps.zip "
+                             "(a run stopped before its warm start was saved has none yet: resume it)")  # fmt: skip
+        return found
     if p.suffix != ".zip" and p.with_suffix(".zip").is_file():
         p = p.with_suffix(".zip")
     if not p.is_file():
-        raise FileNotFoundError(f"no PPO model at {path}: expected a run folder or a .zip saved by MaskablePPO")
-    return p
+        raise ModelError(f"no PPO model at {path}: expected a run folder or a .zip saved by MaskablePPO")
+    return [p]
 
 
-def _checkpoint_steps(path: Path) -> int:
-    return int(path.stem.split("_")[1])
+class IncompatibleModelError(ModelError):
+    """A model trained for other observation or action spaces than this version's."""
+
+
+def check_spaces(observation_space: Any, action_space: Any, path: Path) -> None:
+    """Refuse a model whose observation or action space is not this package's."""
+    from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
+
+    obs_shape, n_actions = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
+    if obs_shape != (OBSERVATION_SIZE,) or n_actions != N_ACTIONS:
+        raise IncompatibleModelError(
+            f"{path} was trained on observations of shape {obs_shape} and {n_actions} actions; this version of "
+            f"suntzu-env has ({OBSERVATION_SIZE},) and {N_ACTIONS}"
+        )
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as a short phrase for a one-line message."""
+    text = " ".join(str(error).split())
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def load_model(path: str | Path) -> tuple[Any, Path]:
+    """The first readable MaskablePPO model of `model_candidates(path)`, and its file.
+
+    In a run folder an unreadable file is skipped with a warning naming it; a model trained for other spaces
+    than this version's is refused.
+    """
+    from sb3_contrib import MaskablePPO
+
+    candidates = model_candidates(path)
+    skipped = []
+    for candidate in candidates:
+        try:
+            model = MaskablePPO.load(candidate, device="cpu")
+        except Exception as error:  # a zip fails in many ways: bad archive, bad JSON, bad tensors, missing parts
+            reason = f"{candidate} is not a readable MaskablePPO model ({describe_error(error)})"
+            if len(candidates) == 1:
+                raise ModelError(reason) from None
+            skipped.append(candidate.name)
+            continue
+        check_spaces(model.observation_space, model.action_space, candidate)
+        if skipped:
+            log.warning("%s: %s unreadable; playing %s", path, ", ".join(skipped), candidate.relative_to(path))
+        return model, candidate
+    raise ModelError(f"no readable model in {path}: its {len(candidates)} model files are all unreadable")
+
+
+def resolve_model_path(path: str | Path) -> Path:
+    """The file `load_ppo_agent(path)` plays: the first readable one of `model_candidates(path)`."""
+    return load_model(path)[1]
 
 
 def load_ppo_agent(path: str | Path, seed: int | None = None, deterministic: bool = True) -> PPOAgent:
     """The agent of a MaskablePPO model: a run folder (`runs/<name>`) or a saved `.zip`."""
-    from sb3_contrib import MaskablePPO
-
-    model_path = resolve_model_path(path)
-    model = MaskablePPO.load(model_path, device="cpu")
-    return PPOAgent(PolicyActor.from_policy(model.policy), deterministic=deterministic, seed=seed, name=str(path))
+    model, file = load_model(path)
+    try:
+        actor = PolicyActor.from_policy(model.policy)
+    except (ValueError, AttributeError) as error:  # a policy that is not a flat-observation MLP
+        raise ModelError(f"{file} cannot play here: {error}") from None
+    return PPOAgent(actor, deterministic=deterministic, seed=seed, name=str(path))

@@ -1,28 +1,33 @@
 """The training configuration: one dataclass whose field docstrings are the `--help` of `experiments.train`.
 
-`parse_config(TrainConfig, argv)` turns any such dataclass into command-line flags (`--total-timesteps`,
-`--progress-bar/--no-progress-bar`, ...), reading each field's help text from the docstring written under it.
+Every value is checked here, when the config is made (from flags, from Python, or from a run's saved
+`config.json`): a value outside what is allowed raises `ConfigError`, naming the field and what it allows.
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
 import dataclasses
-import inspect
-import itertools
-import textwrap
+import math
+import re
 import time
 import types
 import typing
 from pathlib import Path
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
 from agents import check_spec
+from experiments.cli import ConfigError
+from suntzu_env.rules import VARIANTS
 
-T = TypeVar("T")
+Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, as command-line choices
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
+SEED_LIMIT = 2**31  # seeds are in [0, 2**31): numpy's legacy seeding, which SB3 uses, takes 32 bits
+NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timestamp: parts of a folder name
+# A resumed run keeps these: they name its folder, or shaped what is already trained (the game, the network,
+# the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
+FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "variant", "events", "net_arch", "bc_teacher",
+                   "bc_games", "bc_epochs")  # fmt: skip
 
 
 @dataclasses.dataclass
@@ -30,54 +35,49 @@ class TrainConfig:
     """MaskablePPO, warm-started by imitating the heuristic baseline, then trained against a mix of scripted
     baselines and frozen snapshots of itself.
 
-    The defaults are the recommended run: about 20 minutes on 2 CPU cores.
+    The defaults are the recommended run: about 20 minutes on 2 CPU cores. With SUNTZU_TRAIN_SMOKE=1 in the
+    environment the defaults become a budget of seconds that runs every stage (what CI runs).
     """
 
     # ---------------------------------------------------------------- run
     exp_name: str = "ppo_mix"
-    """experiment name, part of the run folder's name"""
+    """experiment name, part of the run folder's name (letters, digits, '.', '_', '-')"""
     seed: int = 0
-    """seed of everything: torch, numpy, the environments' games and seats, opponent sampling, evaluations"""
+    """seed of everything (torch, numpy, games, seats, opponents, evaluations), in [0, 2**31)"""
     runs_dir: str = "runs"
     """folder that holds the run folders"""
     timestamp: str = dataclasses.field(default_factory=lambda: time.strftime("%Y%m%d-%H%M%S"))
-    """start time, part of the run folder's name (default: now)"""
+    """start time, part of the run folder's name"""
     resume: str | None = None
-    """continue a run: its folder (its final model, else its latest checkpoint) or a checkpoint .zip; its saved
-    config is used, updated
-    by the flags given explicitly (e.g. a larger --total-timesteps) except its name and seed"""
+    """continue a run (its folder or a checkpoint) from its newest readable checkpoint; flags given update its config"""
     progress_bar: bool = True
-    """show a progress bar"""
+    """show progress bars"""
     torch_threads: int = 1
     """torch CPU threads; 1 is fastest for these small networks"""
 
     # ---------------------------------------------------------------- game
-    variant: Literal["standard", "beginner"] = "standard"
+    variant: Variant = "standard"
     """rules variant"""
     events: bool = False
     """play with the event cards"""
     shaped_reward: float = 0.0
-    """weight of the environment's potential-based shaping (the marker as the next scoring would leave it);
-    it adds up to zero over a game, so it speeds learning up without changing which play is best"""
+    """weight (>= 0) of the environment's potential-based shaping, which sums to zero over a game"""
 
     # ---------------------------------------------------------------- opponents
     opponents: str = "random=1,greedy=4,heuristic=2,pool=1"
-    """opponent mix, `spec=weight` pairs: any `agents.make_agent` spec (random, greedy, heuristic, ppo:<path>)
-    or `pool`, the learner's own frozen snapshots; one opponent is drawn per episode"""
+    """opponent mix, spec=weight pairs: random, greedy, heuristic, ppo:<path>, or pool (the learner's snapshots)"""
     pool_every: int = 20
     """add a snapshot of the learner to the self-play pool every this many PPO updates"""
     pool_size: int = 10
-    """the pool keeps this many most recent snapshots (plus the first one)"""
+    """the pool keeps this many most recent snapshots, plus the first one (in memory and in pool/)"""
     pool_deterministic: bool = False
     """pool opponents play their argmax action instead of sampling from their policy"""
 
     # ---------------------------------------------------------------- behaviour cloning warm start
     bc_teacher: str = "heuristic"
-    """agent imitated before PPO starts (behaviour cloning of its decisions, its game results teach the value
-    network); PPO then improves on it"""
+    """agent imitated before PPO starts: its decisions teach the policy, its results the value network"""
     bc_games: int = 3000
-    """games of demonstrations from the teacher (against random, greedy and itself, in both seats); 0: no
-    warm start"""
+    """games of demonstrations by the teacher (against random, greedy and itself); 0: no warm start"""
     bc_epochs: int = 20
     """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
 
@@ -87,77 +87,104 @@ class TrainConfig:
     n_envs: int = 32
     """environments stepped in parallel"""
     vec_env: Literal["dummy", "subproc"] = "dummy"
-    """`dummy` steps the environments in this process (fastest on 2 cores), `subproc` one process each"""
+    """dummy: the environments step in this process (fastest on 2 cores); subproc: one process each"""
     n_steps: int = 64
     """steps per environment per rollout"""
     batch_size: int = 512
-    """minibatch size"""
+    """minibatch size (>= 2); it divides n-envs * n-steps"""
     n_epochs: int = 4
     """passes over each rollout"""
     learning_rate: float = 1e-4
-    """Adam learning rate"""
+    """Adam learning rate, in (0, 1]"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over training"""
     gamma: float = 1.0
-    """discount; the only reward is the game's result, about 70 learner decisions away at the start"""
+    """discount, in [0, 1]; the only reward is the game's result, about 70 decisions away at the start"""
     gae_lambda: float = 0.95
-    """GAE lambda"""
+    """GAE lambda, in [0, 1]"""
     clip_range: float = 0.1
-    """PPO clipping parameter"""
+    """PPO clipping parameter, in (0, 1]"""
     ent_coef: float = 0.0
-    """entropy bonus coefficient"""
+    """entropy bonus coefficient (>= 0)"""
     vf_coef: float = 0.5
-    """value loss coefficient"""
+    """value loss coefficient (>= 0)"""
     max_grad_norm: float = 0.5
-    """gradient norm clip"""
+    """gradient norm clip (> 0)"""
     target_kl: float | None = None
-    """stop an update's epochs early past this KL divergence (none: never)"""
+    """stop an update's epochs early past this KL divergence (> 0; None: never)"""
     net_arch: tuple[int, ...] = (256, 256)
-    """hidden layer sizes of the policy and value networks (separate networks)"""
+    """hidden layer sizes of the policy and of the value network (separate networks), one or more"""
 
     # ---------------------------------------------------------------- evaluation and saving
     eval_every: int = 250_000
     """evaluate against the baselines every this many timesteps (0: only at the end)"""
     eval_games: int = 200
-    """seat-balanced games per baseline at each periodic evaluation"""
+    """seat-balanced games per baseline at each periodic evaluation (even, >= 2)"""
     final_eval_games: int = 1000
-    """seat-balanced games per baseline at the end of the run (0: none)"""
+    """seat-balanced games per baseline at the end of the run (even; 0: none)"""
     eval_opponents: tuple[str, ...] = ("random", "greedy", "heuristic")
     """agent specs evaluated against"""
     workers: int = 2
     """processes playing the demonstration and evaluation games (training waits for them)"""
     checkpoint_every: int = 500_000
-    """save a resumable checkpoint every this many timesteps (0: only the final model)"""
+    """save a checkpoint every this many timesteps (0: none but the warm start and the final model)"""
 
     def __post_init__(self) -> None:
-        for name in (
-            "total_timesteps",
-            "n_envs",
-            "n_steps",
-            "batch_size",
-            "n_epochs",
-            "pool_every",
-            "pool_size",
-            "workers",
-        ):
-            if getattr(self, name) < 1:
-                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("eval_every", "eval_games", "final_eval_games", "checkpoint_every", "bc_games", "bc_epochs"):
-            if getattr(self, name) < 0:
-                raise ValueError(f"{name} must be at least 0, got {getattr(self, name)}")
-        for name in ("eval_games", "final_eval_games"):
-            if getattr(self, name) % 2:
-                raise ValueError(
-                    f"{name} must be even (each deck seed is played in both seats), got {getattr(self, name)}"
-                )
+        self._check_types()
+        self._check_values()
+
+    # ---------------------------------------------------------------- checks
+    def _check_types(self) -> None:
+        """Every field holds a value of its declared type (flags are typed already; Python and JSON may not be)."""
+        hints = typing.get_type_hints(type(self))
+        for f in dataclasses.fields(self):
+            value, tp = getattr(self, f.name), hints[f.name]
+            if not _is_instance(value, tp):
+                raise ConfigError(f"{f.name} must be {_describe(tp)}, got {value!r}")
+
+    def _check_values(self) -> None:
+        for name in ("exp_name", "timestamp"):
+            if not NAME_PATTERN.fullmatch(getattr(self, name)):
+                raise ConfigError(f"{name} must be letters, digits, '.', '_' or '-' (a folder name), "
+                                  f"got {getattr(self, name)!r}")  # fmt: skip
+        if not 0 <= self.seed < SEED_LIMIT:
+            raise ConfigError(f"seed must be in [0, 2**31), got {self.seed}")
+        if not self.runs_dir:
+            raise ConfigError("runs_dir must name a folder, got ''")
+        if self.resume == "":
+            raise ConfigError("resume must name a run folder or a checkpoint, got ''")
+        for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",
+                     "workers", "bc_epochs"):  # fmt: skip
+            _at_least(self, name, 1)
+        for name in ("bc_games", "eval_every", "checkpoint_every"):
+            _at_least(self, name, 0)
+        _at_least(self, "batch_size", 2)  # PPO normalises advantages over each minibatch
         if self.rollout_size % self.batch_size:
-            raise ValueError(
-                f"batch_size ({self.batch_size}) must divide n_envs * n_steps ({self.rollout_size}) "
-                "so that every minibatch is full"
-            )
-        specs = [s for s in self.opponent_weights if s != POOL] + list(self.eval_opponents)
-        for spec in specs + ([self.bc_teacher] if self.bc_games else []):
-            check_spec(spec)  # names an agent (loads nothing)
+            raise ConfigError(f"batch_size ({self.batch_size}) must divide n_envs * n_steps ({self.rollout_size}) "
+                              "so that every minibatch is full")  # fmt: skip
+        _in_range(self, "learning_rate", 0.0, 1.0, low_open=True)
+        _in_range(self, "gamma", 0.0, 1.0)
+        _in_range(self, "gae_lambda", 0.0, 1.0)
+        _in_range(self, "clip_range", 0.0, 1.0, low_open=True)
+        for name in ("shaped_reward", "ent_coef", "vf_coef"):
+            _in_range(self, name, 0.0, math.inf)
+        _in_range(self, "max_grad_norm", 0.0, math.inf, low_open=True)
+        if self.target_kl is not None:
+            _in_range(self, "target_kl", 0.0, math.inf, low_open=True)
+        if not self.net_arch or min(self.net_arch) < 1:
+            got = " ".join(map(str, self.net_arch)) or "none"
+            raise ConfigError(f"net_arch must be one or more layer sizes, each at least 1, got {got}")
+        if self.eval_games < 2 or self.eval_games % 2:
+            raise ConfigError(f"eval_games must be an even number >= 2 (each deck seed is played in both seats; "
+                              f"no periodic evaluations: --eval-every 0), got {self.eval_games}")  # fmt: skip
+        if self.final_eval_games < 0 or self.final_eval_games % 2:
+            raise ConfigError("final_eval_games must be 0 or an even number (each deck seed is played in both "
+                              f"seats), got {self.final_eval_games}")  # fmt: skip
+        weights = self.opponent_weights  # checks the pairs
+        for spec in [s for s in weights if s != POOL] + list(self.eval_opponents):
+            _check_agent(spec, "opponents" if spec in weights else "eval_opponents")
+        if self.bc_games:
+            _check_agent(self.bc_teacher, "bc_teacher")
 
     # ---------------------------------------------------------------- derived values
     @property
@@ -187,12 +214,12 @@ class TrainConfig:
                 w = float(weight)
             except ValueError:
                 w = -1.0
-            if not sep or not spec or w < 0:
-                raise ValueError(f"opponents: expected `spec=weight` pairs with weights >= 0, got {item!r}")
+            if not sep or not spec or not 0 <= w < math.inf:
+                raise ConfigError(f"opponents: expected `spec=weight` pairs with weights >= 0, got {item!r}")
             weights[spec] = weights.get(spec, 0.0) + w
         total = sum(weights.values())
         if total <= 0:
-            raise ValueError(f"opponents: the weights must not all be 0, got {self.opponents!r}")
+            raise ConfigError(f"opponents: the weights must not all be 0, got {self.opponents!r}")
         return {spec: w / total for spec, w in weights.items() if w > 0}
 
     def to_dict(self) -> dict[str, Any]:
@@ -200,82 +227,79 @@ class TrainConfig:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
+        """The config of a `to_dict` (a run's `config.json`); lists stand for tuples."""
+        if not isinstance(d, dict):
+            raise ConfigError(f"config: expected a JSON object, got {type(d).__name__}")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(d) - names
         if unknown:
-            raise ValueError(f"config: unknown key {sorted(unknown)[0]!r}")
-        hints = typing.get_type_hints(cls)
-        return cls(**{k: tuple(v) if _origin(hints[k]) is tuple and v is not None else v for k, v in d.items()})
+            raise ConfigError(f"config: unknown key {sorted(unknown)[0]!r}")
+        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+
+    def changed(self, other: TrainConfig) -> list[str]:
+        """Names of the fields whose values differ from `other`'s."""
+        return [f.name for f in dataclasses.fields(self) if getattr(self, f.name) != getattr(other, f.name)]
 
 
-# -------------------------------------------------------------------- dataclass -> argparse
+# The default run shrunk to seconds (SUNTZU_TRAIN_SMOKE=1): every stage runs, on two environments and a tiny
+# network: behaviour cloning, the self-play pool, periodic and final evaluations, checkpoints.
+SMOKE: dict[str, Any] = {
+    "exp_name": "smoke", "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
+    "net_arch": (32, 32), "bc_games": 6, "bc_epochs": 1, "eval_every": 256, "eval_games": 2, "final_eval_games": 4,
+    "checkpoint_every": 256, "pool_every": 1, "workers": 1,
+}  # fmt: skip
+SMOKE_VARIABLE = "SUNTZU_TRAIN_SMOKE"
 
 
-def field_docs(cls: type) -> dict[str, str]:
-    """The docstring written under each field of a dataclass, from its source."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    body = tree.body[0].body  # type: ignore[attr-defined]
-    docs = {}
-    for node, after in itertools.pairwise(body):
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and isinstance(after, ast.Expr)
-            and isinstance(after.value, ast.Constant)
-            and isinstance(after.value.value, str)
-        ):
-            docs[node.target.id] = " ".join(after.value.value.split())
-    return docs
+def _at_least(cfg: TrainConfig, name: str, low: int) -> None:
+    if getattr(cfg, name) < low:
+        raise ConfigError(f"{name} must be at least {low}, got {getattr(cfg, name)}")
 
 
-def _origin(tp: Any) -> Any:
-    return typing.get_origin(tp)
+def _in_range(cfg: TrainConfig, name: str, low: float, high: float, low_open: bool = False) -> None:
+    value = getattr(cfg, name)
+    inside = (low < value if low_open else low <= value) and value <= high and math.isfinite(value)
+    if not inside:
+        allowed = (f"> {low:g}" if low_open else f">= {low:g}") if high == math.inf else \
+            f"in {'(' if low_open else '['}{low:g}, {high:g}]"  # fmt: skip
+        raise ConfigError(f"{name} must be {allowed} (a finite number), got {value}")
 
 
-def _argument(tp: Any) -> dict[str, Any]:
-    """argparse keywords for a field type: bool, int, float, str, Literal, X | None, tuple[X, ...]."""
-    origin, args = _origin(tp), typing.get_args(tp)
-    if origin in (typing.Union, types.UnionType) and type(None) in args:
-        (inner,) = (a for a in args if a is not type(None))
-        kw = _argument(inner)
-        conv = kw.get("type", str)
-        kw["type"] = lambda text, conv=conv: None if text.lower() == "none" else conv(text)
-        return kw
-    if tp is bool:
-        return {"action": argparse.BooleanOptionalAction}
-    if origin is Literal:
-        return {"type": type(args[0]), "choices": args}
-    if origin is tuple:
-        return {"type": args[0], "nargs": "+"}
-    if tp in (int, float, str):
-        return {"type": tp}
-    raise TypeError(f"no command-line form for field type {tp!r}")
-
-
-def build_parser(cls: type, prog: str | None = None) -> argparse.ArgumentParser:
-    """An argparse parser with one `--flag` per dataclass field, its docstring as help."""
-    parser = argparse.ArgumentParser(
-        prog=prog,
-        description=inspect.getdoc(cls),
-        argument_default=argparse.SUPPRESS,  # only the flags given come back: resume overrides exactly those
-    )
-    docs, hints = field_docs(cls), typing.get_type_hints(cls)
-    for f in dataclasses.fields(cls):
-        help_text = docs.get(f.name, "")
-        if f.default is not dataclasses.MISSING and "(default" not in help_text:
-            shown = " ".join(map(str, f.default)) if isinstance(f.default, tuple) else f.default
-            help_text += f" (default: {shown})"
-        parser.add_argument(
-            f"--{f.name.replace('_', '-')}", help=help_text.replace("%", "%%"), **_argument(hints[f.name])
-        )
-    return parser
-
-
-def parse_config(cls: type[T], argv: list[str] | None = None, prog: str | None = None) -> tuple[T, dict[str, Any]]:
-    """The dataclass built from command-line flags, and the flags given explicitly."""
-    parser = build_parser(cls, prog)
-    given = {k: tuple(v) if isinstance(v, list) else v for k, v in vars(parser.parse_args(argv)).items()}
+def _check_agent(spec: str, field: str) -> None:
     try:
-        return cls(**given), given
+        check_spec(spec)
     except ValueError as error:
-        parser.error(str(error))  # exits with the usage and the message
+        raise ConfigError(f"{field}: {error}") from None
+
+
+def _is_instance(value: Any, tp: Any) -> bool:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if tp is bool:
+        return isinstance(value, bool)
+    if tp is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    if tp is float:
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if tp is str:
+        return isinstance(value, str)
+    if tp is type(None):
+        return value is None
+    if origin is Literal:
+        return value in args
+    if origin is tuple:
+        return isinstance(value, tuple) and all(_is_instance(v, args[0]) for v in value)
+    if origin in (typing.Union, types.UnionType):
+        return any(_is_instance(value, a) for a in args)
+    raise TypeError(f"no check for field type {tp!r}")
+
+
+def _describe(tp: Any) -> str:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin is Literal:
+        return "one of " + ", ".join(map(repr, args))
+    if origin is tuple:
+        return f"a list of {_describe(args[0])}s"
+    if origin is not None:
+        return " or ".join(_describe(a) for a in args)
+    return {bool: "true or false", int: "a whole number", float: "a number", str: "a string",
+            type(None): "None"}.get(tp, str(tp))  # fmt: skip

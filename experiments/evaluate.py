@@ -25,23 +25,29 @@ win-rate matrix with its intervals).
 
 from __future__ import annotations
 
-import argparse
+import copy
 import csv
-import json
+import dataclasses
+import io
 import math
 import multiprocessing
 import os
-import sys
+import shutil
+import signal
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agents import Agent, check_spec, make_agent, valid_specs
+from experiments.cli import ConfigError, UserError, parse, run_cli
+from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
 from suntzu_env import Game
 from suntzu_env.rules import SEATS, VARIANTS
+
+Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, as command-line choices
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 LADDER: tuple[tuple[str, str, float], ...] = (("greedy", "random", 0.80), ("heuristic", "greedy", 0.60))
@@ -204,7 +210,7 @@ def play_games(
             bar.update(len(rows))
     else:
         context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(min(workers, len(jobs))) as pool:
+        with context.Pool(min(workers, len(jobs)), initializer=ignore_interrupts) as pool:
             for i, rows in pool.imap_unordered(_run_job, jobs):
                 results[i].extend(rows)
                 bar.update(len(rows))
@@ -212,6 +218,11 @@ def play_games(
     for rows in results:
         rows.sort(key=lambda r: (r["seed"], SEATS.index(r["a_seat"])))
     return results
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the pool (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _progress_bar(total: int, enabled: bool) -> Any:
@@ -383,26 +394,51 @@ def ladder(pairings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
-    """summary.json, pairings.csv, games.csv and heatmap.png in `out_dir`."""
+    """summary.json, pairings.csv, games.csv and heatmap.png in `out_dir`, each written whole.
+
+    A new folder is filled aside and renamed into place, so that it appears complete or not at all.
+    """
     out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    summary = {k: v for k, v in results.items() if k != "games"}
-    (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
-    fields = list(results["pairings"][0])
-    with (out / "pairings.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=fields)
-        writer.writeheader()
-        writer.writerows(results["pairings"])
-    with (out / "games.csv").open("w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["pairing", "seed", "blue", "red", "winner", "score", "decisions"])
+    fresh = not out.exists()
+    folder = out.with_name(f".{out.name}{TEMPORARY}{os.getpid()}") if fresh else out
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        summary = {k: v for k, v in results.items() if k != "games"}
+        write_json(folder / "summary.json", summary)
+        write_atomic(folder / "pairings.csv", _csv(list(results["pairings"][0]), results["pairings"]))
+        games = []
         for pairing, rows in zip(results["pairings"], results["games"], strict=True):
             for r in rows:
                 blue, red = (pairing["a"], pairing["b"]) if r["a_seat"] == "blue" else (pairing["b"], pairing["a"])
-                writer.writerow([f"{pairing['a']} vs {pairing['b']}", r["seed"], blue, red, r["winner"], r["score"],
-                                 r["decisions"]])  # fmt: skip
-    plot_heatmap(results, out / "heatmap.png")
+                games.append(
+                    {
+                        "pairing": f"{pairing['a']} vs {pairing['b']}",
+                        "seed": r["seed"],
+                        "blue": blue,
+                        "red": red,
+                        "winner": r["winner"],
+                        "score": r["score"],
+                        "decisions": r["decisions"],
+                    }
+                )
+        write_atomic(folder / "games.csv", _csv(["pairing", "seed", "blue", "red", "winner", "score", "decisions"],
+                                                games))  # fmt: skip
+        plot_heatmap(results, folder / "heatmap.png")
+        if fresh:
+            folder.rename(out)
+    except BaseException:
+        if fresh:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
     return out
+
+
+def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=fields)
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
 
 
 def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
@@ -439,7 +475,7 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
     ax.set_title(f"win rate (draws half), Wilson 95%\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    save_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120))
     plt.close(fig)
 
 
@@ -474,93 +510,93 @@ def report(results: dict[str, Any]) -> str:
 
 # -------------------------------------------------------------------- command line
 
-
-class _Parser(argparse.ArgumentParser):
-    """An argument parser whose errors also list the valid flags."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        flags = ", ".join(a.option_strings[-1] for a in self._actions if a.option_strings)
-        self.print_usage(sys.stderr)
-        self.exit(2, f"{self.prog}: error: {message}\nvalid flags: {flags}\n")
+PROG = "python -m experiments.evaluate"
 
 
-def _agent_spec(text: str) -> str:
-    try:
-        check_spec(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return text
+@dataclass
+class EvaluateConfig:
+    """Round-robin evaluation of agents over paired, seat-swapped games: win rates with Wilson 95% intervals,
+    Bradley-Terry ratings, the baseline ladder, and a results folder."""
+
+    agents: tuple[str, ...] = ("random", "greedy", "heuristic")
+    """two or more agents: random, greedy, heuristic, ppo:<path-to-model>; one given twice plays itself"""
+    games: int = 2000
+    """games per pairing, even: games/2 deck seeds, each played in both seats"""
+    seed: int = 0
+    """first deck seed, in [0, 2**62): the games use seeds seed .. seed + games/2 - 1"""
+    variant: Variant = "standard"
+    """rules variant"""
+    events: bool = False
+    """play with the event cards (R7)"""
+    workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
+    """worker processes, one per core by default"""
+    out: Path | None = None
+    """results folder (None: results/<name>)"""
+    name: str | None = None
+    """results folder's name under results/ (None: the agents, games, seed and time)"""
+    progress: bool = True
+    """show a progress bar"""
+
+    def __post_init__(self) -> None:
+        if len(self.agents) < 2:
+            raise ConfigError(f"agents: needs at least two agents, got {' '.join(self.agents) or 'none'}; "
+                              f"valid: {valid_specs()}")  # fmt: skip
+        for spec in self.agents:
+            try:
+                check_spec(spec)
+            except ValueError as error:
+                raise ConfigError(f"agents: {error}") from None
+        try:
+            check_games(self.games)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
+        if not 0 <= self.seed < 2**62:
+            raise ConfigError(f"seed must be in [0, 2**62), got {self.seed}")
+        if self.workers < 1:
+            raise ConfigError(f"workers must be at least 1, got {self.workers}")
+        if self.name is not None and (not self.name or "/" in self.name or os.sep in self.name or
+                                      self.name in (".", "..")):  # fmt: skip
+            raise ConfigError(f"name must be a folder name (no '/'), got {self.name!r}")
+        if self.variant not in VARIANTS:
+            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
 
 
-def _games(text: str) -> int:
-    try:
-        games = int(text)
-        check_games(games)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected an even number >= 2, got {text!r}") from None
-    return games
+def load_agents(specs: Sequence[str]) -> None:
+    """Load each `ppo:` agent now, once: a bad model is refused before any game, and workers inherit it."""
+    for spec in dict.fromkeys(specs):
+        if spec.startswith("ppo:"):
+            _AGENTS[spec, 0] = make_agent(spec)
+            _AGENTS[spec, 1] = copy.deepcopy(_AGENTS[spec, 0])
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not 0 <= value < 2**62:
-        raise argparse.ArgumentTypeError(f"expected an integer in [0, 2**62), got {text!r}")
-    return value
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="python -m experiments.evaluate",
-        description="Round-robin evaluation of agents over paired, seat-swapped games: win rates with Wilson "
-        "95%% intervals, Bradley-Terry ratings, the baseline ladder, and a results folder.",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter,
-    )
-    parser.add_argument(
-        "--agents", nargs="+", type=_agent_spec, default=["random", "greedy", "heuristic"], metavar="AGENT",
-        help=f"agents to play each other ({valid_specs()}); a name given twice plays itself",
-    )  # fmt: skip
-    parser.add_argument("--games", type=_games, default=2000, help="games per pairing: an even number, half the deck "
-                        "seeds, each played in both seats")  # fmt: skip
-    parser.add_argument("--seed", type=_seed, default=0, help="first deck seed; the games use seed .. seed+games/2-1")
-    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
-    parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
-    parser.add_argument("--workers", type=_positive, default=os.cpu_count() or 1, help="worker processes")
-    parser.add_argument("--out", type=Path, default=None, help="results folder (default: results/<name>)")
-    parser.add_argument("--name", default=None, help="results folder name under results/ (default: agents, games, "
-                        "seed and time)")  # fmt: skip
-    parser.add_argument("--no-progress", action="store_true", help="hide the progress bar")
-    return parser
-
-
-def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Run the round robin, print the report, write the results folder; returns the results."""
-    args = build_parser().parse_args(argv)
-    if len(args.agents) < 2:
-        build_parser().error(f"--agents needs at least two agents, got {args.agents}; valid: {valid_specs()}")
-    results = round_robin(
-        args.agents, args.games, args.seed, args.variant, args.events, args.workers, progress=not args.no_progress
-    )
-    name = args.name or "_".join(
-        ["-".join(label.replace(":", "").replace("/", "-").replace("#", "") for label in results["config"]["labels"]),
+    args = parse(EvaluateConfig, argv, PROG)
+    out = args.out or Path("results") / (args.name or "_".join(
+        ["-".join(label.replace(":", "").replace("/", "-").replace("#", "") for label in labels_for(args.agents)),
          f"{args.games}g", f"s{args.seed}", datetime.now().strftime("%Y%m%d-%H%M%S")]
-    )  # fmt: skip
-    out = write_results(results, args.out or Path("results") / name)
+    ))  # fmt: skip
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out}: a file is there, not a folder")
+    try:  # before the games: a folder that cannot be made is said at once
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
+    load_agents(args.agents)
+    results = round_robin(args.agents, args.games, args.seed, args.variant, args.events, args.workers,
+                          progress=args.progress)  # fmt: skip
+    try:
+        out = write_results(results, out)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
     print(report(results))
     print(f"results: {out}")
     return results
+
+
+def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
+    """The command line: a user error is one line on stderr and exit status 2."""
+    return run_cli(PROG, lambda: run(argv), EvaluateConfig)
 
 
 if __name__ == "__main__":

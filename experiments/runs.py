@@ -1,66 +1,168 @@
-"""Reading run folders back: config, periodic evaluations, learning curves.
+"""Run folders: writing their files so that none is ever half-written, and reading them back.
 
 A run folder `runs/<name>/` written by `experiments.train` holds:
 
-| path                      | what                                                                  |
-|---------------------------|-----------------------------------------------------------------------|
-| `config.json`             | the resolved `TrainConfig` (`python -m experiments.train --help`)     |
-| `model.zip`               | the final MaskablePPO model (`ppo:runs/<name>` in `agents.make_agent`) |
-| `checkpoints/`            | `ppo_<timesteps>_steps.zip`, resumable with `--resume`                |
-| `pool/`                   | `snapshot_<timesteps>.npz`, the self-play pool's frozen actors         |
-| `eval.csv`                | win rate against each baseline over timesteps, with 95% intervals     |
-| `learning_curve.png`      | `eval.csv` as a figure                                                |
-| `summary.json`            | wall time, steps per second, the final evaluation                     |
-| `tb/`                     | TensorBoard logs (`tensorboard --logdir runs`)                        |
+| path                 | what                                                                        |
+|----------------------|-----------------------------------------------------------------------------|
+| `config.json`        | the resolved `TrainConfig` (`python -m experiments.train --help`)           |
+| `versions.json`      | python and the libraries the run began with (`experiments.versions`)       |
+| `checkpoints/`       | `ppo_<timesteps>_steps.zip`, resumable with `--resume`; `ppo_0` is the warm start |
+| `warm_start.json`    | the behaviour cloning's figures                                             |
+| `pool/`              | `snapshot_<timesteps>.npz`, the self-play pool's actors (`--pool-size` + 1) |
+| `eval.csv`           | win rate against each baseline over timesteps, with 95% intervals           |
+| `learning_curve.png` | `eval.csv` as a figure                                                      |
+| `model.zip`          | the final model (`ppo:runs/<name>` in `agents.make_agent`)                  |
+| `summary.json`       | written last: wall time, steps per second, final evaluation, versions       |
+| `tb/`                | TensorBoard logs (`tensorboard --logdir runs`)                              |
+
+Every file but TensorBoard's is written whole or not at all (`write_atomic`: a temporary file, then a
+rename), so a run killed at any moment leaves the files of its last good state. A folder appears whole too:
+`config.json` and `versions.json` are in it from the start. A run is finished once `summary.json` exists.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
+import logging
+import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any
+
+from experiments.cli import UserError
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
 
     from experiments.config import TrainConfig
 
+log = logging.getLogger(__name__)
 EVAL_FIELDS = ("timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "final")
+TEMPORARY = ".tmp-"  # part of the name of a file being written: `.<name>.tmp-<pid>`
+
+
+# -------------------------------------------------------------------- writing whole files
+
+
+def write_atomic(path: str | Path, data: bytes | str) -> Path:
+    """Write `data` to `path` whole or not at all: a temporary file beside it, flushed to disk, then renamed."""
+    path = Path(path)
+    temporary = path.with_name(f".{path.name}{TEMPORARY}{os.getpid()}")
+    try:
+        with temporary.open("wb") as f:
+            f.write(data.encode() if isinstance(data, str) else data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    _sync_folder(path.parent)
+    return path
+
+
+def save_atomic(path: str | Path, save: Callable[[IO[bytes]], Any]) -> Path:
+    """`write_atomic` of what `save(buffer)` writes: `model.save`, `np.savez`, `figure.savefig`."""
+    buffer = io.BytesIO()
+    save(buffer)
+    return write_atomic(path, buffer.getvalue())
+
+
+def write_json(path: str | Path, value: Any) -> Path:
+    return write_atomic(path, json.dumps(value, indent=2) + "\n")
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in `folder` durable (where the system allows opening a folder)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def remove_temporaries(folder: str | Path) -> int:
+    """Delete the temporary files a killed process left in `folder` and below; returns how many."""
+    removed = 0
+    for path in Path(folder).rglob(f".*{TEMPORARY}*"):
+        if path.is_file():
+            path.unlink(missing_ok=True)
+            removed += 1
+    return removed
+
+
+# -------------------------------------------------------------------- reading
+
+
+def read_json(path: str | Path) -> Any:
+    """The JSON in a file; a missing or unreadable file is a `UserError` naming it."""
+    path = Path(path)
+    try:
+        return json.loads(path.read_text())
+    except FileNotFoundError:
+        raise UserError(f"{path} does not exist") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
+        raise UserError(f"{path} is unreadable ({error})") from None
 
 
 def read_config(run_dir: str | Path) -> TrainConfig:
-    from experiments.config import TrainConfig
+    """The `TrainConfig` a run folder was trained with."""
+    from experiments.config import ConfigError, TrainConfig
 
-    return TrainConfig.from_dict(json.loads((Path(run_dir) / "config.json").read_text()))
+    path = Path(run_dir) / "config.json"
+    try:
+        return TrainConfig.from_dict(read_json(path))
+    except ConfigError as error:
+        raise UserError(f"{path}: {error}") from None
 
 
 def read_eval(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The rows of `eval.csv`, typed (empty when there are none yet)."""
+    """The rows of `eval.csv`, typed (empty when there are none yet); unreadable rows are skipped, with a warning."""
     path = Path(run_dir) / "eval.csv"
     if not path.is_file():
         return []
-    with path.open(newline="") as f:
-        rows = list(csv.DictReader(f))
-    for row in rows:
-        for key in ("timesteps", "games", "wins", "draws", "losses"):
-            row[key] = int(row[key])
-        for key in ("win_rate", "ci_low", "ci_high"):
-            row[key] = float(row[key])
-        row["final"] = row["final"] == "True"
+    try:
+        with path.open(newline="") as f:
+            raw = list(csv.DictReader(f))
+    except (OSError, UnicodeDecodeError, csv.Error) as error:
+        log.warning("%s is unreadable (%s): its evaluations are left out", path, error)
+        return []
+    rows = []
+    for row in raw:
+        try:
+            for key in ("timesteps", "games", "wins", "draws", "losses"):
+                row[key] = int(row[key])
+            for key in ("win_rate", "ci_low", "ci_high"):
+                row[key] = float(row[key])
+            if row["final"] not in ("True", "False") or not row["opponent"]:
+                raise ValueError(row["final"])
+            row["final"] = row["final"] == "True"
+        except (KeyError, TypeError, ValueError):
+            continue
+        rows.append(row)
+    if len(rows) < len(raw):
+        log.warning("%s: %d unreadable rows left out", path, len(raw) - len(rows))
     return rows
 
 
 def write_eval(run_dir: str | Path, rows: list[dict[str, Any]]) -> None:
-    with (Path(run_dir) / "eval.csv").open("w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=EVAL_FIELDS)
-        writer.writeheader()
-        writer.writerows({k: row[k] for k in EVAL_FIELDS} for row in rows)
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=EVAL_FIELDS)
+    writer.writeheader()
+    writer.writerows({k: row[k] for k in EVAL_FIELDS} for row in rows)
+    write_atomic(Path(run_dir) / "eval.csv", text.getvalue())
 
 
 def latest_run(runs_dir: str | Path = "runs") -> Path:
-    """The most recent run folder (by name's timestamp, then modification time) that holds a final model."""
-    runs = [p.parent for p in Path(runs_dir).glob("*/model.zip")]
+    """The most recent finished run folder (by name's timestamp, then modification time): one with `summary.json`."""
+    runs = [p.parent for p in Path(runs_dir).glob("*/summary.json") if (p.parent / "model.zip").is_file()]
     if not runs:
         raise FileNotFoundError(f"no finished run in {runs_dir}/: train one with `python -m experiments.train`")
     return max(runs, key=lambda p: (p.name.rsplit("__", 1)[-1], p.stat().st_mtime))
@@ -111,6 +213,4 @@ def save_learning_curve(run_dir: str | Path) -> Path:
     run_dir = Path(run_dir)
     fig = Figure(figsize=(7, 4), layout="tight")
     plot_learning_curve(read_eval(run_dir), fig.subplots(), title=run_dir.name)
-    out = run_dir / "learning_curve.png"
-    fig.savefig(out, dpi=110)
-    return out
+    return save_atomic(run_dir / "learning_curve.png", lambda f: fig.savefig(f, format="png", dpi=110))

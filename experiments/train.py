@@ -8,15 +8,21 @@
    deterministic policy plays seat-balanced games against each baseline; the results go to `eval.csv`,
    TensorBoard and `learning_curve.png`.
 
-Everything is written to `runs/<run name>/` (see `experiments.runs`); the final model plays as
-`ppo:runs/<run name>` wherever agents are named (`agents.make_agent`, `experiments.evaluate`).
+Everything is written to `runs/<run name>/` (see `experiments.runs`), every file whole or not at all; the
+final model plays as `ppo:runs/<run name>` wherever agents are named (`agents.make_agent`,
+`experiments.evaluate`). A run killed at any moment continues with `--resume runs/<run name>`: from its
+newest readable checkpoint (the warm start is the first), or from the start when it had none yet.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
+import os
 import re
+import shutil
+import sys
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -26,6 +32,7 @@ from typing import Any
 import gymnasium as gym
 import numpy as np
 import torch
+import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import TensorBoardOutputFormat
@@ -35,14 +42,37 @@ from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
 from tqdm import tqdm, trange
 
 from agents import make_agent
-from agents.ppo import CHECKPOINT_DIR, MODEL_FILE, PolicyActor, PPOAgent, resolve_model_path
-from experiments.config import POOL, TrainConfig, parse_config
-from experiments.evaluate import play_match
-from experiments.runs import read_eval, save_learning_curve, write_eval
+from agents.ppo import (
+    CHECKPOINT_DIR,
+    MODEL_FILE,
+    ModelError,
+    PolicyActor,
+    PPOAgent,
+    check_spaces,
+    checkpoint_steps,
+    checkpoints,
+    describe_error,
+)
+from experiments.cli import UserError, flag, parse, run_cli
+from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
+from experiments.evaluate import ignore_interrupts, play_match
+from experiments.runs import (
+    TEMPORARY,
+    read_config,
+    read_eval,
+    remove_temporaries,
+    save_atomic,
+    save_learning_curve,
+    write_eval,
+    write_json,
+)
+from experiments.versions import library_versions
 from suntzu_env import Game, SunTzuGymEnv
 from suntzu_env.rules import SEATS
 
+PROG = "python -m experiments.train"
 POOL_DIR = "pool"
+WARM_START_FILE = "warm_start.json"  # the behaviour cloning's figures
 EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the same games at every evaluation
 
 
@@ -123,30 +153,61 @@ def make_vec_env(cfg: TrainConfig) -> VecEnv:
     return SubprocVecEnv(thunks) if cfg.vec_env == "subproc" else DummyVecEnv(thunks)
 
 
+# -------------------------------------------------------------------- the self-play pool on disk
+
+
+def pool_files(run_dir: Path) -> list[tuple[int, Path]]:
+    """The pool's snapshot files, `(timesteps, path)`, oldest first."""
+    found = []
+    for path in (run_dir / POOL_DIR).glob("snapshot_*.npz"):
+        steps = path.stem.split("_")[1]
+        if steps.isdigit():
+            found.append((int(steps), path))
+    return sorted(found)
+
+
+def prune_pool(run_dir: Path, pool_size: int) -> None:
+    """Keep on disk what the pool keeps in memory: the first snapshot and the `pool_size` latest."""
+    files = pool_files(run_dir)
+    for _, path in files[1:-pool_size]:
+        path.unlink(missing_ok=True)
+
+
 def snapshot(model: MaskablePPO, cfg: TrainConfig, run_dir: Path) -> None:
     """Freeze the current policy into every environment's self-play pool (and `pool/`, for resuming)."""
     if POOL not in cfg.opponent_weights:
         return
     actor = PolicyActor.from_policy(model.policy)
     (run_dir / POOL_DIR).mkdir(exist_ok=True)
-    np.savez(run_dir / POOL_DIR / f"snapshot_{model.num_timesteps}.npz", **actor.state())
+    save_atomic(run_dir / POOL_DIR / f"snapshot_{model.num_timesteps}.npz", lambda f: np.savez(f, **actor.state()))
+    prune_pool(run_dir, cfg.pool_size)
     model.get_env().env_method("add_snapshot", model.num_timesteps, actor)  # type: ignore[union-attr]
 
 
 def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path) -> None:
-    """Refill the pool from `pool/` with the snapshots taken up to the model's timesteps; none: snapshot now."""
+    """Refill the pool from `pool/` with the snapshots taken up to the model's timesteps; none: snapshot now.
+
+    Snapshots past the model's timesteps belong to an abandoned future and are deleted, unreadable ones too.
+    """
     if POOL not in cfg.opponent_weights:
         return
-    steps = sorted(int(p.stem.split("_")[1]) for p in (run_dir / POOL_DIR).glob("snapshot_*.npz"))
-    for t in steps:  # resuming from an earlier checkpoint: later snapshots belong to the abandoned future
+    restored = 0
+    for t, path in pool_files(run_dir):
         if t > model.num_timesteps:
-            (run_dir / POOL_DIR / f"snapshot_{t}.npz").unlink()
-    steps = [t for t in steps if t <= model.num_timesteps]
-    if not steps:
+            path.unlink()
+            continue
+        try:
+            with np.load(path) as data:
+                actor = PolicyActor.from_state(dict(data))
+        except Exception as error:  # a damaged file: the pool does without it
+            print(f"pool snapshot {path} is unreadable ({describe_error(error)}): deleted")
+            path.unlink()
+            continue
+        model.get_env().env_method("add_snapshot", t, actor)  # type: ignore[union-attr]
+        restored += 1
+    if not restored:
         snapshot(model, cfg, run_dir)
-    for t in steps:
-        with np.load(run_dir / POOL_DIR / f"snapshot_{t}.npz") as data:
-            model.get_env().env_method("add_snapshot", t, PolicyActor.from_state(dict(data)))  # type: ignore[union-attr]
+    prune_pool(run_dir, cfg.pool_size)
 
 
 # -------------------------------------------------------------------- behaviour cloning warm start
@@ -200,7 +261,7 @@ def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
             for i in range(0, cfg.bc_games, BC_GAMES_PER_JOB)]  # fmt: skip
     bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game", disable=not cfg.progress_bar)
     if cfg.workers > 1 and len(jobs) > 1:
-        with multiprocessing.get_context("fork").Pool(cfg.workers) as pool:
+        with multiprocessing.get_context("fork").Pool(cfg.workers, initializer=ignore_interrupts) as pool:
             parts = []
             for part, job in zip(pool.imap(_demo_job, jobs), jobs, strict=True):
                 parts.append(part)
@@ -262,35 +323,57 @@ def tag(spec: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
 
 
-class RunCallback(BaseCallback):
-    """Self-play pool, periodic evaluations, checkpoints, and training win rates per opponent."""
+def finite(model: MaskablePPO) -> bool:
+    """Whether every weight of the policy and value networks is a finite number."""
+    return all(bool(torch.isfinite(p).all()) for p in model.policy.parameters())
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, bc: dict[str, float] | None = None) -> None:
+
+def diverged(model: MaskablePPO, run_dir: Path) -> UserError:
+    saved = checkpoints(run_dir)
+    last = f"; its last checkpoint is {saved[-1]}" if saved else ""
+    return UserError(f"training diverged at {model.num_timesteps:,} timesteps (the network's weights are no longer "
+                     f"finite numbers): lower {flag('learning_rate')} or {flag('max_grad_norm')}{last}")  # fmt: skip
+
+
+def warm_start(run_dir: Path) -> dict[str, Any] | None:
+    """The behaviour cloning's figures (None: no warm start, or its file is unreadable)."""
+    try:
+        return json.loads((run_dir / WARM_START_FILE).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def save_checkpoint(model: MaskablePPO, run_dir: Path) -> Path:
+    """`checkpoints/ppo_<timesteps>_steps.zip`, written whole."""
+    (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
+    return save_atomic(run_dir / CHECKPOINT_DIR / f"ppo_{model.num_timesteps}_steps.zip", model.save)
+
+
+class RunCallback(BaseCallback):
+    """Self-play pool, periodic evaluations, checkpoints, training win rates per opponent, divergence check."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]]) -> None:
         super().__init__()
-        self.cfg, self.run_dir, self.bc = cfg, run_dir, bc or {}
+        self.cfg, self.run_dir = cfg, run_dir
         self.results: dict[str, list[float]] = defaultdict(list)
-        self.eval_rows = read_eval(run_dir)
+        self.eval_rows = eval_rows
         self.next_eval = self.next_checkpoint = 0
 
     def _on_training_start(self) -> None:
         t = self.model.num_timesteps
         cfg = self.cfg
-        self.eval_rows = [r for r in self.eval_rows if r["timesteps"] <= t and not r["final"]]
-        write_eval(self.run_dir, self.eval_rows)
         self.next_eval = (t // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else cfg.total_timesteps + 1
         every = cfg.checkpoint_every
         self.next_checkpoint = (t // every + 1) * every if every else cfg.total_timesteps + 1
-        for key, value in self.bc.items():
+        for key, value in (warm_start(self.run_dir) or {}).items() if t == 0 else ():
             self.logger.record(f"bc/{key}", value)
-        if self.bc and cfg.eval_every:  # where PPO starts from
+        warm_started = t == 0 and cfg.bc_games and cfg.eval_every
+        if warm_started and not any(r["timesteps"] == 0 for r in self.eval_rows):  # where PPO starts from
             self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
         for fmt in self.logger.output_formats:
             if isinstance(fmt, TensorBoardOutputFormat):
                 table = "\n".join(f"|{k}|{v}|" for k, v in cfg.to_dict().items())
                 fmt.writer.add_text("hyperparameters", f"|param|value|\n|-|-|\n{table}", t)
-
-    def snapshot(self) -> None:
-        snapshot(self.model, self.cfg, self.run_dir)
 
     def _on_step(self) -> bool:
         for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
@@ -309,126 +392,336 @@ class RunCallback(BaseCallback):
         t, cfg = self.model.num_timesteps, self.cfg
         if t == 0:
             return
-        if (t // cfg.rollout_size) % cfg.pool_every == 0:
-            self.snapshot()
+        if not finite(self.model):
+            raise diverged(self.model, self.run_dir)
+        taken = (self.run_dir / POOL_DIR / f"snapshot_{t}.npz").is_file()  # resuming where it was taken
+        if (t // cfg.rollout_size) % cfg.pool_every == 0 and not taken:
+            snapshot(self.model, cfg, self.run_dir)
         if t >= self.next_eval:
             self.next_eval += cfg.eval_every * ((t - self.next_eval) // cfg.eval_every + 1)
             self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
         if t >= self.next_checkpoint:
             every = cfg.checkpoint_every
             self.next_checkpoint += every * ((t - self.next_checkpoint) // every + 1)
-            (self.run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
-            self.model.save(self.run_dir / CHECKPOINT_DIR / f"ppo_{t}_steps.zip")
+            save_checkpoint(self.model, self.run_dir)
 
     def record_eval(self, rows: list[dict[str, Any]]) -> None:
-        prefix = "final" if rows and rows[0]["final"] else "eval"
-        for row in rows:
-            self.logger.record(f"{prefix}/win_rate_vs_{tag(row['opponent'])}", row["win_rate"])
+        model = getattr(self, "model", None)  # set once training started; a run left only its final evaluation
+        if model is not None and getattr(model, "_logger", None) is not None:
+            prefix = "final" if rows and rows[0]["final"] else "eval"
+            for row in rows:
+                self.logger.record(f"{prefix}/win_rate_vs_{tag(row['opponent'])}", row["win_rate"])
         self.eval_rows.extend(rows)
         write_eval(self.run_dir, self.eval_rows)
         save_learning_curve(self.run_dir)
 
 
-# -------------------------------------------------------------------- main
+# -------------------------------------------------------------------- the run folder
 
 
-def resume_config(given: dict[str, Any]) -> tuple[TrainConfig, Path, Path]:
-    """The saved config of the run to resume, updated by the flags given; its folder and checkpoint."""
-    checkpoint = resolve_model_path(given["resume"])
-    run_dir = checkpoint.parent.parent if checkpoint.parent.name == CHECKPOINT_DIR else checkpoint.parent
+@dataclasses.dataclass
+class Start:
+    """Where a run starts: its config and folder, the checkpoint it continues (None: from scratch), and
+    whether this command made the folder (then a failure before the warm start is saved removes it)."""
+
+    cfg: TrainConfig
+    run_dir: Path
+    checkpoint: Path | None = None
+    made_folder: bool = False
+
+
+def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's arguments from the config (all but the network, which a checkpoint holds)."""
+    lr = cfg.learning_rate
+    return {
+        "learning_rate": LinearSchedule(lr, 0.0, 1.0) if cfg.anneal_lr else lr,  # a class: the model pickles
+        "n_steps": cfg.n_steps,
+        "batch_size": cfg.batch_size,
+        "n_epochs": cfg.n_epochs,
+        "gamma": cfg.gamma,
+        "gae_lambda": cfg.gae_lambda,
+        "clip_range": cfg.clip_range,
+        "ent_coef": cfg.ent_coef,
+        "vf_coef": cfg.vf_coef,
+        "max_grad_norm": cfg.max_grad_norm,
+        "target_kl": cfg.target_kl,
+    }
+
+
+def make_run_folder(cfg: TrainConfig) -> Path:
+    """A new run folder with its `config.json` and `versions.json`: made aside, then renamed into place whole."""
+    run_dir = cfg.run_dir
+    if run_dir.exists():
+        raise UserError(f"{run_dir} exists already: continue it with {flag('resume')} {run_dir}, or start another "
+                        f"run with a different {flag('exp_name')} or {flag('timestamp')}")  # fmt: skip
+    staging = run_dir.with_name(f".{run_dir.name}{TEMPORARY}{os.getpid()}")
+    try:
+        staging.mkdir(parents=True)
+        write_json(staging / "config.json", cfg.to_dict())
+        write_json(staging / "versions.json", library_versions())
+        staging.rename(run_dir)
+    except OSError as error:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise UserError(f"cannot make the run folder {run_dir}: {error.strerror or error}") from None
+    return run_dir
+
+
+def clear_run(run_dir: Path) -> None:
+    """Everything of a run but its config and versions: it starts over."""
+    for path in run_dir.iterdir():
+        if path.name not in ("config.json", "versions.json"):
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+
+
+def resume_target(resume: str) -> tuple[Path, Path | None]:
+    """The run folder `--resume` names, and the checkpoint it names (None: the newest)."""
+    path = Path(resume)
+    if not path.exists() and path.suffix != ".zip" and path.with_suffix(".zip").is_file():
+        path = path.with_suffix(".zip")
+    if path.is_dir():
+        run_dir, upto = path, None
+    elif path.is_file():
+        run_dir, upto = (path.parent.parent if path.parent.name == CHECKPOINT_DIR else path.parent), path
+        if not (upto.name == MODEL_FILE or (upto.parent.name == CHECKPOINT_DIR and upto.stem.startswith("ppo_"))):
+            raise UserError(f"{flag('resume')} {resume}: expected a run folder, its {MODEL_FILE} or one of its "
+                            f"{CHECKPOINT_DIR}/ppo_<timesteps>_steps.zip")  # fmt: skip
+    else:
+        raise UserError(f"{flag('resume')} {resume}: no such run folder or checkpoint")
     if not (run_dir / "config.json").is_file():
-        raise FileNotFoundError(f"--resume {given['resume']}: no config.json in the run folder {run_dir}")
-    saved = json.loads((run_dir / "config.json").read_text())
-    overrides = {k: v for k, v in given.items() if k not in ("timestamp", "runs_dir", "exp_name", "seed")}
-    cfg = TrainConfig.from_dict(saved | overrides)
-    return cfg, run_dir, checkpoint
+        raise UserError(f"{flag('resume')} {resume}: {run_dir} is not a run folder (it has no config.json)")
+    return run_dir, upto
+
+
+def start_files(run_dir: Path, upto: Path | None) -> list[Path]:
+    """The files a resume may start from, the one to try first first (not past `upto`)."""
+    final = [run_dir / MODEL_FILE] if (run_dir / MODEL_FILE).is_file() else []
+    saved = list(reversed(checkpoints(run_dir)))
+    if upto is None or upto.name == MODEL_FILE:
+        return final + saved
+    return [p for p in saved if checkpoint_steps(p) <= checkpoint_steps(upto)]
+
+
+def readable_start(run_dir: Path, upto: Path | None) -> tuple[Path, int] | None:
+    """The newest readable file to resume from and its timesteps; unreadable ones are named and skipped."""
+    for path in start_files(run_dir, upto):
+        try:
+            model = MaskablePPO.load(path, device="cpu")
+        except Exception as error:  # a damaged zip fails in many ways
+            print(f"{path} is unreadable ({describe_error(error)}): skipped")
+            continue
+        try:
+            check_spaces(model.observation_space, model.action_space, path)
+        except ModelError as error:
+            raise UserError(f"{flag('resume')}: {error}") from None
+        return path, model.num_timesteps
+    return None
+
+
+def prepare_resume(argv: list[str] | None, resume: str) -> Start:
+    """The run to resume, its config (the saved one updated by the flags given) and its starting checkpoint.
+
+    Files of an abandoned future (past the starting checkpoint) are deleted; a run with no readable checkpoint
+    starts over from its saved config.
+    """
+    run_dir, upto = resume_target(resume)
+    saved = read_config(run_dir)
+    cfg = parse(TrainConfig, argv, PROG, default=dataclasses.replace(saved, resume=resume))
+    fixed = [name for name in FIXED_ON_RESUME if getattr(cfg, name) != getattr(saved, name)]
+    if fixed:
+        name = fixed[0]
+        raise UserError(f"a resumed run keeps its {flag(name)} ({_show(getattr(saved, name))}), got "
+                        f"{_show(getattr(cfg, name))}; these stay as the run began: "
+                        f"{', '.join(flag(n) for n in FIXED_ON_RESUME)}")  # fmt: skip
+    summary = run_dir / "summary.json"
+    found = readable_start(run_dir, upto)
+    check_models(cfg, fresh=found is None)  # every check before the first change to the folder
+    if found is not None and found[0].name == MODEL_FILE and cfg.total_timesteps <= found[1] and summary.is_file():
+        raise UserError(f"{run_dir} is finished at {found[1]:,} timesteps: give a larger {flag('total_timesteps')} "
+                        "to train on")  # fmt: skip
+    removed = remove_temporaries(run_dir)
+    if removed:
+        print(f"removed {removed} half-written files")
+    if found is None:
+        print(f"{run_dir} has no readable checkpoint yet: the run starts over from its saved config")
+        clear_run(run_dir)
+        return Start(cfg, run_dir)
+    path, t = found
+    stale = [p for p in checkpoints(run_dir) if checkpoint_steps(p) > t]  # an abandoned future
+    if path.name != MODEL_FILE:
+        stale += [p for p in (run_dir / MODEL_FILE, summary) if p.is_file()]
+    elif cfg.total_timesteps > t:  # training on past the final model: it becomes a checkpoint again
+        (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
+        path = path.replace(run_dir / CHECKPOINT_DIR / f"ppo_{t}_steps.zip")
+        stale += [summary] if summary.is_file() else []
+    for p in stale:
+        p.unlink()
+    if stale:
+        names = ", ".join(str(p.relative_to(run_dir)) for p in stale)
+        print(f"removed {names}: the run goes on from {t:,} timesteps")
+    _compare_versions(run_dir)
+    return Start(cfg, run_dir, path)
+
+
+def _show(value: Any) -> str:
+    return " ".join(map(str, value)) if isinstance(value, tuple) else str(value)
+
+
+def _compare_versions(run_dir: Path) -> None:
+    """Say so when the libraries differ from those the run began with (its results then differ too)."""
+    try:
+        then = json.loads((run_dir / "versions.json").read_text())
+    except (OSError, ValueError):
+        return
+    now = library_versions()
+    changed = [f"{k} {then.get(k)} -> {v}" for k, v in now.items() if then.get(k) != v]
+    if changed:
+        print(f"note: library versions differ from the run's start ({', '.join(changed)})")
+
+
+def check_models(cfg: TrainConfig, fresh: bool) -> None:
+    """Load every `ppo:` agent the run names once, before anything starts: a bad path is refused up front."""
+    named = [("opponents", s) for s in cfg.opponent_weights if s != POOL]
+    named += [("eval_opponents", s) for s in cfg.eval_opponents]
+    named += [("bc_teacher", cfg.bc_teacher)] if fresh and cfg.bc_games else []
+    for field, spec in named:
+        if spec.startswith("ppo:"):
+            try:
+                make_agent(spec)
+            except ModelError as error:
+                raise UserError(f"{flag(field)}: {error}") from None
+
+
+# -------------------------------------------------------------------- training
 
 
 def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> dict[str, Any]:
-    """Train (or resume) a run in `run_dir`; returns the summary written to `summary.json`."""
-    start = time.perf_counter()
+    """Train (or resume) a run in its folder (made by `make_run_folder`); returns the summary.
+
+    The order of the writes keeps every moment resumable: the warm start is saved as `ppo_0_steps.zip` before
+    PPO starts, checkpoints follow, `model.zip` is saved when training ends and `summary.json` last.
+    """
+    start_time = time.perf_counter()
     torch.set_num_threads(cfg.torch_threads)
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "config.json").write_text(json.dumps(cfg.to_dict(), indent=2) + "\n")
+    write_json(run_dir / "config.json", cfg.to_dict())
     venv = make_vec_env(cfg)
-    if checkpoint is None:  # seed= seeds random, numpy, torch and the environments
-        lr = cfg.learning_rate
-        model = MaskablePPO(
-            "MlpPolicy",
-            venv,
-            learning_rate=LinearSchedule(lr, 0.0, 1.0) if cfg.anneal_lr else lr,  # a class: the model pickles
-            n_steps=cfg.n_steps,
-            batch_size=cfg.batch_size,
-            n_epochs=cfg.n_epochs,
-            gamma=cfg.gamma,
-            gae_lambda=cfg.gae_lambda,
-            clip_range=cfg.clip_range,
-            ent_coef=cfg.ent_coef,
-            vf_coef=cfg.vf_coef,
-            max_grad_norm=cfg.max_grad_norm,
-            target_kl=cfg.target_kl,
-            policy_kwargs={"net_arch": list(cfg.net_arch)},
-            tensorboard_log=str(run_dir / "tb"),
-            seed=cfg.seed,
-            device="cpu",
-        )
-    else:
-        model = MaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(run_dir / "tb"))
-        model.set_random_seed(cfg.seed + model.num_timesteps)
-    bc: dict[str, float] = {}
-    if checkpoint is None and cfg.bc_games:
-        bc = behaviour_cloning(model, cfg)
-        print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions, train accuracy "
-              f"{bc['train_accuracy']:.3f}, {bc['seconds']:.0f} s")  # fmt: skip
-    start_steps = model.num_timesteps
-    restore_pool(model, cfg, run_dir)
-    callback = RunCallback(cfg, run_dir, bc)
-    ppo_start = time.perf_counter()
-    model.learn(
-        max(cfg.total_timesteps - start_steps, 0),
-        callback=callback,
-        tb_log_name="ppo",
-        reset_num_timesteps=checkpoint is None,
-        progress_bar=cfg.progress_bar,
-    )
-    ppo_s = time.perf_counter() - ppo_start
-    model.save(run_dir / MODEL_FILE)
-    venv.close()
+    try:
+        if checkpoint is None:  # seed= seeds random, numpy, torch and the environments
+            model = MaskablePPO("MlpPolicy", venv, policy_kwargs={"net_arch": list(cfg.net_arch)},
+                                tensorboard_log=str(run_dir / "tb"), seed=cfg.seed, device="cpu",
+                                **ppo_settings(cfg))  # fmt: skip
+            if cfg.bc_games:
+                bc = behaviour_cloning(model, cfg)
+                write_json(run_dir / WARM_START_FILE, bc)
+                print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions, train accuracy "
+                      f"{bc['train_accuracy']:.3f}, {bc['seconds']:.0f} s")  # fmt: skip
+            save_checkpoint(model, run_dir)  # the warm start: from here on the run resumes
+        else:
+            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(run_dir / "tb"),
+                                     **ppo_settings(cfg))  # fmt: skip
+            model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+        start_steps = model.num_timesteps
+        eval_rows = [r for r in read_eval(run_dir) if r["timesteps"] <= start_steps and not r["final"]]
+        write_eval(run_dir, eval_rows)
+        callback = RunCallback(cfg, run_dir, eval_rows)
+        ppo_start = time.perf_counter()
+        if start_steps < cfg.total_timesteps:
+            restore_pool(model, cfg, run_dir)
+            first = start_steps == 0 and not (run_dir / "tb" / "ppo_1").exists()  # one TensorBoard curve a run
+            try:
+                model.learn(cfg.total_timesteps - start_steps, callback=callback, tb_log_name="ppo",
+                            reset_num_timesteps=first, progress_bar=cfg.progress_bar)  # fmt: skip
+            except ValueError:  # non-finite weights make non-finite action probabilities, which torch refuses
+                if not finite(model):
+                    raise diverged(model, run_dir) from None
+                raise
+            if not finite(model):
+                raise diverged(model, run_dir)
+        ppo_s = time.perf_counter() - ppo_start
+        if checkpoint is None or checkpoint.name != MODEL_FILE:
+            save_atomic(run_dir / MODEL_FILE, model.save)
+    finally:
+        venv.close()
     t = model.num_timesteps
     final = []
     if cfg.final_eval_games:
         final = evaluate(PolicyActor.from_policy(model.policy), cfg, cfg.final_eval_games, t, True)
         callback.record_eval(final)
-        model.logger.dump(t)
+        if getattr(model, "_logger", None) is not None:
+            model.logger.dump(t)
     summary = {
         "timesteps": t,
-        "wall_s": round(time.perf_counter() - start, 1),
+        "wall_s": round(time.perf_counter() - start_time, 1),
         "ppo_s": round(ppo_s, 1),  # PPO and its periodic evaluations
-        "steps_per_s": round((t - start_steps) / ppo_s, 1),
+        "steps_per_s": round((t - start_steps) / ppo_s, 1) if t > start_steps else None,
         "resumed_from": str(checkpoint) if checkpoint else None,
-        "behaviour_cloning": bc or None,
+        "behaviour_cloning": warm_start(run_dir),
         "final_eval": {r["opponent"]: {k: r[k] for k in ("games", "win_rate", "ci_low", "ci_high")} for r in final},
+        "versions": library_versions(),
     }
-    (run_dir / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
+    write_json(run_dir / "summary.json", summary)  # last: the run is finished
     return summary
 
 
-def main(argv: list[str] | None = None) -> dict[str, Any]:
-    cfg, given = parse_config(TrainConfig, argv, prog="python -m experiments.train")
-    checkpoint = None
-    run_dir = cfg.run_dir
-    if cfg.resume is not None:
-        cfg, run_dir, checkpoint = resume_config(given)
-    print(f"run folder: {run_dir}" + (f" (resuming from {checkpoint})" if checkpoint else ""))
-    summary = train(cfg, run_dir, checkpoint)
-    print(f"{summary['timesteps']:,} timesteps; {summary['wall_s']:.0f} s in all, PPO at {summary['steps_per_s']:,.0f} "
-          "steps/s (periodic evaluations included)")  # fmt: skip
+# -------------------------------------------------------------------- main
+
+
+@dataclasses.dataclass
+class _ResumeFlag:
+    resume: str | None = None
+
+
+def resume_flag(argv: list[str] | None) -> str | None:
+    """The `--resume` of a command line, read before the rest (whose defaults then come from that run)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        found, _ = tyro.cli(_ResumeFlag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
+    except SystemExit:  # a malformed --resume: the full parse reports it
+        return None
+    return found.resume or None
+
+
+def configure(argv: list[str] | None) -> Start:
+    """The run this command line asks for: a new one (its folder made) or one to resume."""
+    resume = resume_flag(argv)
+    if resume is not None:
+        return prepare_resume(argv, resume)
+    default = TrainConfig(**SMOKE) if os.environ.get(SMOKE_VARIABLE, "") not in ("", "0") else None
+    cfg = parse(TrainConfig, argv, PROG, default=default)
+    check_models(cfg, fresh=True)
+    for stale in cfg.run_dir.parent.glob(f".{cfg.run_dir.name}{TEMPORARY}*"):  # a folder a killed run was making
+        shutil.rmtree(stale, ignore_errors=True)
+    return Start(cfg, make_run_folder(cfg), made_folder=True)
+
+
+def run(argv: list[str] | None = None) -> dict[str, Any]:
+    start = configure(argv)
+    cfg, run_dir = start.cfg, start.run_dir
+    how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
+    print(f"run folder: {run_dir}{how}", flush=True)
+    try:
+        summary = train(cfg, run_dir, start.checkpoint)
+    except BaseException as error:
+        removed = start.made_folder and not checkpoints(run_dir)  # nothing to resume: leave nothing half-made
+        if removed:
+            shutil.rmtree(run_dir, ignore_errors=True)
+        if not isinstance(error, UserError):  # (a user error says it all in one line)
+            print(f"stopped before the warm start was saved: {run_dir} removed" if removed else
+                  f"stopped; continue with: {PROG} {flag('resume')} {run_dir}", file=sys.stderr)  # fmt: skip
+        raise
+    steps = f", PPO at {summary['steps_per_s']:,.0f} steps/s (periodic evaluations included)" \
+        if summary["steps_per_s"] else ""  # fmt: skip
+    print(f"{summary['timesteps']:,} timesteps; {summary['wall_s']:.0f} s in all{steps}")
     for spec, r in summary["final_eval"].items():
         print(
             f"  vs {spec:<10} win rate {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}], {r['games']} games"
         )
     print(f"play it: ppo:{run_dir}")
     return summary
+
+
+def main(argv: list[str] | None = None) -> dict[str, Any]:
+    """The command line: a user error is one line on stderr and exit status 2."""
+    return run_cli(PROG, lambda: run(argv), TrainConfig)
 
 
 if __name__ == "__main__":

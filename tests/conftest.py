@@ -12,23 +12,42 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# The real training command with a budget of seconds: every part runs (behaviour cloning, the self-play
-# pool, periodic and final evaluations, checkpoints), on two environments and a tiny network.
-TINY_RUN = (
-    "--total-timesteps", "512", "--n-envs", "2", "--n-steps", "64", "--batch-size", "64", "--n-epochs", "1",
-    "--net-arch", "32", "32", "--bc-games", "6", "--bc-epochs", "1", "--eval-every", "256", "--eval-games", "2",
-    "--final-eval-games", "4", "--eval-opponents", "random", "greedy", "--checkpoint-every", "256",
-    "--pool-every", "1", "--workers", "1", "--exp-name", "smoke", "--timestamp", "test", "--no-progress-bar",
-)  # fmt: skip
+# The real training command on the smoke budget (SUNTZU_TRAIN_SMOKE=1, seconds: every stage runs on two
+# environments and a tiny network), evaluated against two baselines.
+TINY_RUN = ("--eval-opponents", "random", "greedy", "--timestamp", "test", "--no-progress-bar")
+
+
+def command_env(**extra: str) -> dict[str, str]:
+    """The environment of a command run from the repository root: this checkout first on the import path."""
+    path = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
+    return dict(os.environ, PYTHONPATH=path, SUNTZU_TRAIN_SMOKE="1", **extra)
+
+
+def train_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "experiments.train", *args]
+
+
+def run_module(module: str, *args: str, timeout: float = 300, check: bool = True) -> subprocess.CompletedProcess[str]:
+    """`python -m MODULE ARGS` from the repository root on the smoke budget, its output captured."""
+    cmd = [sys.executable, "-m", module, *args]
+    out = subprocess.run(cmd, cwd=ROOT, env=command_env(), capture_output=True, text=True, timeout=timeout)
+    if check:
+        assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
+    return out
 
 
 def run_train(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    """`python -m experiments.train ARGS` from the repository root, its output captured."""
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
-    cmd = [sys.executable, "-m", "experiments.train", *args]
-    out = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
-    assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
-    return out
+    """`python -m experiments.train ARGS` from the repository root on the smoke budget, its output captured."""
+    return run_module("experiments.train", *args, timeout=timeout)
+
+
+def train_here(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    """`python -m experiments.train ARGV` in this process (quicker than a new one); what it printed."""
+    from experiments import train
+
+    capsys.readouterr()
+    train.main(list(argv))
+    return capsys.readouterr().out
 
 
 @pytest.fixture(scope="session")

@@ -2,42 +2,75 @@
 
 from __future__ import annotations
 
+import ast
+import dataclasses
+import inspect
+import itertools
 import json
+import math
+import re
 import shutil
+import textwrap
 from pathlib import Path
 
 import numpy as np
 import pytest
 import torch
-from conftest import run_train
+from conftest import train_here
 
-from agents import make_agent
-from agents.ppo import PolicyActor, PPOAgent, load_ppo_agent, resolve_model_path
-from experiments.config import TrainConfig, build_parser, field_docs, parse_config
+from agents import AGENT_NAMES, make_agent
+from agents.ppo import PolicyActor, PPOAgent, load_model, load_ppo_agent, resolve_model_path
+from experiments.cli import ConfigError, parse
+from experiments.config import SMOKE, TrainConfig
 from experiments.evaluate import play_match
 from experiments.runs import read_config, read_eval
 from experiments.train import OpponentMix
+from experiments.versions import library_versions
 from suntzu_env import Game, SunTzuGymEnv
 
-RUN_FILES = ("config.json", "model.zip", "eval.csv", "learning_curve.png", "summary.json")
+RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
+             "summary.json")  # fmt: skip
+PROG = "python -m experiments.train"
 
 
-def test_help_explains_every_field() -> None:
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstring written under each field of a dataclass, read from its source."""
+    body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body  # type: ignore[attr-defined]
+    return {
+        node.target.id: " ".join(after.value.value.split())
+        for node, after in itertools.pairwise(body)
+        if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+        and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+    }  # fmt: skip
+
+
+def help_text(capsys: pytest.CaptureFixture[str]) -> str:
+    with pytest.raises(SystemExit) as exit_:
+        parse(TrainConfig, ["--help"], PROG)
+    assert exit_.value.code == 0
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", capsys.readouterr().out).split())
+
+
+def test_help_explains_every_field_once(capsys: pytest.CaptureFixture[str]) -> None:
     docs = field_docs(TrainConfig)
-    text = build_parser(TrainConfig).format_help()
-    for name in TrainConfig.__dataclass_fields__:
-        assert docs.get(name), f"TrainConfig.{name} has no docstring"
-        assert f"--{name.replace('_', '-')}" in text
+    text = help_text(capsys)
+    for f in dataclasses.fields(TrainConfig):
+        assert docs.get(f.name), f"TrainConfig.{f.name} has no docstring"
+        assert f"--{f.name.replace('_', '-')}" in text
+        assert docs[f.name] in text, f.name  # whole: a docstring is one line, tyro keeps its line breaks
+    assert "%%" not in text and text.count("(default:") == len(dataclasses.fields(TrainConfig))
+    for name in AGENT_NAMES:
+        assert name in docs["opponents"]
 
 
 def test_flags_build_the_config_and_derived_values_follow() -> None:
-    cfg, given = parse_config(TrainConfig, ["--n-envs", "16", "--net-arch", "64", "64", "--no-anneal-lr"])
+    cfg = parse(TrainConfig, ["--n-envs", "16", "--net-arch", "64", "64", "--no-anneal-lr"], PROG)
     assert (cfg.n_envs, cfg.net_arch, cfg.anneal_lr) == (16, (64, 64), False)
-    assert given == {"n_envs": 16, "net_arch": (64, 64), "anneal_lr": False}
     assert cfg.rollout_size == 16 * cfg.n_steps
     assert cfg.run_name == f"suntzu-standard__ppo_mix__0__{cfg.timestamp}"
     assert TrainConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg
     assert TrainConfig(opponents="random=1, pool=3").opponent_weights == {"random": 0.25, "pool": 0.75}
+    assert TrainConfig(**SMOKE).total_timesteps == 512  # the smoke budget is a valid config
 
 
 @pytest.mark.parametrize(
@@ -45,30 +78,64 @@ def test_flags_build_the_config_and_derived_values_follow() -> None:
     [
         ({"opponents": "random"}, "spec=weight"),
         ({"opponents": "random=0"}, "must not all be 0"),
+        ({"opponents": "random=nan"}, "weights >= 0"),
         ({"opponents": "randm=1"}, "unknown agent 'randm'"),
         ({"eval_opponents": ("greedy", "nobody")}, "unknown agent 'nobody'"),
         ({"batch_size": 100}, "must divide"),
-        ({"eval_games": 3}, "must be even"),
+        ({"batch_size": 1, "n_envs": 1, "n_steps": 1}, "batch_size must be at least 2"),
+        ({"eval_games": 3}, "must be an even number"),
+        ({"eval_games": 0}, "--eval-every 0"),
+        ({"final_eval_games": 5}, "0 or an even number"),
         ({"n_envs": 0}, "at least 1"),
+        ({"bc_epochs": 0}, "at least 1"),
+        ({"learning_rate": -1.0}, r"learning_rate must be in \(0, 1\]"),
+        ({"learning_rate": math.nan}, "a finite number"),
+        ({"gamma": 5.0}, r"gamma must be in \[0, 1\]"),
+        ({"gae_lambda": -0.1}, r"gae_lambda must be in \[0, 1\]"),
+        ({"clip_range": 0.0}, "clip_range"),
+        ({"max_grad_norm": 0.0}, "max_grad_norm must be > 0"),
+        ({"ent_coef": math.inf}, "ent_coef must be >= 0"),
+        ({"shaped_reward": -1.0}, "shaped_reward must be >= 0"),
+        ({"target_kl": 0.0}, "target_kl must be > 0"),
+        ({"net_arch": (0,)}, "net_arch must be one or more layer sizes"),
+        ({"net_arch": ()}, "got none"),
+        ({"seed": -1}, r"seed must be in \[0, 2\*\*31\)"),
+        ({"exp_name": "../elsewhere"}, "a folder name"),
+        ({"timestamp": ""}, "a folder name"),
+        ({"variant": "expert"}, "variant must be one of 'standard', 'beginner'"),
+        ({"n_envs": 2.5}, "n_envs must be a whole number"),
+        ({"anneal_lr": "yes"}, "anneal_lr must be true or false"),
+        ({"net_arch": [64]}, "net_arch must be a list of"),
     ],
 )
-def test_bad_configs_are_refused(kwargs: dict, message: str) -> None:
-    with pytest.raises(ValueError, match=message):
+def test_bad_configs_are_refused_naming_what_is_allowed(kwargs: dict, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
         TrainConfig(**kwargs)
 
 
-def test_bad_flags_are_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    with pytest.raises(SystemExit):
-        parse_config(TrainConfig, ["--batch-size", "100"])
-    assert "must divide" in capsys.readouterr().err
+def test_a_config_file_is_checked_like_flags() -> None:
+    saved = TrainConfig().to_dict()
+    with pytest.raises(ConfigError, match="unknown key 'lr'"):
+        TrainConfig.from_dict(saved | {"lr": 1})
+    with pytest.raises(ConfigError, match="gamma must be in"):
+        TrainConfig.from_dict(saved | {"gamma": 7})
+
+
+def test_the_progress_bar_has_its_libraries() -> None:
+    """The default run shows SB3's progress bar, which needs tqdm and rich: both are dependencies."""
+    from stable_baselines3.common.callbacks import ProgressBarCallback
+
+    ProgressBarCallback()
 
 
 def test_a_run_folder_holds_every_file(tiny_run: Path) -> None:
     for name in RUN_FILES:
         assert (tiny_run / name).is_file(), name
-    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == ["ppo_256_steps.zip"]
-    assert (tiny_run / "pool" / "snapshot_0.npz").is_file()
+    # the warm start, then every 256 timesteps; a snapshot after every update, the pool keeps 10 and the first
+    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == ["ppo_0_steps.zip", "ppo_256_steps.zip"]
+    assert sorted(p.name for p in (tiny_run / "pool").iterdir()) == [f"snapshot_{t}.npz" for t in (0, 128, 256, 384)]
     assert list((tiny_run / "tb").glob("ppo_1/events.out.tfevents.*"))
+    assert not [p for p in tiny_run.rglob(".*")], "no temporary file is left"
     assert read_config(tiny_run).total_timesteps == 512
     rows = read_eval(tiny_run)
     # after behaviour cloning (0), periodic (256), final (512, more games); masked play vs each opponent
@@ -79,6 +146,10 @@ def test_a_run_folder_holds_every_file(tiny_run: Path) -> None:
     summary = json.loads((tiny_run / "summary.json").read_text())
     assert summary["timesteps"] == 512 and set(summary["final_eval"]) == {"random", "greedy"}
     assert summary["behaviour_cloning"]["decisions"] > 0
+    versions = json.loads((tiny_run / "versions.json").read_text())
+    assert versions == summary["versions"] == library_versions()
+    assert set(versions) == {"python", "numpy", "numba", "torch", "stable-baselines3", "sb3-contrib", "gymnasium",
+                             "pettingzoo"}  # fmt: skip
 
 
 def test_the_model_plays_as_a_registered_agent(tiny_run: Path) -> None:
@@ -107,17 +178,32 @@ def test_numpy_actor_matches_the_torch_policy(tiny_run: Path) -> None:
                                atol=1e-5)  # fmt: skip
 
 
-def test_resume_continues_the_run_from_a_checkpoint(tiny_run: Path, tmp_path: Path) -> None:
+def test_resume_continues_the_run_from_a_checkpoint(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     run = tmp_path / tiny_run.name
     shutil.copytree(tiny_run, run)
-    out = run_train("--resume", str(run / "checkpoints" / "ppo_256_steps.zip"), "--total-timesteps", "768")
-    assert "resuming from" in out.stdout
+    out = train_here(capsys, "--resume", str(run / "checkpoints" / "ppo_256_steps.zip"), "--total-timesteps", "768")
+    assert f"resuming from {run / 'checkpoints' / 'ppo_256_steps.zip'}" in out
+    # the finished run's end is abandoned: its final model and summary
+    assert "removed model.zip, summary.json: the run goes on from 256 timesteps" in out
     assert read_config(run).total_timesteps == 768 and read_config(run).n_envs == 2
     rows = read_eval(run)
     assert [r["timesteps"] for r in rows if not r["final"]] == [0, 0, 256, 256, 512, 512]
     assert [r["timesteps"] for r in rows if r["final"]] == [768, 768]
-    assert json.loads((run / "summary.json").read_text())["timesteps"] == 768
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] == 768 and summary["resumed_from"].endswith("ppo_256_steps.zip")
+    assert load_model(run)[0].num_timesteps == 768
     assert sorted(p.name for p in (run / "tb").iterdir()) == ["ppo_1"]  # one TensorBoard curve
+
+
+def test_resume_trains_a_finished_run_on(tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    run = tmp_path / tiny_run.name
+    shutil.copytree(tiny_run, run)
+    out = train_here(capsys, "--resume", str(run), "--total-timesteps", "640", "--final-eval-games", "2")
+    assert f"resuming from {run / 'checkpoints' / 'ppo_512_steps.zip'}" in out  # the final model, kept
+    assert json.loads((run / "summary.json").read_text())["timesteps"] == 640
+    assert [(r["timesteps"], r["games"]) for r in read_eval(run) if r["final"]] == [(640, 2), (640, 2)]
 
 
 def test_opponent_mix_draws_opponents_and_alternates_seats(tiny_run: Path) -> None:

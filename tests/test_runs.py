@@ -1,0 +1,301 @@
+"""Runs survive faults: whole files, resuming from the last good state, a run killed at random moments, and
+user errors of the command lines as one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from conftest import ROOT, TINY_RUN, command_env, run_module, train_command, train_here
+
+from agents import make_agent
+from agents.ppo import IncompatibleModelError, ModelError, load_model
+from experiments import evaluate, train
+from experiments.runs import read_eval, remove_temporaries, write_atomic, write_eval
+
+
+def copy_run(tiny_run: Path, tmp_path: Path) -> Path:
+    run = tmp_path / tiny_run.name
+    shutil.copytree(tiny_run, run)
+    return run
+
+
+def damage(path: Path) -> None:
+    """A file cut short, as a write killed half-way leaves it."""
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 3])
+
+
+# -------------------------------------------------------------------- whole files
+
+
+def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = write_atomic(tmp_path / "eval.csv", "old\n")
+
+    def full(fd: int) -> None:
+        raise OSError("disk full")
+
+    with monkeypatch.context() as patch:
+        patch.setattr(os, "fsync", full)
+        with pytest.raises(OSError, match="disk full"):
+            write_atomic(path, "new, and longer\n")
+    assert path.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["eval.csv"]
+    (tmp_path / f".eval.csv.tmp-{os.getpid()}").write_text("half")  # what a kill leaves
+    assert remove_temporaries(tmp_path) == 1 and [p.name for p in tmp_path.iterdir()] == ["eval.csv"]
+
+
+def test_unreadable_eval_rows_are_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    row = {"timesteps": 0, "opponent": "random", "games": 2, "wins": 1, "draws": 0, "losses": 1, "win_rate": 0.5,
+           "ci_low": 0.1, "ci_high": 0.9, "final": False}  # fmt: skip
+    write_eval(tmp_path, [row, row | {"timesteps": 256}])
+    text = (tmp_path / "eval.csv").read_text()
+    (tmp_path / "eval.csv").write_text(text[: len(text) - 20])  # the last row cut short
+    assert [r["timesteps"] for r in read_eval(tmp_path)] == [0]
+    assert "1 unreadable rows left out" in caplog.text
+
+
+# -------------------------------------------------------------------- resuming from the last good state
+
+
+def test_resume_falls_back_to_the_newest_readable_checkpoint(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = copy_run(tiny_run, tmp_path)
+    (run / "summary.json").unlink()
+    for path in (run / "model.zip", run / "checkpoints" / "ppo_256_steps.zip"):
+        damage(path)
+    damage(run / "pool" / "snapshot_0.npz")
+    out = train_here(capsys, "--resume", str(run), "--final-eval-games", "0")
+    assert f"{run / 'model.zip'} is unreadable" in out
+    assert f"{run / 'checkpoints' / 'ppo_256_steps.zip'} is unreadable" in out
+    assert f"resuming from {run / 'checkpoints' / 'ppo_0_steps.zip'}" in out  # the warm start
+    assert f"pool snapshot {run / 'pool' / 'snapshot_0.npz'} is unreadable" in out
+    assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
+    assert load_model(run)[0].num_timesteps == 512
+
+
+def test_a_run_stopped_before_its_warm_start_starts_over(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = copy_run(tiny_run, tmp_path)
+    for path in run.iterdir():  # as a kill during behaviour cloning leaves it
+        if path.name != "config.json":
+            shutil.rmtree(path) if path.is_dir() else path.unlink()
+    with pytest.raises(ModelError, match="holds no model"):
+        make_agent(f"ppo:{run}")
+    out = train_here(capsys, "--resume", str(run), "--final-eval-games", "0")
+    assert "has no readable checkpoint yet: the run starts over" in out
+    assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
+
+
+def test_ppo_agent_of_a_run_skips_an_unreadable_model(
+    tiny_run: Path, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    run = copy_run(tiny_run, tmp_path)
+    damage(run / "model.zip")
+    model, path = load_model(run)
+    assert path == run / "checkpoints" / "ppo_256_steps.zip" and model.num_timesteps == 256
+    assert "model.zip unreadable; playing checkpoints/ppo_256_steps.zip" in caplog.text
+    with pytest.raises(ModelError, match="is not a readable MaskablePPO model"):
+        make_agent(f"ppo:{run / 'model.zip'}")
+    for path in run.rglob("*.zip"):
+        damage(path)
+    with pytest.raises(ModelError, match="its 3 model files are all unreadable"):
+        make_agent(f"ppo:{run}")
+
+
+def test_a_model_for_other_spaces_is_refused(tmp_path: Path) -> None:
+    """A model trained on another observation layout (an older version of the game) is named and refused."""
+    import gymnasium as gym
+    from sb3_contrib import MaskablePPO
+
+    class Other(gym.Env):
+        observation_space = gym.spaces.Box(-1, 1, (10,))
+        action_space = gym.spaces.Discrete(57)
+
+    MaskablePPO("MlpPolicy", Other(), device="cpu", policy_kwargs={"net_arch": [8]}).save(tmp_path / "other.zip")
+    with pytest.raises(IncompatibleModelError, match=r"trained on observations of shape \(10,\) and 57 actions"):
+        make_agent(f"ppo:{tmp_path / 'other.zip'}")
+
+
+# -------------------------------------------------------------------- killed at random moments
+
+
+KILLS = int(os.environ.get("SUNTZU_TEST_KILLS", "3"))  # kills per run
+KILL_SEED = int(os.environ.get("SUNTZU_TEST_KILL_SEED", "20240601"))  # where they land
+
+
+def file_states(folder: Path) -> dict[Path, int]:
+    return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else {}
+
+
+def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> None:
+    """SIGKILL the training process group at random moments, resume each time; the run ends whole.
+
+    Each kill waits for a random number of file writes by the process (so that it lands in the work, not in
+    the imports: behaviour cloning, PPO updates, snapshots, checkpoints, evaluations, the final model), then a
+    random fraction of a second. `SUNTZU_TEST_KILLS` and `SUNTZU_TEST_KILL_SEED` change how many and where.
+    """
+    rng = random.Random(KILL_SEED)
+    run = tmp_path / "suntzu-standard__killed__0__t"
+    fresh = (*TINY_RUN[:3], "--runs-dir", str(tmp_path), "--exp-name", "killed", "--timestamp", "t",
+             "--no-progress-bar", "--pool-size", "2", "--checkpoint-every", "128")  # fmt: skip
+    kills: list[str] = []  # what each kill interrupted, for the failure message
+    for _ in range(KILLS):
+        args = ("--resume", str(run), "--no-progress-bar") if run.is_dir() else fresh
+        proc = subprocess.Popen(train_command(*args), cwd=ROOT, env=command_env(), start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)  # fmt: skip
+        writes, wanted, deadline = 0, rng.randint(1, 8), time.monotonic() + 120
+        seen = file_states(run)
+        while proc.poll() is None and writes < wanted and time.monotonic() < deadline:
+            time.sleep(0.02)
+            now = file_states(run)
+            writes += sum(1 for p, t in now.items() if seen.get(p) != t)
+            seen = now
+        try:
+            proc.wait(timeout=rng.uniform(0.0, 0.3))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            kills.append(f"after {writes} writes: " + " ".join(sorted(str(p.relative_to(run)) for p in seen)))
+            continue
+        assert proc.returncode == 0, proc.stderr.read()  # finished before its kill: it must have succeeded
+        break
+    assert kills, "no kill landed: the run is too short for this test"
+    args = ("--resume", str(run)) if run.is_dir() else fresh
+    out = run_module("experiments.train", *args, check=False)
+    if "is finished at 512 timesteps" not in out.stderr:  # (unless a try had finished the run)
+        assert out.returncode == 0, "\n".join([out.stdout + out.stderr, *kills])
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] == 512 and load_model(run)[0].num_timesteps == 512
+    rows = read_eval(run)
+    expected = [(0, "random"), (0, "greedy"), (256, "random"), (256, "greedy"), (512, "random"), (512, "greedy")]
+    assert [(r["timesteps"], r["opponent"]) for r in rows] == expected, kills  # each evaluation once, in order
+    # snapshots after the updates at 0, 128, 256, 384: the pool keeps the first and the 2 latest, on disk too
+    assert sorted(p.name for p in (run / "pool").iterdir()) == [f"snapshot_{t}.npz" for t in (0, 256, 384)]
+    assert not [p for p in tmp_path.rglob(".*")], "no temporary file or folder is left"
+    assert [p.name for p in tmp_path.iterdir()] == [run.name]
+
+
+# -------------------------------------------------------------------- user errors: one line, no traceback
+
+
+@pytest.fixture()
+def broken(tiny_run: Path, tmp_path: Path) -> dict[str, Path]:
+    """Paths a careless user may pass: missing, empty, damaged."""
+    (tmp_path / "empty").mkdir()
+    damaged = tmp_path / "damaged.zip"
+    damaged.write_bytes((tiny_run / "model.zip").read_bytes()[:500])
+    bad_config = copy_run(tiny_run, tmp_path / "bad_config")
+    (bad_config / "config.json").write_text('{"seed": ')
+    a_file = tmp_path / "a_file"
+    a_file.write_text("")
+    return {"run": tiny_run, "empty": tmp_path / "empty", "damaged": damaged, "bad_config": bad_config,
+            "file": a_file, "runs": tiny_run.parent}  # fmt: skip
+
+
+TRAIN_ERRORS = [
+    (["--total-timestep", "1000"], "unrecognized arguments: --total-timestep 1000 (did you mean --total-timesteps?)"),
+    (["--learning-rate", "-1"], "--learning-rate must be in (0, 1]"),
+    (["--gamma", "5"], "--gamma must be in [0, 1]"),
+    (["--net-arch", "0"], "--net-arch must be one or more layer sizes, each at least 1, got 0"),
+    (["--net-arch"], "--net-arch must be one or more layer sizes"),
+    (["--variant", "expert"], "--variant: 'expert' is not one of standard, beginner"),
+    (["--total-timesteps", "abc"], "--total-timesteps: expected a whole number, got 'abc'"),
+    (["--total-timesteps"], "--total-timesteps: expected a value"),
+    (["--seed", "-3"], "--seed must be in [0, 2**31)"),
+    (["--eval-games", "3"], "--eval-games must be an even number >= 2"),
+    (["--batch-size", "100"], "--batch-size (100) must divide"),
+    (["--bc-epochs", "0"], "--bc-epochs must be at least 1"),
+    (["--learning-rate", "nan"], "a finite number"),
+    (["--exp-name", "a/b"], "--exp-name must be letters, digits"),
+    (["--eval-opponents", "nobody"], "--eval-opponents: unknown agent 'nobody'; valid: random, greedy, heuristic"),
+    (["--opponents", "ppo:nowhere=1"], "--opponents: no PPO model at nowhere"),
+    (["--opponents", "ppo:{damaged}=1"], "damaged.zip is not a readable MaskablePPO model"),
+    (["--eval-opponents", "random", "ppo:{empty}"], "empty holds no model"),
+    (["--resume", "{empty}/nowhere"], "no such run folder or checkpoint"),
+    (["--resume", "{empty}"], "is not a run folder (it has no config.json)"),
+    (["--resume", "{bad_config}"], "config.json is unreadable"),
+    (["--resume", "{run}"], "is finished at 512 timesteps: give a larger --total-timesteps"),
+    (["--resume", "{run}", "--seed", "3"], "a resumed run keeps its --seed (0), got 3"),
+    (["--resume", "{run}", "--net-arch", "8"], "a resumed run keeps its --net-arch (32 32), got 8"),
+    (["--resume", "{run}", "--gamma", "2"], "--gamma must be in [0, 1]"),
+    (["--runs-dir", "{file}"], "cannot make the run folder"),
+    (["--runs-dir", "{runs}", "--exp-name", "smoke", "--timestamp", "test"], "exists already: continue it with"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), TRAIN_ERRORS, ids=[" ".join(argv) for argv, _ in TRAIN_ERRORS])
+def test_train_user_errors_are_one_line(
+    argv: list[str], message: str, broken: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = [a.format(**broken) for a in argv]
+    with pytest.raises(SystemExit) as exit_:
+        train.main(argv)
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("python -m experiments.train: error: ") and err.count("\n") == 1, err
+    assert message in err and "Traceback" not in out + err
+    assert not list(broken["run"].parent.glob(".*")), "nothing half-made is left"
+
+
+EVALUATE_ERRORS = [
+    (["--agents", "ppo:nowhere", "random"], "no PPO model at nowhere"),
+    (["--agents", "ppo:{damaged}", "random"], "damaged.zip is not a readable MaskablePPO model"),
+    (["--agents", "ppo:{empty}", "random"], "holds no model"),
+    (["--games", "0"], "--games must be an even number >= 2"),
+    (["--games", "3"], "--games must be an even number >= 2"),
+    (["--agents", "random"], "--agents: needs at least two agents"),
+    (["--agents", "random", "bogus"], "--agents: unknown agent 'bogus'; valid: random, greedy, heuristic, or ppo:"),
+    (["--workers", "0"], "--workers must be at least 1"),
+    (["--seed", "-1"], "--seed must be in [0, 2**62)"),
+    (["--variant", "expert"], "--variant: 'expert' is not one of standard, beginner"),
+    (["--game", "4"], "unrecognized arguments: --game 4 (did you mean --games?)"),
+    (["--out", "{file}", "--games", "2"], "a file is there, not a folder"),
+    (["--out", "{file}/results", "--games", "2"], "cannot make its folder"),
+    (["--name", "a/b"], "--name must be a folder name"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), EVALUATE_ERRORS, ids=[" ".join(argv) for argv, _ in EVALUATE_ERRORS])
+def test_evaluate_user_errors_are_one_line(
+    argv: list[str], message: str, broken: dict[str, Path], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        evaluate.main([a.format(**broken) for a in argv])
+    assert exit_.value.code == 2
+    out, err = capsys.readouterr()
+    assert err.startswith("python -m experiments.evaluate: error: ") and err.count("\n") == 1, err
+    assert message in err and "Traceback" not in out + err
+
+
+@pytest.mark.parametrize("module", ["experiments.train", "experiments.evaluate"])
+def test_the_real_commands_exit_2_with_one_line(module: str) -> None:
+    out = run_module(module, "--workers", "0", check=False)
+    assert out.returncode == 2 and out.stderr == f"python -m {module}: error: --workers must be at least 1, got 0\n"
+
+
+def test_a_diverging_run_stops_with_one_line(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Weights that are no longer finite numbers stop training with one line, naming the last checkpoint."""
+    import torch
+
+    run = copy_run(tiny_run, tmp_path)
+    model, _ = load_model(run / "checkpoints" / "ppo_256_steps.zip")
+    with torch.no_grad():
+        next(model.policy.parameters()).fill_(float("nan"))
+    model.save(run / "checkpoints" / "ppo_256_steps.zip")
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--resume", str(run / "checkpoints" / "ppo_256_steps.zip")])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("python -m experiments.train: error: training diverged at 256 timesteps")
+    assert err.count("\n") == 1 and "lower --learning-rate" in err and "ppo_256_steps.zip" in err
