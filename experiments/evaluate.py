@@ -29,6 +29,7 @@ import copy
 import csv
 import dataclasses
 import io
+import json
 import math
 import multiprocessing
 import os
@@ -117,8 +118,8 @@ def agent_seed(game_seed: int, seat: int) -> int:
 def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard", events: bool = False) -> dict:
     """One game on `Game`: each side is asked with its own observation and the legal mask.
 
-    Returns the winner ("blue", "red", "draw"), the final marker (+ toward blue) and the number of
-    decisions the agents answered.
+    Returns the winner ("blue", "red", "draw"), the final marker (+ toward blue), the number of
+    decisions the agents answered and the actions, as in `Game.record()`.
     """
     game = Game.new(game_seed, variant=variant, events=events)
     players = (blue, red)
@@ -129,7 +130,7 @@ def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard"
         agent = players[0] if seat == "blue" else players[1]
         game.apply(agent.act(game.observation(seat), game.legal_mask()))
         decisions += 1
-    return {"winner": game.winner, "score": game.score, "decisions": decisions}
+    return {"winner": game.winner, "score": game.score, "decisions": decisions, "actions": game.record()["actions"]}
 
 
 @dataclass(frozen=True)
@@ -394,7 +395,8 @@ def ladder(pairings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
-    """summary.json, pairings.csv, games.csv and heatmap.png in `out_dir`, each written whole.
+    """summary.json, pairings.csv, games.csv, games.jsonl (each game's record, in games.csv's order) and
+    heatmap.png in `out_dir`, each written whole.
 
     A new folder is filled aside and renamed into place, so that it appears complete or not at all.
     """
@@ -423,6 +425,13 @@ def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
                 )
         write_atomic(folder / "games.csv", _csv(["pairing", "seed", "blue", "red", "winner", "score", "decisions"],
                                                 games))  # fmt: skip
+        rules = {"variant": results["config"]["variant"], "events": results["config"]["events"]}
+        records = [
+            json.dumps({"record": {"seed": r["seed"], "rules": rules, "actions": r["actions"]}})
+            for rows in results["games"]
+            for r in rows
+        ]
+        write_atomic(folder / "games.jsonl", "".join(line + "\n" for line in records))  # Game.replay reads each
         plot_heatmap(results, folder / "heatmap.png")
         if fresh:
             folder.rename(out)
@@ -591,6 +600,7 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
     print(report(results))
     print(f"results: {out}")
+    print(f"replay its games in the browser: python -m suntzu_env.play --results {out}")
     return results
 
 

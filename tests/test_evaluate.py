@@ -21,6 +21,9 @@ from experiments.evaluate import (
     seat_advantage,
     wilson,
 )
+from suntzu_env import Game
+
+RESULT_FILES = {"summary.json", "pairings.csv", "games.csv", "games.jsonl", "heatmap.png"}
 
 MATCH_KEYS = {"wins", "draws", "losses", "win_rate", "ci_low", "ci_high"}
 
@@ -117,7 +120,7 @@ def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     results = main([*argv, "--workers", "2", "--out", str(out), "--no-progress"])
     printed = capsys.readouterr().out
     assert "greedy beats random" in printed and "heuristic beats greedy" in printed and "ratings" in printed
-    assert {p.name for p in out.iterdir()} == {"summary.json", "pairings.csv", "games.csv", "heatmap.png"}
+    assert {p.name for p in out.iterdir()} == RESULT_FILES
     summary = json.loads((out / "summary.json").read_text())
     assert summary["config"]["game_seeds"] == [5, 6] and len(summary["pairings"]) == 3
     assert {rung["a"] for rung in summary["ladder"]} == {"greedy", "heuristic"}
@@ -126,6 +129,11 @@ def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     with (out / "games.csv").open() as f:
         games = list(csv.DictReader(f))
     assert len(games) == 12 and {g["seed"] for g in games} == {"5", "6"}
+    records = [json.loads(line)["record"] for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 12  # one per games.csv row, in its order: each replays to that row's result
+    for row, record in zip(games, records, strict=True):
+        game = Game.replay(record)
+        assert (str(record["seed"]), game.winner, str(game.score)) == (row["seed"], row["winner"], row["score"])
     assert (out / "heatmap.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert results["config"]["labels"] == ["random", "greedy", "heuristic"]
 
@@ -151,5 +159,5 @@ def test_cli_writes_the_results_folder_whole(tmp_path: Path) -> None:
     """A new results folder is filled aside and renamed: it never appears half-written."""
     out = tmp_path / "new" / "eval"
     main(["--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"])
-    assert {p.name for p in out.iterdir()} == {"summary.json", "pairings.csv", "games.csv", "heatmap.png"}
+    assert {p.name for p in out.iterdir()} == RESULT_FILES
     assert [p.name for p in out.parent.iterdir()] == ["eval"]  # no temporary folder or file beside it

@@ -251,7 +251,7 @@ def test_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> No
         ({"agent": "random", "seat": "blue", "variant": "expert"}, ["variant must be one of standard, beginner"]),
         ({"agent": "random", "seat": "blue", "seed": -1}, ["seed must be a whole number"]),
         ({"agent": "random", "seat": "blue", "events": "yes"}, ["events must be true or false"]),
-        ({"agent": "ppo:/no/such/model", "seat": "blue"}, ["cannot be loaded", "/no/such/model"]),
+        ({"agent": "ppo:/no/such/model", "seat": "blue"}, ["no PPO model", "/no/such/model"]),
     ],
 )
 def test_bad_new_game_is_refused(client: TestClient, body: dict, words: list[str]) -> None:
