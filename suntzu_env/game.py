@@ -2,112 +2,41 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import numpy as np
 
-from suntzu_env import engine
+from suntzu_env import engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
-    ADJ,
-    ARMIES,
     DEC_CAUSE,
     DEC_KIND,
     DEC_PROV,
     DEC_SIDE,
     DEC_WARLORD,
     DECISION_KINDS,
-    DECK,
-    DECK_CAPACITY,
-    DECK_LEN,
     DK_PLACE,
-    EVENT_DECK,
-    EVENT_DECK_LEN,
-    EVENT_UP,
-    EVENTS_ON,
-    FIELDS,
-    HAND,
-    HAND_RECYCLED,
-    MARKED,
-    OUT,
     PAYMENT_CAUSES,
-    PH_PLACEMENT,
-    PHASE,
-    PHASE_NAMES,
     PLACE_PROV,
-    PLACED,
-    PLAGUE_REVEALS,
-    PLAGUES_SEEN,
-    PRIVILEGE,
-    RECYCLED_PLAGUE,
-    RESERVE,
     ROUND,
     SCORE,
-    SET_ASIDE,
-    SIX_MARKS,
-    SIXES,
-    VALUES,
-    VARIANT,
-    WARLORD,
+    STATE_DTYPE,
+    STATE_SIZE,
     WINNER,
-    WL_HELD,
-    WL_UNCHOSEN,
-    WL_USED,
     new_state,
 )
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
-from suntzu_env.rules import (
-    ARMIES_PER_SIDE,
-    CARD_COPIES,
-    CARD_PLAGUE,
-    CARDS,
-    EVENTS,
-    MAX_SCORE,
-    N_BASE_CARDS,
-    N_CARD_KINDS,
-    N_PROVINCES,
-    N_ROUNDS,
-    N_WARLORDS_PER_SIDE,
-    PROVINCES,
-    RECYCLED_PLAGUE_NAME,
-    SEATS,
-    VARIANTS,
-    WARLORD_NAMES,
-    WARLORDS,
-    adjacency_masks,
-)
+from suntzu_env.options import check_adjacency, check_bool, check_seat, check_seed, check_variant
+from suntzu_env.render import board_text
+from suntzu_env.rules import PROVINCES, SEATS, VARIANTS, WARLORD_NAMES, adjacency_masks
 
-NP, NK = N_PROVINCES, N_CARD_KINDS
-RESULTS = ("blue", "red", "draw")
-RECORD_KEYS = ("rules", "round", "score", "province_values", "privilege", "plague_reveals", "events")
-RECORD_KEYS += ("blue", "red", "phase", "winner")
-SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck")
-SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
-# Fields that the R11 keys above already carry; every other field travels under "engine".
-PUBLIC_FIELDS = {
-    "variant", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
-    "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
-    "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
-    "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
-}  # fmt: skip
-# Card names of a record's hand and deck: the kinds, then a recycled Plague copy (its deck entry id).
-RECORD_CARDS = (*CARDS, RECYCLED_PLAGUE_NAME)
-ENGINE_FIELDS = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
-DEFAULT_ADJ = adjacency_masks()
+RESULTS = records.RESULTS
+DEFAULT_ADJ = records.DEFAULT_ADJ
 
 
 def _seat(side: int) -> str | None:
     return SEATS[side] if side >= 0 else None
-
-
-_SIDE_OF: dict[str, int] = {seat: side for side, seat in enumerate(SEATS)}
-
-
-def _side(seat: object) -> int:
-    side = _SIDE_OF.get(seat) if isinstance(seat, str) else None
-    if side is None:
-        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
-    return side
 
 
 def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
@@ -126,7 +55,20 @@ class Game:
 
     __slots__ = ("_actions", "_early", "_mask", "_n_legal", "_s", "_seed", "_start")
 
-    def __init__(self, state: np.ndarray, seed: int | None = None, start: dict[str, Any] | None = None) -> None:
+    def __init__(self, state: np.ndarray) -> None:
+        """A game at a copy of `state` (see `suntzu_env.layout`), checked as a record would be.
+
+        Raises TypeError for anything but an int32 vector of the layout's size and ValueError for a
+        state the engine cannot be in.
+        """
+        if not isinstance(state, np.ndarray) or state.dtype != STATE_DTYPE or state.ndim != 1:
+            raise TypeError(f"state must be a 1-D {np.dtype(STATE_DTYPE).name} numpy array, got {state!r:.60}")
+        if state.shape != (STATE_SIZE,):
+            raise ValueError(f"state must have shape ({STATE_SIZE},), got {state.shape}")
+        s = records.checked_state(state)
+        self._setup(s, None, None)
+
+    def _setup(self, state: np.ndarray, seed: int | None, start: dict[str, Any] | None) -> None:
         self._s = state
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._n_legal = engine.legal_mask(state, self._mask)
@@ -134,6 +76,13 @@ class Game:
         self._start = start
         self._actions: list[int] = []
         self._early: list[int] = []  # placements made before the seat was asked (simultaneous R4.1)
+
+    @classmethod
+    def _trusted(cls, state: np.ndarray, seed: int | None = None, start: dict[str, Any] | None = None) -> Game:
+        """A game over `state` as the engine or the record reader left it (no checks)."""
+        game = cls.__new__(cls)
+        game._setup(state, seed, start)
+        return game
 
     # ------------------------------------------------------------ creation
 
@@ -145,36 +94,52 @@ class Game:
         events: bool = False,
         adjacency: tuple[tuple[str, str], ...] | None = None,
     ) -> Game:
-        """A new game set up from `seed` (R3): the only randomness of the game."""
-        if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-            raise ValueError(f"seed must be an integer in [0, 2**63), got {seed!r}")
-        if variant not in VARIANTS:
-            raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-        adj = np.array(adjacency_masks(adjacency) if adjacency is not None else DEFAULT_ADJ, dtype=np.int64)
+        """A new game set up from `seed` (R3): the only randomness of the game.
+
+        `seed` is an int (numpy integers too) in [0, 2**63); `variant` "standard" or "beginner"; `events` a
+        bool; `adjacency` the map as bordering pairs of province names (None: the declared map, D1).
+        A wrong type raises TypeError, a bad value ValueError (see `suntzu_env.options`).
+        """
+        seed = check_seed(seed)
+        variant = check_variant(variant)
+        events = check_bool(events, "events")
+        pairs = check_adjacency(adjacency)
+        adj = np.array(adjacency_masks(pairs) if pairs is not None else DEFAULT_ADJ, dtype=np.int64)
         s = new_state()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.init_state(s, int(seed), VARIANTS.index(variant), int(bool(events)), adj, mask)
-        return cls(s, seed=int(seed))
+        engine.init_state(s, seed, VARIANTS.index(variant), int(events), adj, mask)
+        return cls._trusted(s, seed=seed)
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
-        """Rebuild a game from `record()`: same seed (or start) and actions, same game."""
+        """Rebuild a game from `record()`: same seed (or start) and actions, same game.
+
+        A record that is not a dict raises TypeError; a bad record ValueError naming the key.
+        """
         if not isinstance(record, dict):
-            raise ValueError("record: expected a dict with keys 'seed', 'rules', 'actions'")
+            raise TypeError(f"record must be a dict with keys 'seed', 'rules', 'actions', got {type(record).__name__}")
         for key in ("seed", "rules", "actions"):
             if key not in record:
                 raise ValueError(f"record: missing key {key!r}")
         unknown = set(record) - {"seed", "rules", "actions", "start"}
         if unknown:
-            raise ValueError(f"record: unknown key {sorted(unknown)[0]!r}")
+            raise ValueError(f"record: unknown key {sorted(map(str, unknown))[0]!r}")
         if record.get("start") is not None:
+            if not isinstance(record["start"], dict):
+                raise ValueError(f"record.start: expected a game record (R11), got {type(record['start']).__name__}")
             game = cls.from_dict(record["start"])
         else:
-            rules = _check_rules(record["rules"], "record.rules")
-            game = cls.new(record["seed"], **rules)
+            rules = records.read_rules(record["rules"], "record.rules")
+            try:
+                seed = check_seed(record["seed"], "record.seed")
+            except TypeError as error:
+                raise ValueError(str(error)) from None
+            game = cls.new(seed, **rules)
         if not isinstance(record["actions"], list):
             raise ValueError("record.actions: expected a list of action strings")
         for i, action in enumerate(record["actions"]):
+            if not isinstance(action, str):
+                raise ValueError(f"record.actions[{i}]: expected an action string, got {action!r}")
             try:
                 game.apply(action)
             except ValueError as error:
@@ -215,10 +180,17 @@ class Game:
         return self._mask.copy()
 
     def observation(self, seat: str, out: np.ndarray | None = None) -> np.ndarray:
-        """What `seat` observes now (R9), as the float32 vector of `suntzu_env.observation`."""
+        """What `seat` observes now (R9), as the float32 vector of `suntzu_env.observation`.
+
+        `out`, if given, must be a writeable float32 array of shape (OBSERVATION_SIZE,); it is filled and
+        returned.
+        """
+        side = check_seat(seat)
         if out is None:
             out = np.empty(OBSERVATION_SIZE, dtype=np.float32)
-        encode_observation(self._s, _side(seat), out)
+        else:
+            check_observation_buffer(out)
+        encode_observation(self._s, side, out)
         return out
 
     def apply(self, action: int | str) -> None:
@@ -249,7 +221,7 @@ class Game:
         `apply_for`). All zero outside the placement phase or once the seat has placed its five cards.
         """
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.placement_mask(self._s, _side(seat), mask)
+        engine.placement_mask(self._s, check_seat(seat), mask)
         return mask
 
     def apply_for(self, seat: str, action: int | str) -> None:
@@ -258,7 +230,7 @@ class Game:
         The record keeps the rules' order (blue's placements, then red's), so `Game.replay` reproduces
         the game. An illegal action raises ValueError naming the decision and the legal answers.
         """
-        side = _side(seat)
+        side = check_seat(seat)
         if self._n_legal and int(self._s[DEC_SIDE]) == side:
             self.apply(action)
             return
@@ -277,7 +249,7 @@ class Game:
             engine.place_out_of_turn(self._s, side, int(np.flatnonzero(mask)[0]), self._mask)
 
     def _placement_message(self, seat: str, action: object, mask: np.ndarray) -> str:
-        province = PROVINCES[int(self._s[PLACE_PROV + _side(seat)])]
+        province = PROVINCES[int(self._s[PLACE_PROV + SEATS.index(seat)])]
         legal = ", ".join(ACTION_STRINGS[a] for a in np.flatnonzero(mask))
         return f"illegal action {action!r} for decision 'place' (player={seat} province={province}); legal: {legal}"
 
@@ -348,87 +320,30 @@ class Game:
         return int(self._s[SCORE])
 
     def record(self) -> dict[str, Any]:
-        """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`)."""
-        out: dict[str, Any] = {"seed": self._seed, "rules": self._rules(), "actions": []}
+        """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""
+        out: dict[str, Any] = {"seed": self._seed, "rules": records.rules_of(self._s), "actions": []}
         if self._start is not None:
-            out["start"] = self._start
+            out["start"] = copy.deepcopy(self._start)
         out["actions"] = [ACTION_STRINGS[a] for a in self._actions + self._early]
         return out
-
-    def _rules(self) -> dict[str, Any]:
-        rules: dict[str, Any] = {"variant": VARIANTS[self._s[VARIANT]], "events": bool(self._s[EVENTS_ON])}
-        masks = tuple(int(m) for m in self._s[ADJ : ADJ + NP])
-        if masks != DEFAULT_ADJ:
-            rules["adjacency"] = [
-                [PROVINCES[i], PROVINCES[j]] for i in range(NP) for j in range(i + 1, NP) if masks[i] >> j & 1
-            ]
-        return rules
 
     # ------------------------------------------------------------ records (R11)
 
     def to_dict(self) -> dict[str, Any]:
         """The state as the JSON shape of R11; "engine" carries what a state inside a round needs."""
-        s = self._s
-        events_up = int(s[EVENT_UP])
-        out: dict[str, Any] = {
-            "rules": self._rules(),
-            "round": int(s[ROUND]),
-            "score": int(s[SCORE]),
-            "province_values": s[VALUES : VALUES + 3 * NP].reshape(NP, 3).tolist(),
-            "privilege": _seat(int(s[PRIVILEGE])),
-            "plague_reveals": int(s[PLAGUE_REVEALS]),
-            "events": {
-                "face_up": EVENTS[events_up] if events_up >= 0 else None,
-                "deck": [EVENTS[e] for e in s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]]],
-            },
-        }
-        for side, seat in enumerate(SEATS):
-            out[seat] = self._side_dict(side)
-        out["phase"] = PHASE_NAMES[s[PHASE]]
-        out["winner"] = self.winner
-        if not self._at_round_start():
-            out["engine"] = {f.name: s[f.offset : f.offset + f.size].tolist() for f in ENGINE_FIELDS}
-        return out
-
-    def _at_round_start(self) -> bool:
-        s = self._s
-        return int(s[PHASE]) == PH_PLACEMENT and int(s[PLACE_PROV]) == 0 and int(s[PLACE_PROV + 1]) == 0
-
-    def _side_dict(self, side: int) -> dict[str, Any]:
-        s = self._s
-        hand = s[HAND + side * NK : HAND + (side + 1) * NK].copy()
-        recycled = int(s[HAND_RECYCLED + side])
-        hand[CARD_PLAGUE] -= recycled
-        deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
-        standard = s[VARIANT] == 0
-        wl = {"held": [], "used": [], "unchosen": []}
-        for j, name in enumerate(WARLORDS[side]):
-            status = int(s[WARLORD + side * N_WARLORDS_PER_SIDE + j])
-            if standard:
-                wl[("unchosen", "held", "used")[status]].append(name)
-        return {
-            "reserve": int(s[RESERVE + side]),
-            "set_aside": int(s[SET_ASIDE + side]),
-            "marked_armies": int(s[MARKED + side]),
-            "armies": s[ARMIES + side * NP : ARMIES + (side + 1) * NP].tolist(),
-            "six_marks": s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].tolist(),
-            "hand": [CARDS[k] for k in range(NK) for _ in range(hand[k])] + [RECYCLED_PLAGUE_NAME] * recycled,
-            "deck": [RECORD_CARDS[c] for c in deck],
-            "sixes_revealed": int(s[SIXES + side]),
-            "plagues_revealed": int(s[PLAGUES_SEEN + side]),
-            "warlords": wl,
-        }
+        return records.record_from_state(self._s)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> Game:
-        """Load an R11 record; bad records raise ValueError naming the key, and load nothing."""
-        s = _state_from_dict(d)
-        if "engine" not in d:
-            engine.advance(s, np.zeros(N_ACTIONS, dtype=np.int8))
-        code = engine.check_invariants(s)
-        if code:
-            raise ValueError(f"record breaks an invariant ({engine.INVARIANTS[code]})")
-        return cls(s, seed=None, start=d)
+        """Load an R11 record; a bad one raises ValueError (`records.RecordError`) naming the key.
+
+        Every field is checked (see `suntzu_env.records`): a record loads only as a state the engine can
+        be in and play on from. The game keeps its own copy of `d`.
+        """
+        if not isinstance(d, dict):
+            raise TypeError(f"a game record must be a dict (R11), got {type(d).__name__}")
+        start = copy.deepcopy(d)
+        return cls._trusted(records.state_from_record(start), start=start)
 
     # ------------------------------------------------------------ display
 
@@ -436,228 +351,20 @@ class Game:
         return self.render()
 
     def render(self, seat: str | None = None) -> str:
-        """A text board: round, marker, armies and marks per province; `seat`'s hand when asked."""
-        s = self._s
-        lines = [f"Sun Tzu, round {int(s[ROUND])}/{N_ROUNDS}, marker {int(s[SCORE]):+d} (+ toward blue)"]
-        col = min(2, (int(s[ROUND]) - 1) // 3)
-        for p, name in enumerate(PROVINCES):
-            b, r = int(s[ARMIES + p]), int(s[ARMIES + NP + p])
-            holder = "blue" if b else "red" if r else "-"
-            marks = f"marks b{int(s[SIX_MARKS + p])} r{int(s[SIX_MARKS + NP + p])}"
-            placed = [int(s[PLACED + side * NP + p]) for side in (0, 1)]
-            cards = " ".join(CARDS[k] if k >= 0 else "." for k in placed) if s[PHASE] != PH_PLACEMENT else ""
-            value = int(s[VALUES + 3 * p + col])
-            lines.append(f"  {name:<8} worth {value}  {holder:<4} {max(b, r):>2}  {marks}  {cards}".rstrip())
-        for side, seat_name in enumerate(SEATS):
-            lines.append(
-                f"  {seat_name:<4} reserve {int(s[RESERVE + side])}, set aside {int(s[SET_ASIDE + side])}, "
-                f"marked {int(s[MARKED + side])}, deck {int(s[DECK_LEN + side])}"
-            )
-        if seat is not None:
-            side = SEATS.index(seat)
-            hand = self._side_dict(side)["hand"]
-            lines.append(f"  {seat} hand: {' '.join(hand)}")
-        if self.is_terminal:
-            lines.append(f"  game over: {self.winner}")
-        else:
-            d = self.decision
-            assert d is not None
-            lines.append(f"  {d['player']} to act: {d['kind']}")
-        return "\n".join(lines)
+        """The board as text: the public view (R9), or what `seat` sees (its hand and face-down cards)."""
+        return board_text(self._s, seat=None if seat is None else check_seat(seat))
 
     def __repr__(self) -> str:
         return f"Game(round={self.round}, score={self.score}, winner={self.winner!r})"
 
 
-# ---------------------------------------------------------------- reading records
-
-
-def _fail(key: str, problem: str) -> ValueError:
-    return ValueError(f"bad game record: {key}: {problem}")
-
-
-def _int(value: Any, key: str, lo: int, hi: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
-        raise _fail(key, f"expected an integer in [{lo}, {hi}], got {value!r}")
-    return value
-
-
-def _ints(value: Any, key: str, n: int, lo: int, hi: int) -> list[int]:
-    if not isinstance(value, list) or len(value) != n:
-        raise _fail(key, f"expected a list of {n} integers, got {value!r}")
-    return [_int(v, f"{key}[{i}]", lo, hi) for i, v in enumerate(value)]
-
-
-def _keys(d: Any, key: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    if not isinstance(d, dict):
-        raise _fail(key, f"expected an object, got {d!r}")
-    for k in required:
-        if k not in d:
-            raise _fail(f"{key}.{k}" if key else k, "missing key")
-    for k in d:
-        if k not in required and k not in optional:
-            raise _fail(f"{key}.{k}" if key else str(k), "unknown key")
-
-
-def _check_rules(rules: Any, key: str) -> dict[str, Any]:
-    _keys(rules, key, ("variant", "events"), ("adjacency",))
-    if rules["variant"] not in VARIANTS:
-        raise _fail(f"{key}.variant", f"expected one of {VARIANTS}, got {rules['variant']!r}")
-    if not isinstance(rules["events"], bool):
-        raise _fail(f"{key}.events", f"expected true or false, got {rules['events']!r}")
-    out: dict[str, Any] = {"variant": rules["variant"], "events": rules["events"]}
-    if "adjacency" in rules:
-        try:
-            out["adjacency"] = tuple(tuple(pair) for pair in rules["adjacency"])
-            adjacency_masks(out["adjacency"])
-        except (TypeError, ValueError) as error:
-            raise _fail(f"{key}.adjacency", str(error)) from None
-    return out
-
-
-def _cards(value: Any, key: str) -> list[int]:
-    """Card names to deck entries: a kind's id, or RECYCLED_PLAGUE for "P*"."""
-    if not isinstance(value, list) or any(c not in RECORD_CARDS for c in value):
-        raise _fail(key, f"expected a list of cards from {RECORD_CARDS}, got {value!r}")
-    return [RECORD_CARDS.index(c) for c in value]
-
-
-def _state_from_dict(d: Any) -> np.ndarray:
-    _keys(d, "", RECORD_KEYS, ("engine",))
-    rules = _check_rules(d["rules"], "rules")
-    variant = VARIANTS.index(rules["variant"])
-    s = new_state()
-    s[VARIANT] = variant
-    s[EVENTS_ON] = int(rules["events"])
-    masks = adjacency_masks(rules["adjacency"]) if "adjacency" in rules else DEFAULT_ADJ
-    s[ADJ : ADJ + NP] = masks
-    s[ROUND] = _int(d["round"], "round", 1, N_ROUNDS)
-    s[SCORE] = _int(d["score"], "score", -MAX_SCORE, MAX_SCORE)
-    values = d["province_values"]
-    if not isinstance(values, list) or len(values) != NP:
-        raise _fail("province_values", f"expected {NP} rows of 3 values, got {values!r}")
-    for p, row in enumerate(values):
-        s[VALUES + 3 * p : VALUES + 3 * p + 3] = _ints(row, f"province_values[{p}]", 3, 0, 99)
-    if d["privilege"] not in (None, *SEATS):
-        raise _fail("privilege", f"expected null, 'blue' or 'red', got {d['privilege']!r}")
-    s[PRIVILEGE] = SEATS.index(d["privilege"]) if d["privilege"] else -1
-    s[PLAGUE_REVEALS] = _int(d["plague_reveals"], "plague_reveals", 0, 4 * N_ROUNDS * NP)
-    _keys(d["events"], "events", ("face_up", "deck"))
-    up, deck = d["events"]["face_up"], d["events"]["deck"]
-    if up is not None and up not in EVENTS:
-        raise _fail("events.face_up", f"expected null or one of {EVENTS}, got {up!r}")
-    if not isinstance(deck, list) or any(e not in EVENTS for e in deck):
-        raise _fail("events.deck", f"expected a list of events from {EVENTS}, got {deck!r}")
-    named = [e for e in [up, *deck] if e is not None]
-    if len(set(named)) != len(named):
-        raise _fail("events", "an event card is listed twice")
-    if not rules["events"] and named:
-        raise _fail("events", "event cards listed while rules.events is false")
-    if up is None and deck:
-        raise _fail("events.face_up", "null while the event deck is not empty")
-    s[EVENT_UP] = EVENTS.index(up) if up else -1
-    s[EVENT_DECK : EVENT_DECK + 5] = -1
-    for i, e in enumerate(deck):
-        s[EVENT_DECK + i] = EVENTS.index(e)
-    s[EVENT_DECK_LEN] = len(deck)
-    for side, seat in enumerate(SEATS):
-        _side_from_dict(s, d[seat], side, seat, variant)
-    for p in range(NP):
-        if s[ARMIES + p] and s[ARMIES + NP + p]:
-            raise _fail(f"armies[{p}]", f"both sides have armies in {PROVINCES[p]}")
-    if d["phase"] not in PHASE_NAMES:
-        raise _fail("phase", f"expected one of {PHASE_NAMES}, got {d['phase']!r}")
-    if d["winner"] not in (None, *RESULTS):
-        raise _fail("winner", f"expected null or one of {RESULTS}, got {d['winner']!r}")
-    s[WINNER] = RESULTS.index(d["winner"]) if d["winner"] else -1
-    s[PHASE] = PHASE_NAMES.index(d["phase"])
-    if "engine" in d:
-        _engine_from_dict(s, d["engine"])
-    else:
-        if d["phase"] != "placement" or d["winner"] is not None:
-            raise _fail("engine", "missing key: required unless phase is 'placement' at a round's start")
-        from suntzu_env.engine import _begin_round
-
-        _begin_round(s)
-        s[DEC_KIND] = 0
-        _derive_out_of_game(s, variant)
-    return s
-
-
-def _side_from_dict(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -> None:
-    _keys(side_d, seat, SIDE_KEYS)
-    s[RESERVE + side] = _int(side_d["reserve"], f"{seat}.reserve", 0, ARMIES_PER_SIDE)
-    s[SET_ASIDE + side] = _int(side_d["set_aside"], f"{seat}.set_aside", 0, ARMIES_PER_SIDE)
-    s[MARKED + side] = _int(side_d["marked_armies"], f"{seat}.marked_armies", 0, ARMIES_PER_SIDE)
-    armies = _ints(side_d["armies"], f"{seat}.armies", NP, 0, ARMIES_PER_SIDE)
-    marks = _ints(side_d["six_marks"], f"{seat}.six_marks", NP, 0, 2)
-    s[ARMIES + side * NP : ARMIES + (side + 1) * NP] = armies
-    s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP] = marks
-    total = int(s[RESERVE + side] + s[SET_ASIDE + side] + s[MARKED + side]) + sum(armies)
-    if total != ARMIES_PER_SIDE:
-        raise _fail(seat, f"I1: reserve + set_aside + marked_armies + sum(armies) is {total}, not 21")
-    if s[MARKED + side] > sum(marks):
-        raise _fail(f"{seat}.marked_armies", "more armies in six-mark boxes than six-marks")
-    copies = CARD_COPIES[VARIANTS[variant]]
-    hand = _cards(side_d["hand"], f"{seat}.hand")
-    deck = _cards(side_d["deck"], f"{seat}.deck")
-    if len(deck) > DECK_CAPACITY or any(k < N_BASE_CARDS for k in deck):
-        raise _fail(f"{seat}.deck", f"at most {DECK_CAPACITY} non-base cards, got {side_d['deck']!r}")
-    s[SIXES + side] = _int(side_d["sixes_revealed"], f"{seat}.sixes_revealed", sum(marks), N_ROUNDS)
-    seen = _int(side_d["plagues_revealed"], f"{seat}.plagues_revealed", 0, copies[CARD_PLAGUE])
-    s[PLAGUES_SEEN + side] = seen
-    recycled = hand.count(RECYCLED_PLAGUE) + deck.count(RECYCLED_PLAGUE)
-    if recycled > seen:
-        raise _fail(f"{seat}.hand", f"{recycled} recycled Plague copies {RECYCLED_PLAGUE_NAME!r} but {seen} revealed")
-    fresh = hand.count(CARD_PLAGUE) + deck.count(CARD_PLAGUE)
-    if fresh > copies[CARD_PLAGUE] - seen:
-        raise _fail(f"{seat}.hand", f"{fresh} never-revealed Plague copies 'P' but {seen} of 2 were revealed")
-    s[HAND_RECYCLED + side] = hand.count(RECYCLED_PLAGUE)
-    for k in range(NK):
-        held = sum(engine.card_kind(c) == k for c in hand + deck)
-        if held > copies[k]:
-            raise _fail(f"{seat}.hand", f"{held} cards {CARDS[k]!r} in hand and deck, the side has {copies[k]}")
-        s[HAND + side * NK + k] = sum(engine.card_kind(c) == k for c in hand)
-    s[DECK + side * DECK_CAPACITY : DECK + (side + 1) * DECK_CAPACITY] = -1
-    for i, c in enumerate(deck):
-        s[DECK + side * DECK_CAPACITY + i] = c
-    s[DECK_LEN + side] = len(deck)
-    _warlords_from_dict(s, side_d["warlords"], side, seat, variant)
-
-
-def _warlords_from_dict(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -> None:
-    key = f"{seat}.warlords"
-    _keys(wl, key, ("held", "used", "unchosen"))
-    names = WARLORDS[side]
-    listed: list[str] = []
-    for status, part in ((WL_HELD, "held"), (WL_USED, "used"), (WL_UNCHOSEN, "unchosen")):
-        if not isinstance(wl[part], list) or any(n not in names for n in wl[part]):
-            raise _fail(f"{key}.{part}", f"expected a list of {seat}'s warlords {names}, got {wl[part]!r}")
-        for name in wl[part]:
-            s[WARLORD + side * N_WARLORDS_PER_SIDE + names.index(name)] = status
-        listed += wl[part]
-    expected = [] if variant == 1 else sorted(names)
-    if sorted(listed) != expected:
-        what = "no warlords in the beginner variant" if variant == 1 else f"each of {names} exactly once"
-        raise _fail(key, f"expected {what}")
-
-
-def _engine_from_dict(s: np.ndarray, eng: Any) -> None:
-    _keys(eng, "engine", tuple(f.name for f in ENGINE_FIELDS))
-    for f in ENGINE_FIELDS:
-        s[f.offset : f.offset + f.size] = _ints(eng[f.name], f"engine.{f.name}", f.size, -1, 2**20)
-
-
-def _derive_out_of_game(s: np.ndarray, variant: int) -> None:
-    """At a round's start every card not in hand or deck is out of the game; base cards are in hand."""
-    copies = CARD_COPIES[VARIANTS[variant]]
-    for side, seat in enumerate(SEATS):
-        deck = [
-            engine.card_kind(c)
-            for c in s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
-        ]
-        for k in range(NK):
-            out = copies[k] - int(s[HAND + side * NK + k]) - deck.count(k)
-            if k < N_BASE_CARDS and out:
-                raise _fail(f"{seat}.hand", f"base card {CARDS[k]!r} must be in hand at a round's start")
-            s[OUT + side * NK + k] = out
+def check_observation_buffer(out: Any) -> None:
+    """`out=` for an observation: a writeable float32 numpy array of shape (OBSERVATION_SIZE,)."""
+    if not isinstance(out, np.ndarray):
+        raise TypeError(f"out must be a numpy array, got {type(out).__name__}")
+    if out.dtype != np.float32:
+        raise TypeError(f"out must have dtype float32, got {out.dtype}")
+    if out.shape != (OBSERVATION_SIZE,):
+        raise ValueError(f"out must have shape ({OBSERVATION_SIZE},), got {out.shape}")
+    if not out.flags.writeable:
+        raise ValueError("out must be writeable")

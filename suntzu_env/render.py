@@ -1,9 +1,12 @@
-"""Pictures of a game for people: a text board and an RGB image of the public view (R9).
+"""Pictures of a game for people: a text board and an RGB image, of the public view or of one seat's (R9).
 
-Both show what a spectator sees: the marker, the round, each province's values, armies and six-marks,
-the cards revealed this round (face-down ones as `?`), pools, card counts, used warlords and events.
-Hands, face-down cards and unused warlords are never drawn. The state forgets a round's cards when the
-next round begins, so the environments keep them in a `RevealMemory` to show the last reveal.
+Without a seat both show what a spectator sees: the marker, the round, each province's values, armies
+and six-marks, the cards revealed this round (face-down ones as `?`), pools, card counts, used warlords
+and events. Hands, face-down cards, deck orders and unused warlords are never drawn. With `seat` (0 blue,
+1 red) they add what that seat knows besides: its own face-down cards, hand, deck contents (not their
+order), the cards it drew and its unused warlords; never the opponent's. `tests/test_view_leaks.py`
+checks every view against resampled hidden information. The state forgets a round's cards when the next
+round begins, so the environments keep them in a `RevealMemory` to show the last reveal.
 
 Images are drawn with Pillow and shown in a pygame window for `render_mode="human"`; both are imported
 only when a picture is asked for.
@@ -23,14 +26,20 @@ from suntzu_env.layout import (
     DEC_SIDE,
     DEC_WARLORD,
     DECISION_KINDS,
+    DECK,
+    DECK_CAPACITY,
     DECK_LEN,
     DK_PLACE,
+    DRAWN,
     EVENT_DECK_LEN,
     EVENT_UP,
     EVENTS_ON,
     HAND,
+    HAND_RECYCLED,
+    KEEP_LEFT,
     MARKED,
     ORDER_HOLDER,
+    PH_DRAW,
     PH_OVER,
     PH_PLACEMENT,
     PH_WARLORDS,
@@ -49,9 +58,11 @@ from suntzu_env.layout import (
     VARIANT,
     WARLORD,
     WINNER,
+    WL_HELD,
     WL_USED,
 )
 from suntzu_env.rules import (
+    CARD_PLAGUE,
     CARDS,
     EVENTS,
     MAX_SCORE,
@@ -60,6 +71,7 @@ from suntzu_env.rules import (
     N_ROUNDS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
+    RECYCLED_PLAGUE_NAME,
     SEATS,
     WARLORD_NAMES,
     WARLORDS,
@@ -182,11 +194,46 @@ def _who(side: int) -> str:
     return SEATS[side] if side >= 0 else "nobody"
 
 
+def _card_names(s: np.ndarray, entries: Any) -> list[str]:
+    """Deck or drawn entries as card names in canonical order (a recycled Plague copy as `P*`)."""
+    ids = sorted(int(c) for c in entries if c >= 0)
+    return [CARDS[c] if c < NK else RECYCLED_PLAGUE_NAME for c in ids]
+
+
+def seat_lines(s: np.ndarray, seat: int) -> list[str]:
+    """What `seat` knows beyond the public board (R9): hand, own face-down cards, deck contents, drawn
+    cards, unused warlords. Deck contents are listed in card order: not even the seat knows its order."""
+    name = SEATS[seat]
+    hand = s[HAND + seat * NK : HAND + (seat + 1) * NK].astype(np.int64)
+    recycled = int(s[HAND_RECYCLED + seat])
+    hand[CARD_PLAGUE] -= recycled
+    cards = [CARDS[k] for k in range(NK) for _ in range(hand[k])] + [RECYCLED_PLAGUE_NAME] * recycled
+    lines = [f"{name} hand: {' '.join(cards) if cards else '(empty)'}"]
+    revealed = s[REVEALED : REVEALED + NP]
+    if s[PHASE] != PH_DRAW:
+        down = [
+            f"{PROVINCES[p]} {CARDS[s[PLACED + seat * NP + p]]}"
+            for p in range(NP)
+            if s[PLACED + seat * NP + p] >= 0 and not revealed[p]
+        ]
+        if down:
+            lines.append(f"{name} face down: {', '.join(down)}")
+    deck = _card_names(s, s[DECK + seat * DECK_CAPACITY : DECK + seat * DECK_CAPACITY + s[DECK_LEN + seat]])
+    lines.append(f"{name} deck (order unknown): {' '.join(deck) if deck else '(empty)'}")
+    drawn = _card_names(s, s[DRAWN + seat * 3 : DRAWN + seat * 3 + 3])
+    if drawn:
+        lines.append(f"{name} drew: {' '.join(drawn)}, may keep {int(s[KEEP_LEFT + seat])}")
+    if s[VARIANT] == 0:
+        held = [w for j, w in enumerate(WARLORDS[seat]) if s[WARLORD + seat * N_WARLORDS_PER_SIDE + j] == WL_HELD]
+        lines.append(f"{name} warlords held: {', '.join(held) if held else 'none'}")
+    return lines
+
+
 # ---------------------------------------------------------------- text
 
 
-def board_text(s: np.ndarray, memory: RevealMemory | None = None) -> str:
-    """The public board as text (render mode "ansi")."""
+def board_text(s: np.ndarray, memory: RevealMemory | None = None, seat: int | None = None) -> str:
+    """The board as text (render mode "ansi"): the public view, or `seat`'s (0 blue, 1 red) view."""
     rnd = int(s[ROUND])
     col = min(2, (rnd - 1) // 3)
     shown_round, cards, revealed = (memory or RevealMemory()).view(s)
@@ -201,14 +248,16 @@ def board_text(s: np.ndarray, memory: RevealMemory | None = None) -> str:
         )
         side, n = _holder(s, p)
         marks = f"{int(s[SIX_MARKS + p])}/{int(s[SIX_MARKS + NP + p])}"
-        shown = bool(revealed[p])
-        duel = f"{_card(int(cards[0, p]), shown):>2} / {_card(int(cards[1, p]), shown):<2}"
+        shown = [bool(revealed[p]) or side == seat for side in (0, 1)]
+        duel = f"{_card(int(cards[0, p]), shown[0]):>2} / {_card(int(cards[1, p]), shown[1]):<2}"
         lines.append(f"  {name:<8}  {values:<12}  {_who(side):<6} {n:>6}  {marks:>9}  {duel}".rstrip())
-    for side, seat in enumerate(SEATS):
-        lines.append(f"  {seat:<4}  {_side_line(s, side)}")
+    for side, name in enumerate(SEATS):
+        lines.append(f"  {name:<4}  {_side_line(s, side)}")
     for extra in (_order_line(s), _events_line(s)):
         if extra:
             lines.append(f"  {extra}")
+    if seat is not None:
+        lines += [f"  {line}" for line in seat_lines(s, seat)]
     lines.append(f"  {_status(s)}")
     return "\n".join(lines)
 
@@ -226,6 +275,7 @@ COLORS = {
     "gold": (225, 175, 40),
     "card": (252, 250, 244),
     "back": (120, 100, 80),
+    "own": (214, 204, 180),  # a card face down that only the seat drawn for sees
 }
 SIDE_COLOR = (COLORS["blue"], COLORS["red"])
 
@@ -236,8 +286,8 @@ def _fonts() -> tuple[Any, Any, Any]:
     return ImageFont.load_default(size=22), ImageFont.load_default(size=16), ImageFont.load_default(size=13)
 
 
-def board_image(s: np.ndarray, memory: RevealMemory | None = None) -> np.ndarray:
-    """The public board as an RGB image (H, W, 3) uint8 (render mode "rgb_array")."""
+def board_image(s: np.ndarray, memory: RevealMemory | None = None, seat: int | None = None) -> np.ndarray:
+    """The board as an RGB image (H, W, 3) uint8 (render mode "rgb_array"): the public view, or `seat`'s."""
     from PIL import Image, ImageDraw
 
     big, mid, small = _fonts()
@@ -295,8 +345,8 @@ def board_image(s: np.ndarray, memory: RevealMemory | None = None) -> np.ndarray
             if k == -1:
                 d.rectangle(card_box, outline=COLORS["faint"])
                 continue
-            face_up = bool(revealed[p]) and k != UNKNOWN
-            fill = COLORS["card"] if face_up else COLORS["back"]
+            face_up = (bool(revealed[p]) or other == seat) and k != UNKNOWN
+            fill = COLORS["card"] if bool(revealed[p]) and face_up else COLORS["own"] if face_up else COLORS["back"]
             d.rectangle(card_box, fill=fill, outline=SIDE_COLOR[other], width=3)
             d.text((cx, top + 240), CARDS[k] if face_up else "?", font=big, fill=SIDE_COLOR[other], anchor="mm")
         caption = f"cards of round {shown_round}"
@@ -304,11 +354,13 @@ def board_image(s: np.ndarray, memory: RevealMemory | None = None) -> np.ndarray
 
     # pools and events
     y = top + ph + 20
-    for side, seat in enumerate(SEATS):
-        d.text((20, y + side * 28), f"{seat}: {_side_line(s, side)}", font=mid, fill=SIDE_COLOR[side])
+    for side, name in enumerate(SEATS):
+        d.text((20, y + side * 28), f"{name}: {_side_line(s, side)}", font=mid, fill=SIDE_COLOR[side])
     for i, text in enumerate(t for t in (_order_line(s), _events_line(s)) if t):
         d.text((20, y + 64 + i * 24), text, font=small, fill=COLORS["ink"])
-    if s[PHASE] == PH_OVER:
+    if seat is not None:  # what only this seat sees, under the public lines
+        d.text((WIDTH // 2, y + 60), "\n".join(seat_lines(s, seat)), font=small, fill=SIDE_COLOR[seat], spacing=2)
+    elif s[PHASE] == PH_OVER:
         d.text((WIDTH - 20, HEIGHT - 30), _status(s), font=big, fill=COLORS["ink"], anchor="ra")
     return np.asarray(img, dtype=np.uint8)
 

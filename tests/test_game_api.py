@@ -5,10 +5,11 @@ from __future__ import annotations
 import copy
 import random
 
+import numpy as np
 import pytest
 from helpers import State, load, make_state, place
 
-from suntzu_env import Game
+from suntzu_env import OBSERVATION_SIZE, Game, options
 
 
 def random_actions(g: Game, seed: int, n: int) -> list[str]:
@@ -203,3 +204,88 @@ def test_str_is_text() -> None:
     """`str(g)` gives a readable text of the state."""
     text = str(Game.new(seed=0))
     assert isinstance(text, str) and text
+
+
+# --- arguments are checked before they reach the engine ---------------------------------
+
+
+def test_numpy_integer_seed_is_the_same_seed() -> None:
+    """R3.5: a numpy integer seed is accepted and gives the game of the same Python int."""
+    assert Game.new(np.int64(5), "standard", True).to_dict() == Game.new(5, "standard", True).to_dict()
+    assert Game.new(np.uint32(7)).to_dict() == Game.new(7).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "named"),
+    [
+        ({"seed": -1}, ValueError, "seed"),
+        ({"seed": 2**63}, ValueError, "seed"),
+        ({"seed": 1.0}, TypeError, "seed"),
+        ({"seed": True}, TypeError, "seed"),
+        ({"seed": "5"}, TypeError, "seed"),
+        ({"seed": None}, TypeError, "seed"),
+        ({"variant": "expert"}, ValueError, "variant"),
+        ({"variant": 0}, TypeError, "variant"),
+        ({"events": "false"}, TypeError, "events"),
+        ({"events": 1}, TypeError, "events"),
+        ({"events": None}, TypeError, "events"),
+        ({"adjacency": [("QIN", "ROME")]}, ValueError, "adjacency"),
+        ({"adjacency": [("QIN", "QIN")]}, ValueError, "adjacency"),
+        ({"adjacency": [("QIN", "CHU", "WU")]}, ValueError, "adjacency"),
+        ({"adjacency": 5}, TypeError, "adjacency"),
+        ({"adjacency": "QIN-CHU"}, TypeError, "adjacency"),
+        ({"adjacency": [("QIN", 3)]}, TypeError, "adjacency"),
+    ],
+)
+def test_bad_new_game_arguments_are_refused_by_name(kwargs: dict, error: type, named: str) -> None:
+    """A wrong type is a TypeError, a bad value a ValueError, each naming the argument."""
+    with pytest.raises(error, match=named):
+        Game.new(**kwargs)
+
+
+def test_new_game_accepts_numpy_bools_and_a_map() -> None:
+    """`events` may be a numpy bool; `adjacency` any sequence of pairs."""
+    assert Game.new(1, events=np.True_).to_dict()["rules"]["events"] is True
+    g = Game.new(1, adjacency=[["QIN", "CHU"], ("CHU", "WU")])
+    assert g.to_dict()["rules"]["adjacency"] == [["QIN", "CHU"], ["CHU", "WU"]]
+
+
+def test_observation_buffer_is_checked() -> None:
+    """`observation(seat, out=)` fills a float32 vector of the right size, and refuses anything else
+    before the compiled encoder could write out of bounds."""
+    g = Game.new(0)
+    out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    assert g.observation("red", out=out) is out
+    assert np.array_equal(out, g.observation("red"))
+    with pytest.raises(ValueError, match="shape"):
+        g.observation("blue", out=np.zeros(10, dtype=np.float32))
+    with pytest.raises(ValueError, match="shape"):
+        g.observation("blue", out=np.zeros((1, OBSERVATION_SIZE), dtype=np.float32))
+    with pytest.raises(TypeError, match="float32"):
+        g.observation("blue", out=np.zeros(OBSERVATION_SIZE, dtype=np.float64))
+    with pytest.raises(TypeError, match="numpy array"):
+        g.observation("blue", out=[0.0] * OBSERVATION_SIZE)  # type: ignore[arg-type]
+    frozen = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    frozen.flags.writeable = False
+    with pytest.raises(ValueError, match="writeable"):
+        g.observation("blue", out=frozen)
+
+
+def test_option_checks() -> None:
+    """`suntzu_env.options`, shared by every entry point: finite numbers, known keys, seeds."""
+    assert options.check_seed(np.int32(3)) == 3 and type(options.check_seed(np.int32(3))) is int
+    assert options.check_seed(None, optional=True) is None
+    assert options.check_number(np.float32(0.5), "x", low=0) == 0.5
+    for bad in (float("nan"), float("inf"), -1.0):
+        with pytest.raises(ValueError, match="x must"):
+            options.check_number(bad, "x", low=0)
+    with pytest.raises(TypeError, match="x must be a number"):
+        options.check_number(True, "x")
+    with pytest.raises(TypeError, match="x must be an integer"):
+        options.check_number(2.0, "x", integer=True)
+    assert options.check_keys(None, "options", ("a",)) == {}
+    with pytest.raises(ValueError, match="unknown key 'b'"):
+        options.check_keys({"b": 1}, "options", ("a",))
+    with pytest.raises(TypeError, match="options must be a dict"):
+        options.check_keys([("a", 1)], "options", ("a",))
+    assert options.check_seat("red") == 1

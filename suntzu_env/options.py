@@ -1,0 +1,121 @@
+"""Checks for the arguments users pass in: seeds, variants, flags, seats, maps, numbers, option keys.
+
+Every public entry point (`Game`, the environments, the command lines) checks its arguments here, so a
+bad one gets the same clear error everywhere and nothing unchecked reaches the compiled engine. As in
+Python itself: a value of the wrong type raises `TypeError`, a value of the right type that is not
+allowed raises `ValueError`. Each check returns the value in its canonical form (a plain `int` for a
+numpy integer seed, a plain `bool` for `np.True_`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import numpy as np
+
+from suntzu_env.rules import PROVINCES, SEATS, VARIANTS
+
+MAX_SEED = 2**63  # seeds lie in [0, 2**63): the engine's generator takes any of them
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def is_integer(value: Any) -> bool:
+    """True for a Python or numpy integer, False for bools (which are flags, not numbers)."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_seed(seed: Any, name: str = "seed", *, optional: bool = False) -> int | None:
+    """`seed` as a plain int in [0, 2**63); numpy integers are accepted. None only when `optional`."""
+    if seed is None and optional:
+        return None
+    if not is_integer(seed):
+        allowed = "an integer or None" if optional else "an integer"
+        raise TypeError(f"{name} must be {allowed} in [0, 2**63), got {_shown(seed)} ({type(seed).__name__})")
+    if not 0 <= int(seed) < MAX_SEED:
+        raise ValueError(f"{name} must lie in [0, 2**63), got {int(seed)}")
+    return int(seed)
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """`value` as a plain bool: True/False or a numpy bool, never a string or a number."""
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {_shown(value)} ({type(value).__name__})")
+    return bool(value)
+
+
+def check_choice(value: Any, name: str, choices: tuple[str, ...]) -> str:
+    """`value`, one of the strings `choices`."""
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be one of {choices}, got {_shown(value)} ({type(value).__name__})")
+    if value not in choices:
+        raise ValueError(f"{name} must be one of {choices}, got {value!r}")
+    return value
+
+
+def check_variant(variant: Any, name: str = "variant") -> str:
+    """`variant`: "standard" or "beginner" (R2)."""
+    return check_choice(variant, name, VARIANTS)
+
+
+def check_seat(seat: Any, name: str = "seat") -> int:
+    """The side index (0 blue, 1 red) of a seat name."""
+    return SEATS.index(check_choice(seat, name, SEATS))
+
+
+def check_number(
+    value: Any, name: str, *, low: float | None = None, high: float | None = None, integer: bool = False
+) -> float:
+    """A finite real number (an int when `integer`) in [low, high]; bools are refused."""
+    if integer:
+        if not is_integer(value):
+            raise TypeError(f"{name} must be an integer, got {_shown(value)} ({type(value).__name__})")
+    elif not (is_integer(value) or isinstance(value, (float, np.floating))):
+        raise TypeError(f"{name} must be a number, got {_shown(value)} ({type(value).__name__})")
+    number = int(value) if integer else float(value)
+    if not math.isfinite(number):
+        raise ValueError(f"{name} must be a finite number, got {value!r}")
+    if (low is not None and number < low) or (high is not None and number > high):
+        bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high}]"
+        raise ValueError(f"{name} must lie in {bounds}, got {value!r}")
+    return number
+
+
+def check_keys(options: Any, name: str, allowed: Iterable[str]) -> dict[str, Any]:
+    """A mapping whose keys are all among `allowed` (a copy, as a dict); None gives {}."""
+    if options is None:
+        return {}
+    if not isinstance(options, Mapping):
+        raise TypeError(f"{name} must be a dict or None, got {_shown(options)} ({type(options).__name__})")
+    allowed = tuple(allowed)
+    for key in options:
+        if key not in allowed:
+            raise ValueError(f"{name}: unknown key {key!r}; known keys: {allowed}")
+    return dict(options)
+
+
+def check_adjacency(adjacency: Any, name: str = "adjacency") -> tuple[tuple[str, str], ...] | None:
+    """A map as bordering pairs of province names (R1.4, D1); None means the declared map."""
+    if adjacency is None:
+        return None
+    if isinstance(adjacency, (str, bytes)) or not isinstance(adjacency, Iterable):
+        raise TypeError(f"{name} must be a list of [province, province] pairs, got {_shown(adjacency)}")
+    pairs: list[tuple[str, str]] = []
+    for i, pair in enumerate(adjacency):
+        if isinstance(pair, (str, bytes)) or not isinstance(pair, Iterable):
+            raise TypeError(f"{name}[{i}] must be a pair of province names, got {_shown(pair)}")
+        pair = tuple(pair)
+        if len(pair) != 2:
+            raise ValueError(f"{name}[{i}] must be a pair of province names, got {_shown(pair)}")
+        for part in pair:
+            if not isinstance(part, str):
+                raise TypeError(f"{name}[{i}] must name provinces from {PROVINCES}, got {_shown(part)}")
+        if pair[0] not in PROVINCES or pair[1] not in PROVINCES or pair[0] == pair[1]:
+            raise ValueError(f"{name}[{i}] must be two different provinces from {PROVINCES}, got {_shown(pair)}")
+        pairs.append((pair[0], pair[1]))
+    return tuple(pairs)

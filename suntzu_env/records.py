@@ -1,0 +1,1169 @@
+"""Game records (R11): a state written as JSON, and a JSON record read back only as a state the engine can be in.
+
+`record_from_state(s)` writes the R11 keys, plus an `"engine"` block of the other state fields (see
+`suntzu_env.layout`) for a state inside a round. `state_from_record(d)` reads one back and trusts
+nothing: the compiled engine indexes its arrays with these numbers unchecked, so a record is loaded only
+when it passes, in order,
+
+1. **shape and range**: every key known and present, every value of its JSON type and in its field's
+   exact range (`ENGINE_RANGES` for the engine block), every name one the game declares;
+2. **consistency**: the fields agree with each other (I1, card conservation, warlords, events) and, inside
+   a round, with the phase and the step: which cards are placed and revealed, which battle is under way
+   and what it has done so far (cancelled cards, flags, winner), the queue of army transfers, the drawn
+   cards, the window;
+3. **the engine's own word**: `engine.check_invariants` holds, the engine run from the recorded state
+   stops at the recorded decision without changing anything (the decision is the one the engine would
+   ask there, and nothing automatic is left undone), and that decision has at least two legal answers
+   (R10, I2).
+
+A record that fails raises `RecordError` (a `ValueError`) naming the field. A start-of-round record (no
+`"engine"` block) is a position that may be written by hand: its public fields are checked for
+consistency, not for the history that led to them (a score, six-marks or `sixes_revealed` that no game
+could have reached by that round are accepted, as they do not stop the engine from playing on).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from suntzu_env import engine
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.layout import (
+    ACTIVE_WL,
+    ADJ,
+    ARMIES,
+    BATTLE_PROV,
+    BATTLE_WINNER,
+    BS_COSTS,
+    BS_COUNTER,
+    BS_DEVASTATE,
+    BS_DONE,
+    BS_EVENTS,
+    BS_FEINT,
+    BS_MARKS,
+    BS_RECYCLE_BLUE,
+    BS_RESOLVE,
+    CANCELLED,
+    CAUSE_CHAMPION,
+    CAUSE_COST,
+    CAUSE_HERO,
+    CAUSE_MARK,
+    CAUSE_PANDEMIC,
+    CAUSE_SHORTFALL,
+    CHARIOT,
+    COUNTER_ON,
+    DEC_KIND,
+    DEC_SIDE,
+    DECISION_KINDS,
+    DECK,
+    DECK_CAPACITY,
+    DECK_LEN,
+    DK_NONE,
+    DK_REACTIVE,
+    DRAWN,
+    DST_MARK,
+    DST_PROVINCE,
+    DST_SET_ASIDE,
+    ENDING,
+    EVENT_DECK,
+    EVENT_DECK_LEN,
+    EVENT_UP,
+    EVENTS_ON,
+    FIELD_BY_NAME,
+    FIELDS,
+    HAND,
+    HAND_RECYCLED,
+    KEEP_LEFT,
+    MARCH_FROM,
+    MARKED,
+    MAX_TASKS,
+    ORDER_HOLDER,
+    OUT,
+    PAYMENT_CAUSES,
+    PH_BATTLE,
+    PH_DRAW,
+    PH_OVER,
+    PH_PLACEMENT,
+    PH_REVEAL,
+    PH_WARLORDS,
+    PH_WINDOW,
+    PHASE,
+    PHASE_NAMES,
+    PLACE_PROV,
+    PLACED,
+    PLACED_RECYCLED,
+    PLAGUE_REVEALS,
+    PLAGUES_SEEN,
+    PRIVILEGE,
+    RECYCLED,
+    RECYCLED_PLAGUE,
+    RESERVE,
+    REVEALED,
+    ROUND,
+    RULE_ANY,
+    RULE_RESERVE_FIRST,
+    RULE_SHORTFALL,
+    SCORE,
+    SET_ASIDE,
+    SIX_MARKS,
+    SIXES,
+    STEP,
+    T_CAUSE,
+    T_COUNT,
+    T_DST,
+    T_PROV,
+    T_RULE,
+    T_SIDE,
+    TASK_LEN,
+    TASK_SIZE,
+    TASKS,
+    VALUES,
+    VARIANT,
+    WARLORD,
+    WINDOW_AFTER,
+    WINDOW_POS,
+    WINNER,
+    WL_HELD,
+    WL_UNCHOSEN,
+    WL_USED,
+    Field,
+    new_state,
+)
+from suntzu_env.rules import (
+    ARMIES_PER_SIDE,
+    CARD_COPIES,
+    CARD_COST,
+    CARD_IS_RELATIVE,
+    CARD_MINUS1,
+    CARD_NINE,
+    CARD_NUMBER,
+    CARD_ONE,
+    CARD_PLAGUE,
+    CARD_SEVEN,
+    CARD_SIX,
+    CARD_TEN,
+    CARDS,
+    CHARIOT_SIXES,
+    E_CHAMPION,
+    E_HERO,
+    E_LIGHT_INFANTRY,
+    E_PANDEMIC,
+    E_WAR_CHARIOT,
+    EVENTS,
+    HAND_DRAW,
+    MAX_SCORE,
+    N_BASE_CARDS,
+    N_CARD_KINDS,
+    N_PROVINCES,
+    N_ROUNDS,
+    N_WARLORDS_PER_SIDE,
+    PROVINCES,
+    RECYCLED_PLAGUE_NAME,
+    SCORE_DISPLAYS,
+    SEATS,
+    START_ARMIES,
+    VARIANTS,
+    W_COUNTER_PLAGUE,
+    W_DEVASTATING_PLAGUE,
+    W_FEINT,
+    W_HEAD_START,
+    W_MARCH,
+    W_RECYCLE_MINUS_ONE,
+    W_RECYCLE_PLAGUE,
+    WARLORDS,
+    WINDOW_WARLORDS,
+    adjacency_masks,
+)
+
+NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
+RESULTS = ("blue", "red", "draw")
+RECORD_KEYS = ("rules", "round", "score", "province_values", "privilege", "plague_reveals", "events")
+RECORD_KEYS += ("blue", "red", "phase", "winner")
+SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck")
+SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
+# Fields that the R11 keys above already carry; every other field travels under "engine".
+PUBLIC_FIELDS = {
+    "variant", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
+    "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
+    "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
+    "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
+}  # fmt: skip
+ENGINE_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
+# Card names of a record's hand and deck: the kinds, then a recycled Plague copy (its deck entry id).
+RECORD_CARDS = (*CARDS, RECYCLED_PLAGUE_NAME)
+DEFAULT_ADJ = adjacency_masks()
+# Counters that grow during a game, bounded by what one round can add beyond what a position written by hand
+# may start with (see `_check_counters`): at most four Plague reveals and one `6` per side a round.
+MAX_PLAGUE_REVEALS = 4 * N_ROUNDS
+MAX_SIXES = N_ROUNDS + 2 * N_PROVINCES
+MAX_MARGIN = int(CARD_NUMBER.max() - CARD_NUMBER[CARD_ONE])  # R5.1: the largest win, `10` against `1`
+
+# Exact range of every entry of each engine field (the task queue is checked entry by entry).
+ENGINE_RANGES: dict[str, tuple[int, int]] = {
+    "order_holder": (-1, 1),
+    "out_of_game": (0, max(max(c) for c in CARD_COPIES.values())),
+    "placed": (-1, NK - 1),
+    "placed_recycled": (0, 1),
+    "cancelled": (0, 1),
+    "recycled": (0, 1),
+    "revealed": (0, 1),
+    "step": (0, BS_DONE + 1),
+    "place_province": (0, NP),
+    "battle_province": (-1, NP - 1),
+    "battle_winner": (-1, 1),
+    "feint_on": (0, 1),
+    "counter_on": (0, 1),
+    "devastate_on": (0, 1),
+    "window_after": (0, 1),
+    "window_pos": (0, 2 * NW),
+    "active_warlord": (-1, 2 * NW - 1),
+    "march_from": (-1, NP - 1),
+    "drawn": (-1, RECYCLED_PLAGUE),
+    "keep_left": (0, 2),
+    "tasks": (-1, MAX_MARGIN),
+    "task_len": (0, MAX_TASKS),
+    "chariot_pending": (0, 1),
+    "ending": (0, 1),
+    "decision_kind": (0, len(DECISION_KINDS) - 1),
+    "decision_side": (-1, 1),
+    "decision_province": (-1, NP - 1),
+    "decision_warlord": (-1, 2 * NW - 1),
+    "decision_cause": (-1, len(PAYMENT_CAUSES) - 1),
+}
+
+# The army transfers the engine queues (see engine._push_task), by cause: rule, destination, whether the
+# province is the battle's (else -1), the most armies one transfer moves, the battle step that queues it.
+TASK_KINDS: dict[int, tuple[int, int, bool, int, tuple[int, ...]]] = {
+    CAUSE_MARK: (RULE_RESERVE_FIRST, DST_MARK, True, 1, (BS_MARKS,)),
+    CAUSE_COST: (RULE_ANY, DST_SET_ASIDE, True, int(CARD_COST.max()), (BS_COSTS,)),
+    CAUSE_SHORTFALL: (RULE_SHORTFALL, DST_PROVINCE, True, MAX_MARGIN, (BS_RESOLVE, BS_EVENTS)),
+    CAUSE_PANDEMIC: (RULE_RESERVE_FIRST, DST_SET_ASIDE, False, 1, (BS_EVENTS,)),
+    CAUSE_CHAMPION: (RULE_ANY, DST_SET_ASIDE, True, 1, (BS_EVENTS,)),
+    CAUSE_HERO: (RULE_ANY, DST_SET_ASIDE, True, 2, (BS_EVENTS,)),
+}
+EVENT_OF_CAUSE = {CAUSE_PANDEMIC: E_PANDEMIC, CAUSE_CHAMPION: E_CHAMPION, CAUSE_HERO: E_HERO}
+EVENT_OF_CAUSE[CAUSE_SHORTFALL] = E_LIGHT_INFANTRY  # a shortfall queued in the event step
+
+
+class RecordError(ValueError):
+    """A game record that cannot be loaded; `field` names the key at fault (dotted, with indices)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"bad game record: {field}: {problem}")
+        self.field = field
+
+
+def _begin_round_values() -> np.ndarray:
+    s = new_state()
+    engine._begin_round(s)
+    return s
+
+
+ROUND_START = _begin_round_values()  # every field as a round begins (tasks, chariot, ending: none)
+
+
+# ---------------------------------------------------------------- writing
+
+
+def _seat(side: int) -> str | None:
+    return SEATS[side] if side >= 0 else None
+
+
+def at_round_start(s: np.ndarray) -> bool:
+    """True at the start of a round's placement, where the R11 keys alone describe the state."""
+    return int(s[PHASE]) == PH_PLACEMENT and int(s[PLACE_PROV]) == 0 and int(s[PLACE_PROV + 1]) == 0
+
+
+def rules_of(s: np.ndarray) -> dict[str, Any]:
+    """The record's `rules`: variant, events, and the map when it is not the declared one."""
+    rules: dict[str, Any] = {"variant": VARIANTS[s[VARIANT]], "events": bool(s[EVENTS_ON])}
+    masks = tuple(int(m) for m in s[ADJ : ADJ + NP])
+    if masks != DEFAULT_ADJ:
+        rules["adjacency"] = [
+            [PROVINCES[i], PROVINCES[j]] for i in range(NP) for j in range(i + 1, NP) if masks[i] >> j & 1
+        ]
+    return rules
+
+
+def record_from_state(s: np.ndarray) -> dict[str, Any]:
+    """The state as the JSON shape of R11; "engine" carries what a state inside a round needs."""
+    up = int(s[EVENT_UP])
+    winner = int(s[WINNER])
+    out: dict[str, Any] = {
+        "rules": rules_of(s),
+        "round": int(s[ROUND]),
+        "score": int(s[SCORE]),
+        "province_values": s[VALUES : VALUES + 3 * NP].reshape(NP, 3).tolist(),
+        "privilege": _seat(int(s[PRIVILEGE])),
+        "plague_reveals": int(s[PLAGUE_REVEALS]),
+        "events": {
+            "face_up": EVENTS[up] if up >= 0 else None,
+            "deck": [EVENTS[e] for e in s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]]],
+        },
+    }
+    for side, seat in enumerate(SEATS):
+        out[seat] = _side_record(s, side)
+    out["phase"] = PHASE_NAMES[s[PHASE]]
+    out["winner"] = RESULTS[winner] if winner >= 0 else None
+    if not at_round_start(s):
+        out["engine"] = {f.name: s[f.offset : f.offset + f.size].tolist() for f in ENGINE_FIELDS}
+    return out
+
+
+def hand_names(s: np.ndarray, side: int) -> list[str]:
+    """The side's hand as record card names, canonical order, recycled Plague copies as "P*" last."""
+    recycled = int(s[HAND_RECYCLED + side])
+    counts = [int(c) for c in s[HAND + side * NK : HAND + (side + 1) * NK]]
+    counts[CARD_PLAGUE] -= recycled
+    return [CARDS[k] for k in range(NK) for _ in range(counts[k])] + [RECYCLED_PLAGUE_NAME] * recycled
+
+
+def _side_record(s: np.ndarray, side: int) -> dict[str, Any]:
+    deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
+    wl: dict[str, list[str]] = {"held": [], "used": [], "unchosen": []}
+    if s[VARIANT] == 0:
+        for j, name in enumerate(WARLORDS[side]):
+            wl[("unchosen", "held", "used")[int(s[WARLORD + side * NW + j])]].append(name)
+    return {
+        "reserve": int(s[RESERVE + side]),
+        "set_aside": int(s[SET_ASIDE + side]),
+        "marked_armies": int(s[MARKED + side]),
+        "armies": s[ARMIES + side * NP : ARMIES + (side + 1) * NP].tolist(),
+        "six_marks": s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].tolist(),
+        "hand": hand_names(s, side),
+        "deck": [RECORD_CARDS[c] for c in deck],
+        "sixes_revealed": int(s[SIXES + side]),
+        "plagues_revealed": int(s[PLAGUES_SEEN + side]),
+        "warlords": wl,
+    }
+
+
+# ---------------------------------------------------------------- reading: shape and range
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _int(value: Any, key: str, lo: int, hi: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+        raise RecordError(key, f"expected an integer in [{lo}, {hi}], got {_shown(value)}")
+    return value
+
+
+def _list(value: Any, key: str, n: int | None = None, what: str = "values") -> list[Any]:
+    if not isinstance(value, list) or (n is not None and len(value) != n):
+        size = "a list" if n is None else f"a list of {n}"
+        raise RecordError(key, f"expected {size} {what}, got {_shown(value)}")
+    return value
+
+
+def _ints(value: Any, key: str, n: int, lo: int, hi: int) -> list[int]:
+    return [_int(v, f"{key}[{i}]", lo, hi) for i, v in enumerate(_list(value, key, n, "integers"))]
+
+
+def _name(value: Any, key: str, names: tuple[str | None, ...]) -> Any:
+    if not isinstance(value, (str, type(None))) or value not in names:
+        shown = ", ".join("null" if n is None else repr(n) for n in names)
+        raise RecordError(key, f"expected one of {shown}, got {_shown(value)}")
+    return value
+
+
+def _keys(d: Any, key: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+    if not isinstance(d, dict):
+        raise RecordError(key or "record", f"expected an object, got {_shown(d)}")
+    for k in required:
+        if k not in d:
+            raise RecordError(f"{key}.{k}" if key else k, "missing key")
+    for k in d:
+        if k not in required and k not in optional:
+            raise RecordError(f"{key}.{k}" if key else str(k), "unknown key")
+    return d
+
+
+def read_rules(rules: Any, key: str = "rules") -> dict[str, Any]:
+    """A record's `rules` as `Game.new` keywords: variant, events and, when given, adjacency."""
+    _keys(rules, key, ("variant", "events"), ("adjacency",))
+    out: dict[str, Any] = {"variant": _name(rules["variant"], f"{key}.variant", VARIANTS)}
+    if not isinstance(rules["events"], bool):
+        raise RecordError(f"{key}.events", f"expected true or false, got {_shown(rules['events'])}")
+    out["events"] = rules["events"]
+    if "adjacency" in rules:
+        pairs = _list(rules["adjacency"], f"{key}.adjacency", what="[province, province] pairs")
+        for i, pair in enumerate(pairs):
+            _list(pair, f"{key}.adjacency[{i}]", 2, "province names")
+            for j, name in enumerate(pair):
+                _name(name, f"{key}.adjacency[{i}][{j}]", PROVINCES)
+            if pair[0] == pair[1]:
+                raise RecordError(f"{key}.adjacency[{i}]", f"a province cannot border itself, got {pair!r}")
+        out["adjacency"] = tuple((a, b) for a, b in pairs)
+    return out
+
+
+def _cards(value: Any, key: str) -> list[int]:
+    """Card names to deck entries: a kind's id, or RECYCLED_PLAGUE for "P*"."""
+    cards = _list(value, key, what="card names")
+    for i, c in enumerate(cards):
+        _name(c, f"{key}[{i}]", RECORD_CARDS)
+    return [RECORD_CARDS.index(c) for c in cards]
+
+
+def _read_public(d: Any) -> np.ndarray:
+    """The R11 keys into a state (engine fields at their round-start values)."""
+    _keys(d, "", RECORD_KEYS, ("engine",))
+    rules = read_rules(d["rules"])
+    variant = VARIANTS.index(rules["variant"])
+    s = ROUND_START.copy()
+    s[VARIANT] = variant
+    s[EVENTS_ON] = int(rules["events"])
+    s[ADJ : ADJ + NP] = adjacency_masks(rules["adjacency"]) if "adjacency" in rules else DEFAULT_ADJ
+    s[ROUND] = _int(d["round"], "round", 1, N_ROUNDS)
+    s[SCORE] = _int(d["score"], "score", -MAX_SCORE, MAX_SCORE)
+    rows = _list(d["province_values"], "province_values", NP, "rows of 3 values")
+    for p, row in enumerate(rows):
+        values = tuple(_ints(row, f"province_values[{p}]", 3, 1, 5))
+        if values not in SCORE_DISPLAYS:
+            raise RecordError(f"province_values[{p}]", f"{list(values)} is not one of the score displays (R1.2)")
+        if values in [tuple(r) for r in rows[:p]]:
+            raise RecordError(f"province_values[{p}]", f"the display {list(values)} is used twice (R3.1)")
+        s[VALUES + 3 * p : VALUES + 3 * p + 3] = values
+    s[PRIVILEGE] = _side_index(_name(d["privilege"], "privilege", (None, *SEATS)))
+    s[PLAGUE_REVEALS] = _int(d["plague_reveals"], "plague_reveals", 0, 2 * MAX_PLAGUE_REVEALS)
+    _read_events(s, d["events"], rules["events"])
+    for side, seat in enumerate(SEATS):
+        _read_side(s, d[seat], side, seat, variant)
+    s[PHASE] = PHASE_NAMES.index(_name(d["phase"], "phase", PHASE_NAMES))
+    winner = _name(d["winner"], "winner", (None, *RESULTS))
+    s[WINNER] = RESULTS.index(winner) if winner is not None else -1
+    return s
+
+
+def _side_index(seat: str | None) -> int:
+    return SEATS.index(seat) if seat is not None else -1
+
+
+def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:
+    _keys(events, "events", ("face_up", "deck"))
+    up = _name(events["face_up"], "events.face_up", (None, *EVENTS))
+    deck = _list(events["deck"], "events.deck", what="event names")
+    for i, e in enumerate(deck):
+        _name(e, f"events.deck[{i}]", EVENTS)
+    named = [e for e in [up, *deck] if e is not None]
+    if len(set(named)) != len(named):
+        raise RecordError("events", "an event card is listed twice")
+    if not events_on and named:
+        raise RecordError("events", "event cards listed while rules.events is false")
+    if up is None and deck:
+        raise RecordError("events.face_up", "null while the event deck is not empty")
+    s[EVENT_UP] = EVENTS.index(up) if up is not None else -1
+    s[EVENT_DECK : EVENT_DECK + 5] = -1
+    for i, e in enumerate(deck):
+        s[EVENT_DECK + i] = EVENTS.index(e)
+    s[EVENT_DECK_LEN] = len(deck)
+
+
+def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -> None:
+    _keys(side_d, seat, SIDE_KEYS)
+    s[RESERVE + side] = _int(side_d["reserve"], f"{seat}.reserve", 0, ARMIES_PER_SIDE)
+    s[SET_ASIDE + side] = _int(side_d["set_aside"], f"{seat}.set_aside", 0, ARMIES_PER_SIDE)
+    s[MARKED + side] = _int(side_d["marked_armies"], f"{seat}.marked_armies", 0, ARMIES_PER_SIDE)
+    armies = _ints(side_d["armies"], f"{seat}.armies", NP, 0, ARMIES_PER_SIDE)
+    marks = _ints(side_d["six_marks"], f"{seat}.six_marks", NP, 0, 2)
+    s[ARMIES + side * NP : ARMIES + (side + 1) * NP] = armies
+    s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP] = marks
+    total = int(s[RESERVE + side] + s[SET_ASIDE + side] + s[MARKED + side]) + sum(armies)
+    if total != ARMIES_PER_SIDE:
+        raise RecordError(seat, f"I1: reserve + set_aside + marked_armies + sum(armies) is {total}, not 21")
+    if s[MARKED + side] > sum(marks):
+        raise RecordError(f"{seat}.marked_armies", "more armies in six-mark boxes than six-marks")
+    copies = CARD_COPIES[VARIANTS[variant]]
+    hand = _cards(side_d["hand"], f"{seat}.hand")
+    deck = _cards(side_d["deck"], f"{seat}.deck")
+    if len(deck) > DECK_CAPACITY:
+        raise RecordError(f"{seat}.deck", f"at most {DECK_CAPACITY} cards, got {len(deck)}")
+    for i, c in enumerate(deck):
+        if c < N_BASE_CARDS:
+            raise RecordError(f"{seat}.deck[{i}]", f"base card {CARDS[c]!r} in the deck (R3.2: they stay in hand)")
+    s[SIXES + side] = _int(side_d["sixes_revealed"], f"{seat}.sixes_revealed", sum(marks), MAX_SIXES)
+    seen = _int(side_d["plagues_revealed"], f"{seat}.plagues_revealed", 0, copies[CARD_PLAGUE])
+    s[PLAGUES_SEEN + side] = seen
+    for k in range(NK):
+        held = sum(engine.card_kind(c) == k for c in hand + deck)
+        if held > copies[k]:
+            raise RecordError(f"{seat}.hand", f"{held} cards {CARDS[k]!r} in hand and deck, the side has {copies[k]}")
+        s[HAND + side * NK + k] = sum(engine.card_kind(c) == k for c in hand)
+    s[HAND_RECYCLED + side] = hand.count(RECYCLED_PLAGUE)
+    s[DECK + side * DECK_CAPACITY : DECK + (side + 1) * DECK_CAPACITY] = -1
+    s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + len(deck)] = deck
+    s[DECK_LEN + side] = len(deck)
+    _read_warlords(s, side_d["warlords"], side, seat, variant)
+
+
+def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -> None:
+    key = f"{seat}.warlords"
+    _keys(wl, key, ("held", "used", "unchosen"))
+    names = WARLORDS[side]
+    listed: list[str] = []
+    for status, part in ((WL_HELD, "held"), (WL_USED, "used"), (WL_UNCHOSEN, "unchosen")):
+        for i, name in enumerate(_list(wl[part], f"{key}.{part}", what=f"names of {seat}'s warlords")):
+            _name(name, f"{key}.{part}[{i}]", names)
+            s[WARLORD + side * NW + names.index(name)] = status
+            listed.append(name)
+    expected = [] if variant == 1 else sorted(names)
+    if sorted(listed) != expected:
+        what = "no warlords in the beginner variant" if variant == 1 else f"each of {names} exactly once"
+        raise RecordError(key, f"expected {what}")
+
+
+def _read_engine(s: np.ndarray, eng: Any) -> None:
+    _keys(eng, "engine", tuple(f.name for f in ENGINE_FIELDS))
+    for f in ENGINE_FIELDS:
+        lo, hi = ENGINE_RANGES[f.name]
+        s[f.offset : f.offset + f.size] = _ints(eng[f.name], f"engine.{f.name}", f.size, lo, hi)
+
+
+# ---------------------------------------------------------------- reading: consistency
+
+
+class _Checker:
+    """Consistency checks over a state read from a record; each failure names the record field."""
+
+    def __init__(self, s: np.ndarray) -> None:
+        self.s = s
+        self.phase = int(s[PHASE])
+        self.standard = int(s[VARIANT]) == 0
+
+    def fail(self, field: str, problem: str) -> RecordError:
+        return RecordError(field if "." in field or field in RECORD_KEYS else f"engine.{field}", problem)
+
+    def expect(self, name: str, ok: Callable[[int], bool] | int, why: str) -> None:
+        """Each entry of engine field `name` must pass `ok` (or equal it, for an int)."""
+        f = FIELD_BY_NAME[name]
+        for i in range(f.size):
+            value = int(self.s[f.offset + i])
+            good = ok(value) if callable(ok) else value == ok
+            if not good:
+                at = f"{name}[{i}]" if f.size > 1 else name
+                raise self.fail(at, f"{value} {why}")
+
+    def as_round_start(self, names: tuple[str, ...], why: str) -> None:
+        """Engine fields that must still hold their round-start values."""
+        for name in names:
+            f = FIELD_BY_NAME[name]
+            for i in range(f.size):
+                if self.s[f.offset + i] != ROUND_START[f.offset + i]:
+                    at = f"{name}[{i}]" if f.size > 1 else name
+                    want = int(ROUND_START[f.offset + i])
+                    raise self.fail(at, f"must be {want} {why}, got {int(self.s[f.offset + i])}")
+
+    def card(self, side: int, p: int) -> int:
+        return int(self.s[PLACED + side * NP + p])
+
+    def warlord(self, w: int) -> int:
+        return int(self.s[WARLORD + w])
+
+    def event_gone(self, e: int) -> bool:
+        """True when event `e` is in play (events on) and no longer face up or in the deck: it was applied."""
+        s = self.s
+        deck = s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]]
+        return bool(s[EVENTS_ON]) and s[EVENT_UP] != e and e not in deck
+
+
+def check_public(s: np.ndarray) -> None:
+    """Consistency of the R11 keys among themselves (any record)."""
+    c = _Checker(s)
+    _check_counters(c)
+    if s[ROUND] == 1 and s[PRIVILEGE] >= 0:
+        raise c.fail("privilege", "nobody gains the privilege in round 1 (R4.3)")
+    for p in range(NP):
+        if s[ARMIES + p] and s[ARMIES + NP + p]:
+            raise c.fail(f"red.armies[{p}]", f"both sides have armies in {PROVINCES[p]}")
+    over = c.phase == PH_OVER
+    if (s[WINNER] >= 0) != over:
+        raise c.fail("winner", "a winner is named exactly when the phase is 'over'")
+    if s[EVENTS_ON] and s[EVENT_UP] < 0 and not over and not s[ENDING]:
+        raise c.fail("events.face_up", "null while the game goes on: the last event ends the game (R6.3)")
+    for side, seat in enumerate(SEATS):
+        _check_plague_copies(c, side, seat)
+        _check_warlords(c, side, seat)
+    if over:
+        _check_winner(c)
+
+
+def _check_counters(c: _Checker) -> None:
+    """R7.1, R7.4: Plague reveals and revealed `6`s grow by at most 4 and 1 a round (one `6`, two Plagues a
+    side), beyond what a position written by hand may start with: its six-marks for the `6`s (each mark
+    was a revealed `6`), `MAX_PLAGUE_REVEALS` for the Plagues. So no game loaded can overflow them."""
+    s = c.s
+    this_round = [[0, 0], [0, 0]]  # per side: `6`s, Plagues revealed this round
+    if c.phase not in (PH_WARLORDS, PH_PLACEMENT):
+        for side in range(2):
+            for p in range(NP):
+                if s[REVEALED + p]:
+                    this_round[side][0] += c.card(side, p) == CARD_SIX
+                    this_round[side][1] += c.card(side, p) == CARD_PLAGUE
+    rounds_before = int(s[ROUND]) - 1
+    seen = int(s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1])
+    most = MAX_PLAGUE_REVEALS + 4 * rounds_before + this_round[0][1] + this_round[1][1]
+    if not seen <= s[PLAGUE_REVEALS] <= most:
+        raise c.fail("plague_reveals", f"{int(s[PLAGUE_REVEALS])} reveals: expected {seen}..{most} (R7.1)")
+    p = int(s[BATTLE_PROV])
+    for side, seat in enumerate(SEATS):
+        marks = int(s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].sum())
+        # R5.5: each mark is a revealed `6`; one revealed in the battle under way may not have marked yet
+        pending = int(c.phase == PH_BATTLE and p >= 0 and s[STEP] <= BS_MARKS and c.card(side, p) == CARD_SIX)
+        if s[SIXES + side] < marks + pending:
+            raise c.fail(f"{seat}.sixes_revealed", f"fewer than the {marks + pending} `6`s that marked or will mark")
+        most = marks + rounds_before + this_round[side][0]
+        if s[SIXES + side] > most:
+            raise c.fail(f"{seat}.sixes_revealed", f"{int(s[SIXES + side])}: one `6` a round, at most {most} (R7.4)")
+
+
+def _check_plague_copies(c: _Checker, side: int, seat: str) -> None:
+    """R7.1, D6, P14: copies revealed before (recycled "P*") and never revealed ("P") add up with the
+    side's count of copies revealed at least once."""
+    s = c.s
+    entries = [int(v) for v in s[DECK + side * DECK_CAPACITY :][: s[DECK_LEN + side]]]
+    entries += [int(v) for v in s[DRAWN + side * 3 : DRAWN + side * 3 + 3]]
+    recycled = int(s[HAND_RECYCLED + side]) + entries.count(RECYCLED_PLAGUE)
+    fresh = int(s[HAND + side * NK + CARD_PLAGUE] - s[HAND_RECYCLED + side]) + entries.count(CARD_PLAGUE)
+    if c.phase != PH_DRAW:
+        for p in range(NP):
+            if s[PLACED + side * NP + p] == CARD_PLAGUE and not s[RECYCLED + side * NP + p]:
+                if s[PLACED_RECYCLED + side * NP + p]:
+                    recycled += 1
+                elif not s[REVEALED + p]:
+                    fresh += 1
+    seen = int(s[PLAGUES_SEEN + side])
+    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]][CARD_PLAGUE]
+    if recycled > seen:
+        raise c.fail(f"{seat}.plagues_revealed", f"{seen} copies revealed, but {recycled} recycled copies 'P*' in play")
+    if fresh + seen > copies:
+        raise c.fail(
+            f"{seat}.plagues_revealed",
+            f"{seen} of {copies} copies revealed, but {fresh} never-revealed copies 'P' in play",
+        )
+
+
+def _check_warlords(c: _Checker, side: int, seat: str) -> None:
+    """R3.3, R7.4: one warlord chosen at setup, at most one more through war_chariot; head_start is spent at
+    once. (Whether the game's history allowed the second one is not checked: a position may be written
+    by hand.)"""
+    s = c.s
+    if not c.standard:
+        return
+    statuses = [c.warlord(side * NW + j) for j in range(NW)]
+    chosen = sum(st != WL_UNCHOSEN for st in statuses)
+    key = f"{seat}.warlords"
+    if c.phase == PH_WARLORDS:
+        want = 1 if side == 0 and s[STEP] == 1 else 0
+        if chosen != want or WL_USED in statuses:
+            raise c.fail(
+                key, f"{want} warlord(s) chosen and none used while {seat} {'has' if want else 'has not'} chosen"
+            )
+        return
+    if side == 0 and statuses[W_HEAD_START] == WL_HELD:
+        raise c.fail(f"{key}.held", "head_start is spent as soon as both sides have chosen (R3.3)")
+    if not 1 <= chosen <= 2:
+        raise c.fail(key, f"{chosen} warlords chosen: one at setup and at most one more from war_chariot (R3.3, R7.4)")
+
+
+def _check_winner(c: _Checker) -> None:
+    """R6.2, R6.4: the marker's half wins; at 0 the larger reserve, after the automatic recalls (D2)."""
+    s = c.s
+    score = int(s[SCORE])
+    if score:
+        want = 0 if score > 0 else 1
+    else:
+        for side, seat in enumerate(SEATS):
+            nonbase = int(s[HAND + side * NK + N_BASE_CARDS : HAND + (side + 1) * NK].sum())
+            if s[SET_ASIDE + side] and nonbase:
+                raise c.fail(f"{seat}.set_aside", "at marker 0 the game ends with every possible recall made (D2)")
+        blue, red = int(s[RESERVE]), int(s[RESERVE + 1])
+        want = 0 if blue > red else 1 if red > blue else 2
+    if s[WINNER] != want:
+        raise c.fail("winner", f"the marker and reserves give {RESULTS[want]!r} (R6.2, R6.4)")
+
+
+def check_inside_round(s: np.ndarray) -> None:
+    """Consistency of the engine block with the public keys, the phase and the step."""
+    c = _Checker(s)
+    ph = c.phase
+    for side, seat in enumerate(SEATS):
+        for k in range(N_BASE_CARDS):
+            if s[OUT + side * NK + k]:
+                raise c.fail(f"out_of_game[{side * NK + k}]", f"base card {CARDS[k]!r} of {seat} out of the game")
+    _check_tasks_shape(c)
+    for i in range(6):
+        d = int(s[DRAWN + i])
+        if 0 <= d < N_BASE_CARDS:
+            raise c.fail(f"drawn[{i}]", f"base card {CARDS[d]!r} drawn: base cards never enter the deck")
+    if (s[DEC_KIND] == DK_NONE) != (ph == PH_OVER) or (s[DEC_SIDE] < 0) != (ph == PH_OVER):
+        raise c.fail("decision_kind", "a decision is pending exactly while the game goes on")
+    if ph == PH_WARLORDS:
+        if not c.standard or s[ROUND] != 1:
+            raise c.fail("phase", "warlords are chosen only at the setup of a standard game (R3.3)")
+        _check_setup(c)
+        c.expect("step", lambda v: v in (0, 1), "is not a side choosing its warlord")
+        c.as_round_start(_engine_names_except("step"), "at setup")
+        return
+    if ph == PH_PLACEMENT:
+        c.as_round_start(_engine_names_except("place_province", "placed", "placed_recycled"), "during placement")
+        _check_placed(c, complete=False)
+        _check_face_up_event(c)
+        return
+    _check_placed(c, complete=True)
+    if ph == PH_WINDOW and s[WINDOW_AFTER] == 0:
+        keep = ("place_province", "placed", "placed_recycled", "window_pos", "active_warlord", "march_from")
+        c.as_round_start(_engine_names_except(*keep), "in the window before battles")
+        _check_window(c)
+        _check_face_up_event(c)
+        return
+    # From the privilege count on. A game that is over ended in a battle (R6.3) or after the battles.
+    stage = (PH_BATTLE if s[ENDING] else PH_WINDOW) if ph == PH_OVER else ph
+    holder = int(s[PRIVILEGE]) if s[ROUND] > 1 else -1
+    c.expect("order_holder", holder, f"is not who holds the privilege after the count ({holder}, R4.3)")
+    if stage != PH_DRAW:
+        c.as_round_start(("drawn", "keep_left"), "before the draw phase")
+    if stage != PH_BATTLE:
+        c.as_round_start(("tasks", "task_len", "chariot_pending", "ending"), "outside a battle")
+        c.expect("battle_province", -1, "while no battle is under way")
+    revealed = [p for p in range(NP) if s[REVEALED + p]]
+    if stage in (PH_WINDOW, PH_DRAW):
+        if len(revealed) != NP:
+            raise c.fail("revealed", "every province is revealed once the battles are over")
+        c.expect("window_after", 1, "once the battles are over")
+        c.expect("step", BS_DONE + 1 if stage == PH_WINDOW else (lambda v: v in (0, 1)), "is not this phase's step")
+    else:
+        c.expect("window_after", 0, "before the battles are over")
+    if ph != PH_WINDOW:
+        c.expect("window_pos", 2 * NW, "outside a window: the last window ran to its end")
+        c.as_round_start(("active_warlord", "march_from"), "outside a window")
+    if ph == PH_WINDOW:
+        _check_window(c)
+    elif stage == PH_DRAW:
+        _check_draw(c)
+    elif stage == PH_REVEAL:
+        c.expect("step", BS_DONE + 1 if revealed else 0, "is not the reveal phase's step")
+    if stage == PH_BATTLE:
+        _check_battle(c, revealed)
+    else:
+        _check_last_battle(c, revealed)
+    ends_early = s[ROUND] < N_ROUNDS and abs(int(s[SCORE])) != MAX_SCORE
+    if ph == PH_OVER and stage == PH_WINDOW and (s[ROUND] % 3 or ends_early):
+        raise c.fail("phase", "a game ends after the battles only at a scoring: round 9, or at +-9 (R6.1, R6.2)")
+    _check_revealed_cards(c)
+    _check_face_up_event(c)
+
+
+def _engine_names_except(*names: str) -> tuple[str, ...]:
+    keep = (*names, *_DECISION_FIELDS, "out_of_game")
+    return tuple(f.name for f in ENGINE_FIELDS if f.name not in keep)
+
+
+_DECISION_FIELDS = ("decision_kind", "decision_side", "decision_province", "decision_warlord", "decision_cause")
+
+
+def _check_setup(c: _Checker) -> None:
+    """R3: the warlords are chosen in the state the setup left."""
+    s = c.s
+    variant = VARIANTS[int(s[VARIANT])]
+    for side, seat in enumerate(SEATS):
+        if (int(s[RESERVE + side]), int(s[SET_ASIDE + side])) != START_ARMIES[variant]:
+            raise c.fail(
+                f"{seat}.reserve", f"the armies stand as set up (R3.2): reserve and set-aside {START_ARMIES[variant]}"
+            )
+        if s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].any() or s[SIXES + side] or s[PLAGUES_SEEN + side]:
+            raise c.fail(f"{seat}.six_marks", "nothing is revealed before the first round (R3)")
+        nonbase = int(s[HAND + side * NK + N_BASE_CARDS : HAND + (side + 1) * NK].sum())
+        if nonbase != HAND_DRAW or s[HAND_RECYCLED + side]:
+            raise c.fail(f"{seat}.hand", f"the hand holds the base cards and {HAND_DRAW} drawn cards at setup (R3.2)")
+    if s[SCORE] or s[PRIVILEGE] >= 0 or s[PLAGUE_REVEALS]:
+        raise c.fail("score", "the marker stands at 0 and nothing is revealed at setup (R3)")
+    if s[EVENTS_ON] and s[EVENT_DECK_LEN] != 4:
+        raise c.fail("events.deck", "all five event cards are in play at setup (R3.4)")
+
+
+def _check_tasks_shape(c: _Checker) -> None:
+    """Each queued army transfer is one the engine queues; the slots after the queue are empty."""
+    s = c.s
+    n = int(s[TASK_LEN])
+    for i in range(MAX_TASKS):
+        base = TASKS + i * TASK_SIZE
+        entry = [int(v) for v in s[base : base + TASK_SIZE]]
+        key = f"tasks[{i * TASK_SIZE}]"
+        if i >= n:
+            if any(entry):
+                raise c.fail(key, "slots after task_len must be 0")
+            continue
+        cause = entry[T_CAUSE]
+        if cause not in TASK_KINDS:
+            raise c.fail(f"tasks[{i * TASK_SIZE + T_CAUSE}]", f"{cause} is not a payment cause")
+        rule, dst, at_battle, most, _ = TASK_KINDS[cause]
+        prov = int(s[BATTLE_PROV]) if at_battle else -1
+        if entry[T_SIDE] not in (0, 1) or entry[T_RULE] != rule or entry[T_DST] != dst or entry[T_PROV] != prov:
+            raise c.fail(key, f"{entry} is not a {PAYMENT_CAUSES[cause]} transfer of the battle under way")
+        if not 1 <= entry[T_COUNT] <= most:
+            raise c.fail(f"tasks[{i * TASK_SIZE + T_COUNT}]", f"{entry[T_COUNT]} armies: expected 1..{most}")
+
+
+def _check_placed(c: _Checker, complete: bool) -> None:
+    """R4.1: cards placed in province order; a `6` only where allowed; P14: never-revealed Plagues first."""
+    s = c.s
+    for side, seat in enumerate(SEATS):
+        n = NP if complete else int(s[PLACE_PROV + side])
+        if complete and s[PLACE_PROV + side] != NP:
+            raise c.fail(f"place_province[{side}]", f"{seat} has placed its five cards in this phase")
+        fresh_after_recycled = False
+        hand_fresh = int(s[HAND + side * NK + CARD_PLAGUE] - s[HAND_RECYCLED + side])
+        for p in range(NP):
+            k = c.card(side, p)
+            at = f"placed[{side * NP + p}]"
+            if (k >= 0) != (p < n):
+                raise c.fail(at, f"{seat} has placed {n} cards, in province order (R4.1)")
+            recycled_copy = int(s[PLACED_RECYCLED + side * NP + p])
+            if recycled_copy and k != CARD_PLAGUE:
+                raise c.fail(f"placed_recycled[{side * NP + p}]", "set where the placed card is not a Plague")
+            if k == CARD_PLAGUE and not recycled_copy and any(s[PLACED_RECYCLED + side * NP + q] for q in range(p)):
+                fresh_after_recycled = True
+            unrevealed = not s[REVEALED + p] or (p == s[BATTLE_PROV] and s[STEP] <= BS_MARKS)
+            if k == CARD_SIX and unrevealed and not engine._may_place_six(s, side, p):
+                raise c.fail(at, f"a `6` where {seat} has marked, without double_six (R4.1, P4)")
+        copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+        cards = [c.card(side, p) for p in range(NP)]
+        for k in set(cards) - {-1}:
+            if cards.count(k) > copies[k]:
+                raise c.fail(f"placed[{side * NP + cards.index(k)}]", f"{seat} has {copies[k]} cards {CARDS[k]!r}")
+            gone = sum(cards[p] == k and not s[RECYCLED + side * NP + p] for p in range(NP))
+            if c.phase == PH_DRAW and k >= N_BASE_CARDS and s[OUT + side * NK + k] < gone:
+                raise c.fail(f"out_of_game[{side * NK + k}]", f"{seat}'s played {CARDS[k]!r} left the game (R4.6)")
+        placed_recycled = s[PLACED_RECYCLED + side * NP : PLACED_RECYCLED + (side + 1) * NP].any()
+        if fresh_after_recycled or (placed_recycled and hand_fresh > 0 and c.phase != PH_DRAW):
+            raise c.fail(f"placed_recycled[{side * NP}]", "a recycled Plague placed before a never-revealed one (P14)")
+
+
+def _check_window(c: _Checker) -> None:
+    """R8, P1, P3: the window warlord being offered or aimed, and march's source."""
+    s = c.s
+    pos, active, march = int(s[WINDOW_POS]), int(s[ACTIVE_WL]), int(s[MARCH_FROM])
+    if pos >= 2 * NW:
+        raise c.fail("window_pos", "the window is over: no warlord is offered")
+    if active >= 0 and (active != pos or active not in WINDOW_WARLORDS or c.warlord(active) != WL_USED):
+        raise c.fail("active_warlord", "is not the window warlord just used at window_pos")
+    if march >= 0 and (active != W_MARCH or s[ARMIES + march] == 0):
+        raise c.fail("march_from", "march's source must be a province with a blue army, once march is used")
+
+
+def _check_draw(c: _Checker) -> None:
+    """R4.6: each side drew 3 (after playing its `1`) or 2, fewer only from an emptied deck, and keeps one
+    fewer; blue keeps first, and the cards it leaves go to its deck once it is done."""
+    s = c.s
+    step = int(s[STEP])
+    if s[ROUND] == N_ROUNDS or (s[ROUND] % 3 == 0 and abs(int(s[SCORE])) == MAX_SCORE):
+        raise c.fail("phase", "the game ends after this round's scoring: there is no draw (R6.1, R6.2)")
+    for side, seat in enumerate(SEATS):
+        slots = [int(v) for v in s[DRAWN + side * 3 : DRAWN + side * 3 + 3]]
+        held = sum(v >= 0 for v in slots)
+        left = int(s[KEEP_LEFT + side])
+        if side < step:
+            if held or left:
+                raise c.fail(f"drawn[{side * 3}]", f"{seat} has already kept its cards")
+            continue
+        played_one = any(c.card(side, p) == CARD_ONE and not s[CANCELLED + side * NP + p] for p in range(NP))
+        draw = 3 if played_one else 2
+        kept = range(draw + 1 - held) if side == step else (0,)  # the side asked now may have kept some
+        drawn = [held + k for k in kept if min(draw - 1, held + k) - k == left]
+        drawn = [n for n in drawn if n == draw or s[DECK_LEN + side] == 0]
+        if not drawn or any(v >= 0 for v in slots[max(drawn) :]):
+            raise c.fail(
+                f"keep_left[{side}]", f"{seat} holds {held} drawn cards and may keep {left}: not a draw of R4.6"
+            )
+
+
+def _check_battle(c: _Checker, revealed: list[int]) -> None:
+    """R5.7: the battle under way, as far as its step has gone (or, game over, where R6.3 ended it)."""
+    s = c.s
+    p = int(s[BATTLE_PROV])
+    step = int(s[STEP])
+    over = c.phase == PH_OVER
+    if p < 0 or not s[REVEALED + p]:
+        raise c.fail("battle_province", "a battle is under way in a revealed province")
+    if s[ORDER_HOLDER] < 0 and revealed != list(range(p + 1)):
+        raise c.fail("revealed", "without a privilege holder the provinces are revealed in board order (R4.3)")
+    if not 1 <= step <= BS_DONE or (over and step != BS_EVENTS + 2):
+        raise c.fail("step", "is not a step where a battle asks a decision (or, game over, ends the game)")
+    problem = _battle_problem(c, p, step)
+    if problem:
+        raise c.fail(*problem)
+    _check_queue(c, p, step)
+    chariot_step = BS_EVENTS + 2 if over else BS_EVENTS + 1
+    for side, seat in enumerate(SEATS):
+        if s[CHARIOT + side]:
+            if step != chariot_step or not c.standard or not c.event_gone(E_WAR_CHARIOT):
+                raise c.fail(f"chariot_pending[{side}]", "set outside war_chariot's choice (R7.4, P8)")
+            if s[SIXES + side] < CHARIOT_SIXES:
+                raise c.fail(f"chariot_pending[{side}]", f"{seat} has not revealed three `6`s (R7.4)")
+            if sum(c.warlord(side * NW + j) != WL_UNCHOSEN for j in range(NW)) != 1:
+                raise c.fail(f"chariot_pending[{side}]", f"{seat} has already chosen its war_chariot warlord")
+    if s[ENDING] and (step != chariot_step or not s[EVENTS_ON] or s[EVENT_UP] >= 0 or not (s[TASK_LEN] or over)):
+        raise c.fail("ending", "set only from the last event's payments to the end of the game (R6.3, P6)")
+
+
+def _battle_problem(c: _Checker, p: int, step: int) -> tuple[str, str] | None:
+    """What is wrong with a battle in p having gone up to `step` (BS_DONE + 1: over), given the
+    battle fields (flags, winner) and the cards; None when nothing is."""
+    s = c.s
+    bk, rk = c.card(0, p), c.card(1, p)
+    one_plague = (bk == CARD_PLAGUE) != (rk == CARD_PLAGUE)
+    active = (bk == CARD_PLAGUE or rk == CARD_PLAGUE) and not s[COUNTER_ON]
+    flags = (
+        ("feint_on", W_FEINT, BS_FEINT, CARD_SEVEN <= bk <= CARD_TEN and not CARD_IS_RELATIVE[rk]),
+        ("counter_on", W_COUNTER_PLAGUE, BS_COUNTER, one_plague),
+        ("devastate_on", W_DEVASTATING_PLAGUE, BS_DEVASTATE, active),
+    )
+    for name, w, at_step, possible in flags:
+        if s[FIELD_BY_NAME[name].offset] and step <= at_step + 1:
+            return name, "set before its warlord was offered and used"
+        if s[FIELD_BY_NAME[name].offset] and (not possible or c.warlord(w) != WL_USED):
+            return name, f"set, but its warlord could not act in {PROVINCES[p]}'s battle (R8)"
+    for side in range(2):
+        want = int(step > BS_MARKS and active and c.card(side, p) != CARD_PLAGUE)
+        if s[CANCELLED + side * NP + p] != want:
+            return f"cancelled[{side * NP + p}]", f"should be {want} in {PROVINCES[p]}'s battle (R5.2, D5)"
+        if s[RECYCLED + side * NP + p] and step <= BS_RECYCLE_BLUE + 1 + side:
+            return f"recycled[{side * NP + p}]", "set before the card's recycle step"
+    winner = int(s[BATTLE_WINNER])
+    allowed = {-1}
+    if step > BS_RESOLVE and not active:
+        d = int(engine._battle_diff(s, bk, rk))
+        allowed = {0 if d > 0 else 1 if d < 0 else -1}
+        if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY) and s[SCORE]:
+            allowed.add(1 if s[SCORE] > 0 else 0)  # R7.5: the side behind wins by 1
+    if winner not in allowed:
+        return "battle_winner", f"{winner} is not the result of {PROVINCES[p]}'s battle at this step (R5.1, R7.5)"
+    return None
+
+
+def _check_last_battle(c: _Checker, revealed: list[int]) -> None:
+    """Between battles and after them the battle fields still describe the last battle fought: one of the
+    revealed provinces (the last in board order when nobody holds the privilege)."""
+    if not revealed:
+        c.as_round_start(("battle_winner", "feint_on", "counter_on", "devastate_on"), "before the first battle")
+        return
+    candidates = revealed if c.s[ORDER_HOLDER] >= 0 else [max(revealed)]
+    problems = [_battle_problem(c, p, BS_DONE + 1) for p in candidates]
+    first = problems[0]
+    if first is not None and all(problems):
+        raise c.fail(*first)
+
+
+def _check_queue(c: _Checker, p: int, step: int) -> None:
+    """The queued transfers are those the battle's last step queued, in the engine's order (R5.3-R5.6, R7)."""
+    s = c.s
+    n = int(s[TASK_LEN])
+    seen: list[tuple[int, int]] = []
+    for i in range(n):
+        base = TASKS + i * TASK_SIZE
+        side, count, cause = int(s[base + T_SIDE]), int(s[base + T_COUNT]), int(s[base + T_CAUSE])
+        key = f"tasks[{i * TASK_SIZE}]"
+        if step - 1 not in TASK_KINDS[cause][4]:
+            raise c.fail(key, f"a {PAYMENT_CAUSES[cause]} transfer is not queued at this step of the battle")
+        if (cause, side) in seen or any(cc == cause and ss > side for cc, ss in seen):
+            raise c.fail(key, f"{PAYMENT_CAUSES[cause]} transfers are queued once per side, blue first")
+        seen.append((cause, side))
+        card = c.card(side, p)
+        full = TASK_KINDS[cause][3]
+        if cause == CAUSE_MARK:  # R5.5: the mark is made when queued, its army arrives later
+            marks = int(s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].sum())
+            ok = card == CARD_SIX and not s[CANCELLED + side * NP + p] and s[SIX_MARKS + side * NP + p] > 0
+            ok = ok and s[MARKED + side] < marks
+        elif cause == CAUSE_COST:
+            full = int(CARD_COST[card])
+            ok = full > 0 and not s[CANCELLED + side * NP + p]
+        elif cause == CAUSE_SHORTFALL:
+            ok = side == s[BATTLE_WINNER]
+            if step - 1 == BS_RESOLVE:
+                full = abs(int(engine._battle_diff(s, c.card(0, p), c.card(1, p))))
+            else:
+                ok = ok and c.card(0, p) == c.card(1, p) == CARD_ONE
+        elif cause in (CAUSE_CHAMPION, CAUSE_HERO):
+            ok = card == (CARD_NINE if cause == CAUSE_CHAMPION else CARD_TEN) and side != s[BATTLE_WINNER]
+        else:
+            ok = True
+        if cause in EVENT_OF_CAUSE and step - 1 == BS_EVENTS and not c.event_gone(EVENT_OF_CAUSE[cause]):
+            ok = False
+        if not ok:
+            raise c.fail(key, f"the battle gives {SEATS[side]} no {PAYMENT_CAUSES[cause]} transfer to make")
+        if count > full or (i > 0 and count != full):
+            raise c.fail(f"tasks[{i * TASK_SIZE + T_COUNT}]", f"{count} armies left to move, of {full}")
+
+
+def _check_face_up_event(c: _Checker) -> None:
+    """R7, P5: the face-up event's condition does not hold, except in a battle before its event step."""
+    s = c.s
+    up = int(s[EVENT_UP])
+    if up < 0:
+        return
+    if c.phase == PH_BATTLE:
+        if s[STEP] <= BS_EVENTS or not engine._event_holds(s, up, int(s[BATTLE_PROV])):
+            return
+    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine._event_holds(s, up, -1):
+        return
+    raise c.fail("events.face_up", f"{EVENTS[up]}'s condition holds: it would have been applied (R7)")
+
+
+def _check_revealed_cards(c: _Checker) -> None:
+    """Past battles of this round: cancelled and recycled cards, flags and counters agree with the cards."""
+    s = c.s
+    countered = 0
+    current = int(s[BATTLE_PROV]) if c.phase == PH_BATTLE or s[ENDING] else -1
+    revealed_sixes = [0, 0]
+    fresh_plagues = [0, 0]
+    plagues = 0
+    for p in range(NP):
+        cards = (c.card(0, p), c.card(1, p))
+        for side in range(2):
+            if not s[REVEALED + p]:
+                for name in ("cancelled", "recycled"):
+                    if s[FIELD_BY_NAME[name].offset + side * NP + p]:
+                        raise c.fail(f"{name}[{side * NP + p}]", "set for a card not revealed yet")
+                continue
+            revealed_sixes[side] += cards[side] == CARD_SIX
+            marked = p != current or s[STEP] > BS_MARKS
+            unmarked = not s[CANCELLED + side * NP + p] and not s[SIX_MARKS + side * NP + p]
+            if cards[side] == CARD_SIX and marked and unmarked:
+                raise c.fail(f"{SEATS[side]}.six_marks[{p}]", "0 where a `6` was revealed this round (R5.5)")
+            if cards[side] == CARD_PLAGUE:
+                plagues += 1
+                fresh_plagues[side] += not s[PLACED_RECYCLED + side * NP + p]
+            if s[RECYCLED + side * NP + p]:
+                w, k = (W_RECYCLE_MINUS_ONE, CARD_MINUS1) if side == 0 else (W_RECYCLE_PLAGUE, CARD_PLAGUE)
+                if cards[side] != k or c.warlord(w) != WL_USED:
+                    raise c.fail(f"recycled[{side * NP + p}]", "set where no recycle warlord could act (R8)")
+        if p == current or not s[REVEALED + p]:
+            continue
+        has_plague = CARD_PLAGUE in cards
+        want = [int(has_plague and cards[side] != CARD_PLAGUE) for side in range(2)]
+        got = [int(s[CANCELLED + side * NP + p]) for side in range(2)]
+        if got != want:
+            if not (cards.count(CARD_PLAGUE) == 1 and got == [0, 0] and c.warlord(W_COUNTER_PLAGUE) == WL_USED):
+                raise c.fail(f"cancelled[{p}]", f"the cards revealed in {PROVINCES[p]} give {want} (R5.2, D5)")
+            countered += 1
+    if countered + int(current >= 0 and s[COUNTER_ON]) > 1:
+        raise c.fail("cancelled", "counter_plague acts in one battle only (R8)")
+    for side, seat in enumerate(SEATS):
+        if s[RECYCLED + side * NP : RECYCLED + (side + 1) * NP].sum() > 1:
+            raise c.fail(f"recycled[{side * NP}]", "a recycle warlord acts once (R8)")
+        if s[SIXES + side] < revealed_sixes[side]:
+            raise c.fail(f"{seat}.sixes_revealed", f"fewer than the {revealed_sixes[side]} `6` revealed this round")
+        if s[PLAGUES_SEEN + side] < fresh_plagues[side]:
+            raise c.fail(f"{seat}.plagues_revealed", "fewer than the Plague copies revealed this round")
+    if s[PLAGUE_REVEALS] < plagues:
+        raise c.fail("plague_reveals", f"fewer than the {plagues} Plagues revealed this round")
+    if c.phase != PH_BATTLE:
+        for name, w in (
+            ("feint_on", W_FEINT),
+            ("counter_on", W_COUNTER_PLAGUE),
+            ("devastate_on", W_DEVASTATING_PLAGUE),
+        ):
+            if s[FIELD_BY_NAME[name].offset] and c.warlord(w) != WL_USED:
+                raise c.fail(name, "set while its warlord was never used")
+
+
+# ---------------------------------------------------------------- reading: the engine's word
+
+
+def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
+    i = int(np.flatnonzero(a != b)[0])
+    f = next(f for f in FIELDS if f.offset <= i < f.offset + f.size)
+    return f"{f.name}[{i - f.offset}]" if f.size > 1 else f.name
+
+
+# The record field to fix when `engine.check_invariants` fails (the others are checked before it runs).
+INVARIANT_FIELDS = {2: "engine.out_of_game", 7: "sixes_revealed", 8: "plagues_revealed"}
+
+
+def check_with_engine(s: np.ndarray) -> int:
+    """The engine's invariants hold, it would stop at this very decision, and that has >= 2 answers.
+
+    Returns the number of legal answers (0 once the game is over).
+    """
+    code = int(engine.check_invariants(s))
+    if code:
+        raise RecordError(INVARIANT_FIELDS.get(code, "record"), f"breaks an invariant: {engine.INVARIANTS[code]}")
+    t = s.copy()
+    if t[DEC_KIND] == DK_REACTIVE:  # asked inside a battle step, which the step counter has passed
+        t[STEP] -= 1
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    try:
+        engine._settle(t, mask)
+    except RuntimeError as error:
+        raise RecordError("engine", f"the engine cannot run on from this state ({error})") from None
+    if not np.array_equal(t, s):
+        name = _first_difference(t, s)
+        where = name if name.split("[")[0] in {f.name for f in ENGINE_FIELDS} else "engine"
+        raise RecordError(
+            f"engine.{where}" if where != "engine" else where,
+            "the engine would not stop at this decision"
+            + (f" (it asks {DECISION_KINDS[t[DEC_KIND]]!r} of {_seat(int(t[DEC_SIDE]))})" if t[DEC_KIND] else ""),
+        )
+    n = int(engine.legal_mask(s, mask))
+    if s[PHASE] != PH_OVER and n < 2:
+        raise RecordError("engine.decision_kind", f"the pending decision has {n} legal answers, not >= 2 (R10)")
+    return n
+
+
+# ---------------------------------------------------------------- reading: entry point
+
+
+def state_from_record(d: Any) -> np.ndarray:
+    """The state of an R11 record, run on to its first real decision; RecordError for a bad record.
+
+    The returned state passes every check of this module, so its own record loads back to it.
+    """
+    s = _read_public(d)
+    if "engine" in d:
+        _read_engine(s, d["engine"])
+        check_public(s)
+        check_inside_round(s)
+    else:
+        if s[PHASE] != PH_PLACEMENT:
+            raise RecordError("engine", "missing key: required unless phase is 'placement' at a round's start")
+        _derive_out_of_game(s)
+        check_public(s)
+        engine.advance(s, np.zeros(N_ACTIONS, dtype=np.int8))  # to the first placement decision
+        check_inside_round(s)
+    check_with_engine(s)
+    return s
+
+
+def _derive_out_of_game(s: np.ndarray) -> None:
+    """At a round's start every card not in hand or deck is out of the game; base cards are in hand."""
+    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+    for side, seat in enumerate(SEATS):
+        deck = [engine.card_kind(c) for c in s[DECK + side * DECK_CAPACITY :][: s[DECK_LEN + side]]]
+        for k in range(NK):
+            out = copies[k] - int(s[HAND + side * NK + k]) - deck.count(k)
+            if k < N_BASE_CARDS and out:
+                raise RecordError(f"{seat}.hand", f"base card {CARDS[k]!r} must be in hand at a round's start")
+            s[OUT + side * NK + k] = out
+
+
+def checked_state(state: np.ndarray) -> np.ndarray:
+    """A copy of a raw state vector, if it is one the engine can be in (its record reads back to it)."""
+    s = np.array(state, dtype=state.dtype, copy=True)
+    hands = s[HAND : HAND + 2 * NK]
+    if hands.min() < 0 or hands.max() > max(max(c) for c in CARD_COPIES.values()):
+        raise RecordError("state", "hand counts out of range")
+    try:
+        record = record_from_state(s)
+    except (IndexError, ValueError) as error:
+        raise RecordError("state", f"a field is out of range ({error})") from None
+    t = state_from_record(record)
+    if not np.array_equal(s, t):
+        raise RecordError("state", f"field {_first_difference(t, s)} does not match the rest of the state")
+    return t
