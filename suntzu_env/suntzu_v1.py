@@ -133,8 +133,6 @@ then terminated. There is no truncation: a game has at most nine rounds.
 from __future__ import annotations
 
 import copy
-import math
-import numbers
 import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -150,8 +148,16 @@ from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
 from suntzu_env.game import Game
 from suntzu_env.layout import ARMIES, ROUND, SCORE, VALUES
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
+from suntzu_env.options import (
+    check_adjacency,
+    check_bool,
+    check_choice,
+    check_number,
+    check_seed,
+    check_variant,
+)
 from suntzu_env.render import HumanWindow, RevealMemory, board_image, board_text
-from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS, VARIANTS
+from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS
 
 NP = N_PROVINCES
 SIDE: dict[str, int] = {seat: i for i, seat in enumerate(SEATS)}
@@ -201,10 +207,6 @@ def projected_marker(s: np.ndarray) -> float:
     return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin)) / MAX_SCORE
 
 
-def _is_bool(value: Any) -> bool:
-    return isinstance(value, (bool, np.bool_))
-
-
 def check_options(
     variant: str,
     events: bool,
@@ -217,35 +219,19 @@ def check_options(
 ) -> tuple[tuple[str, str], ...] | None:
     """Reject bad environment arguments with a message that names them; return the map as string pairs.
 
-    The one check of every environment's arguments (`seat` is the Gymnasium wrapper's own).
+    The one check of every environment's arguments (`seat` is the Gymnasium wrapper's own), built from the
+    checks of `suntzu_env.options`: a wrong type raises TypeError, a value not allowed ValueError.
     """
-    if not isinstance(variant, str) or variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
-    if not _is_bool(events):
-        raise ValueError(f"events must be True or False, got {events!r}")
-    if render_mode is not None and (not isinstance(render_mode, str) or render_mode not in RENDER_MODES):
-        raise ValueError(f"render_mode must be None or one of {RENDER_MODES}, got {render_mode!r}")
-    if (
-        not isinstance(shaped_reward, numbers.Real)
-        or _is_bool(shaped_reward)
-        or not math.isfinite(shaped_reward)
-        or shaped_reward < 0
-    ):
-        raise ValueError(f"shaped_reward must be a finite number >= 0 (0 turns shaping off), got {shaped_reward!r}")
-    if not isinstance(illegal_action, str) or illegal_action not in ILLEGAL_ACTION_MODES:
-        raise ValueError(f"illegal_action must be one of {ILLEGAL_ACTION_MODES}, got {illegal_action!r}")
-    if not _is_bool(flat_observation):
-        raise ValueError(f"flat_observation must be True or False, got {flat_observation!r}")
-    if seat is not None and (not isinstance(seat, str) or seat not in SEAT_CHOICES):
-        raise ValueError(f"seat must be one of {SEAT_CHOICES}, got {seat!r}")
-    if adjacency is None:
-        return None
-    try:
-        adjacency = tuple((str(a), str(b)) for a, b in adjacency)
-    except (TypeError, ValueError):
-        raise ValueError(f"adjacency must be pairs of province names, got {adjacency!r}") from None
-    Game.new(0, variant, adjacency=adjacency)  # fails early on a bad map
-    return adjacency
+    check_variant(variant)
+    check_bool(events, "events")
+    if render_mode is not None:
+        check_choice(render_mode, "render_mode", RENDER_MODES)
+    check_number(shaped_reward, "shaped_reward", low=0.0)
+    check_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
+    check_bool(flat_observation, "flat_observation")
+    if seat is not None:
+        check_choice(seat, "seat", SEAT_CHOICES)
+    return check_adjacency(adjacency)
 
 
 def check_reset(seed: Any, options: Any) -> int | None:
@@ -254,13 +240,10 @@ def check_reset(seed: Any, options: Any) -> int | None:
     A key in `options` that no environment understands is ignored with a warning that names it (PettingZoo's
     API tests pass one, so it cannot be an error).
     """
-    if seed is not None:
-        if not isinstance(seed, (int, np.integer)) or _is_bool(seed) or seed < 0:
-            raise ValueError(f"seed must be None or an integer >= 0, got {seed!r}")
-        seed = int(seed)
+    seed = check_seed(seed, optional=True)
     if options is not None:
         if not isinstance(options, Mapping):
-            raise ValueError(f"options must be None or a dict, got {options!r}")
+            raise TypeError(f"options must be None or a dict, got {options!r}")
         unknown = [key for key in options if key not in RESET_OPTIONS]
         if unknown:
             known = ", ".join(RESET_OPTIONS) or "none"

@@ -376,23 +376,24 @@ def test_aec_illegal_loss_reaches_both_agents_through_last() -> None:
 
 @pytest.mark.parametrize("make", [raw_env, env, parallel_env])
 def test_bad_arguments_are_named(make: Callable[..., Any]) -> None:
-    for kwargs, word in [
-        ({"variant": "expert"}, "variant"),
-        ({"variant": ["standard"]}, "variant"),
-        ({"render_mode": "video"}, "render_mode"),
-        ({"illegal_action": "ignore"}, "illegal_action"),
-        ({"shaped_reward": -1}, "shaped_reward"),
-        ({"shaped_reward": float("nan")}, "shaped_reward"),
-        ({"shaped_reward": float("inf")}, "shaped_reward"),
-        ({"shaped_reward": True}, "shaped_reward"),
-        ({"shaped_reward": "0.1"}, "shaped_reward"),
-        ({"events": "yes"}, "events"),
-        ({"events": 1}, "events"),
-        ({"flat_observation": 1}, "flat_observation"),
-        ({"adjacency": (("QIN", "ROME"),)}, "adjacency"),
-        ({"adjacency": 5}, "adjacency"),
+    """A value that is not allowed raises ValueError, a value of the wrong type TypeError; each names the argument."""
+    for kwargs, word, error in [
+        ({"variant": "expert"}, "variant", ValueError),
+        ({"variant": ["standard"]}, "variant", TypeError),
+        ({"render_mode": "video"}, "render_mode", ValueError),
+        ({"illegal_action": "ignore"}, "illegal_action", ValueError),
+        ({"shaped_reward": -1}, "shaped_reward", ValueError),
+        ({"shaped_reward": float("nan")}, "shaped_reward", ValueError),
+        ({"shaped_reward": float("inf")}, "shaped_reward", ValueError),
+        ({"shaped_reward": True}, "shaped_reward", TypeError),
+        ({"shaped_reward": "0.1"}, "shaped_reward", TypeError),
+        ({"events": "yes"}, "events", TypeError),
+        ({"events": 1}, "events", TypeError),
+        ({"flat_observation": 1}, "flat_observation", TypeError),
+        ({"adjacency": (("QIN", "ROME"),)}, "adjacency", ValueError),
+        ({"adjacency": 5}, "adjacency", TypeError),
     ]:
-        with pytest.raises(ValueError, match=word):
+        with pytest.raises(error, match=word):
             make(**kwargs)
 
 
@@ -410,10 +411,12 @@ def test_numpy_numbers_and_bools_are_accepted(make: Callable[..., Any]) -> None:
 @pytest.mark.parametrize("make", [raw_env, parallel_env])
 def test_reset_arguments_are_checked(make: Callable[..., Any]) -> None:
     e = make()
-    for seed in (-1, 1.5, "3", True):
-        with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
+    with pytest.raises(ValueError, match=r"seed must lie in \[0, 2\*\*63\)"):
+        e.reset(seed=-1)
+    for seed in (1.5, "3", True):
+        with pytest.raises(TypeError, match="seed must be an integer or None"):
             e.reset(seed=seed)
-    with pytest.raises(ValueError, match="options must be None or a dict"):
+    with pytest.raises(TypeError, match="options must be None or a dict"):
         e.reset(options=["seat"])
     with pytest.warns(UserWarning, match=r"unknown key\(s\) 'seat' ignored"):
         e.reset(seed=0, options={"seat": "red"})

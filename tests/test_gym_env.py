@@ -188,23 +188,26 @@ def test_info_action_mask_follows_every_step() -> None:
 
 
 def test_bad_arguments_and_reset_arguments_are_named() -> None:
-    for kwargs, word in [
-        ({"seat": "green"}, "seat"),
-        ({"shaped_reward": float("nan")}, "shaped_reward"),
-        ({"events": 0}, "events"),
-        ({"illegal_action": "ignore"}, "illegal_action"),
+    """A value that is not allowed raises ValueError, a value of the wrong type TypeError; each names the argument."""
+    for kwargs, word, error in [
+        ({"seat": "green"}, "seat", ValueError),
+        ({"shaped_reward": float("nan")}, "shaped_reward", ValueError),
+        ({"events": 0}, "events", TypeError),
+        ({"illegal_action": "ignore"}, "illegal_action", ValueError),
     ]:
-        with pytest.raises(ValueError, match=word):
+        with pytest.raises(error, match=word):
             SunTzuGymEnv(**kwargs)
     env = SunTzuGymEnv()
-    for seed in (-1, 2.0, True):
-        with pytest.raises(ValueError, match="seed must be None or an integer >= 0"):
+    with pytest.raises(ValueError, match="seed must lie in"):
+        env.reset(seed=-1)
+    for seed in (2.0, True):
+        with pytest.raises(TypeError, match="seed must be an integer or None"):
             env.reset(seed=seed)
     obs, _ = env.reset(seed=np.int64(5))  # numpy integers are seeds too
     assert np.array_equal(obs, env.reset(seed=5)[0])
     with pytest.warns(UserWarning, match=r"unknown key\(s\) 'seat' ignored"):
         env.reset(options={"seat": "red"})
-    with pytest.raises(ValueError, match="options must be None or a dict"):
+    with pytest.raises(TypeError, match="options must be None or a dict"):
         env.reset(options="red")
 
 
