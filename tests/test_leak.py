@@ -383,6 +383,7 @@ def test_r9_r7_1_r7_4_v1_pieces_at_the_start_of_a_round() -> None:
     toward pandemic, no `P*` of its own and red's one (1/2); red sees the mirror, its `P*` in its deck."""
     s = make_state(
         "standard",
+        round_=4,  # two `6`s revealed in rounds 1-3
         blue={"sixes_revealed": 2, "plagues_revealed": 1, "hand": [*BASE_CARDS, "P"]},
         red={"sixes_revealed": 1, "plagues_revealed": 2, "deck": ["+1", "P*"], "used": ["recycle_plague"]},
     )

@@ -33,9 +33,9 @@ TIES = ["2", "3", "4", "5", "7"]
 BOARD_ORDER = ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"]
 
 
-def finish(g: Game) -> State:
-    """The record at the start of round 2, once the round under test is over."""
-    return expect_next_round(g, 2)
+def finish(g: Game, next_round: int = 2) -> State:
+    """The record at the start of `next_round`, once the round under test is over."""
+    return expect_next_round(g, next_round)
 
 
 def sorted_warlords(d: State, color: str) -> dict[str, list[str]]:
@@ -192,7 +192,10 @@ def test_r7_4_chariot_choice_may_be_passed() -> None:
     """R7.4: the choice is optional: red passes, keeps its one warlord, and the card is still
     removed. Red's earlier two sixes left no mark (they met Plagues): sixes count, not marks.
     WU: blue's 7 beats red's 6 by 1; red's 6 marks from reserve (21 -> 20)."""
-    s = make_state("standard", events=["war_chariot", "hero"], red={"held": ["recycle_plague"], "sixes_revealed": 2})
+    # round 4: two `6`s revealed in rounds 1-3 (at most one a round)
+    s = make_state(
+        "standard", round_=4, events=["war_chariot", "hero"], red={"held": ["recycle_plague"], "sixes_revealed": 2}
+    )
     g = single_battle(s, "7", "6")
     expect(g, "warlord", "red")
     assert legal(g) == {
@@ -203,7 +206,7 @@ def test_r7_4_chariot_choice_may_be_passed() -> None:
         "pass",
     }
     g.apply("pass")
-    d = finish(g)
+    d = finish(g, 5)
     assert sorted_warlords(d, "red") == {
         "held": ["recycle_plague"],
         "used": [],
@@ -265,6 +268,7 @@ def test_r7_4_p5_chariot_turned_up_when_a_side_already_has_three_sixes() -> None
     condition already holds: red chooses at once; hero is turned up and stays."""
     s = make_state(
         "standard",
+        round_=4,  # three `6`s revealed in rounds 1-3
         events=["champion", "war_chariot", "hero"],
         red={"held": ["double_six"], "six_marks": [1, 0, 0, 0, 0], "marked_armies": 1, "sixes_revealed": 3},
     )
@@ -272,7 +276,7 @@ def test_r7_4_p5_chariot_turned_up_when_a_side_already_has_three_sixes() -> None
     expect(g, "warlord", "red")
     assert legal(g) == RED_PICKS | {"pass"}
     g.apply("warlord:recycle_plague")
-    d = finish(g)
+    d = finish(g, 5)
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (20, 1)
     assert (d["red"]["armies"], d["red"]["reserve"]) == ([0, 0, 0, 0, 1], 19)
     assert sorted_warlords(d, "red")["held"] == ["double_six", "recycle_plague"]
@@ -282,10 +286,10 @@ def test_r7_4_p5_chariot_turned_up_when_a_side_already_has_three_sixes() -> None
 def test_r7_4_r8_feinted_seven_is_not_a_six() -> None:
     """R7.4/R8: blue (2 sixes revealed) feints its `7` into a 6: it ties red's `6` but is not a
     revealed `6`, so war_chariot stays face up; red's real `6` marks WU (21 -> 20)."""
-    s = make_state("standard", events=["war_chariot", "hero"], blue={"held": ["feint"], "sixes_revealed": 2})
+    s = make_state("standard", round_=4, events=["war_chariot", "hero"], blue={"held": ["feint"], "sixes_revealed": 2})
     g = single_battle(s, "7", "6")
     answer(g, "reactive", "blue", "use", warlord="feint")
-    d = finish(g)
+    d = finish(g, 5)
     assert (d["blue"]["sixes_revealed"], d["red"]["sixes_revealed"]) == (2, 1)
     assert d["blue"]["six_marks"] == [0, 0, 0, 0, 0]
     assert (d["red"]["six_marks"], d["red"]["reserve"]) == ([0, 0, 0, 0, 1], 20)
