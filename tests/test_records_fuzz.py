@@ -317,7 +317,7 @@ def test_engine_fields_out_of_range_are_named(field: str, value: int) -> None:
     g.apply(g.legal_actions()[0])
     record = g.to_dict()
     record["engine"][field][0] = value
-    with pytest.raises(RecordError, match=f"engine.{field}"):
+    with pytest.raises(RecordError, match=rf"engine\.{field}"):
         Game.from_dict(record)
 
 
@@ -378,3 +378,20 @@ def test_a_decision_with_fewer_than_two_answers_is_refused() -> None:
 def test_every_engine_field_has_a_declared_range() -> None:
     """A field added to the layout cannot travel in records unchecked: each needs its range here."""
     assert set(records.ENGINE_RANGES) == {f.name for f in records.ENGINE_FIELDS}
+
+
+def test_five_warlords_held_is_refused() -> None:
+    """R3.3, R7.4: one warlord at setup and at most one from war_chariot; holding all five is refused."""
+    record = Game.new(0, "standard", True).to_dict()
+    record["engine"]["decision_side"] = [0]
+    record["blue"]["warlords"] = {"held": list(WARLORD_NAMES[:5]), "used": [], "unchosen": []}
+    with pytest.raises(RecordError, match=r"blue\.warlords"):
+        Game.from_dict(record)
+    start = Game.new(0, "standard", False)
+    for _ in range(2):
+        start.apply(start.legal_action_strings()[0])
+    record = start.to_dict()
+    assert "engine" not in record
+    record["red"]["warlords"] = {"held": list(WARLORD_NAMES[5:]), "used": [], "unchosen": []}
+    with pytest.raises(RecordError, match=r"red\.warlords"):
+        Game.from_dict(record)
