@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -119,3 +120,43 @@ def check_adjacency(adjacency: Any, name: str = "adjacency") -> tuple[tuple[str,
             raise ValueError(f"{name}[{i}] must be two different provinces from {PROVINCES}, got {_shown(pair)}")
         pairs.append((pair[0], pair[1]))
     return tuple(pairs)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The rules a game is played under, validated once: what travels from a command line to the engine.
+
+    `variant` "standard" or "beginner" (R2); `events` whether the event cards are in play (R2.3);
+    `adjacency` the map as bordering pairs of province names (R1.4), None for the declared map (D1).
+    Building one checks every field (TypeError for a wrong type, ValueError for a value not allowed) and
+    stores it in canonical form, so two equal `Options` describe the same game.
+    """
+
+    variant: str = "standard"
+    events: bool = False
+    adjacency: tuple[tuple[str, str], ...] | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "variant", check_variant(self.variant))
+        object.__setattr__(self, "events", check_bool(self.events, "events"))
+        object.__setattr__(self, "adjacency", check_adjacency(self.adjacency))
+
+    @classmethod
+    def of(cls, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
+        """`options` itself, or the `Options` of a mapping of its fields (None: the defaults), with `fields` on top."""
+        if options is None:
+            base: dict[str, Any] = {}
+        elif isinstance(options, Options):
+            if not fields:
+                return options
+            base = options.as_dict()
+        else:
+            base = check_keys(options, "options", OPTION_FIELDS)
+        return cls(**{**base, **check_keys(fields, "options", OPTION_FIELDS)})
+
+    def as_dict(self) -> dict[str, Any]:
+        """The fields as keyword arguments (`Game.new(seed, **options.as_dict())`)."""
+        return {"variant": self.variant, "events": self.events, "adjacency": self.adjacency}
+
+
+OPTION_FIELDS: tuple[str, ...] = ("variant", "events", "adjacency")
