@@ -3,28 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from suntzu_env.agent import Agent as Agent  # declared once, in the package
 from suntzu_env.rules import CARD_BONUS, CARD_IS_RELATIVE, CARD_NUMBER, CARD_PLAGUE, N_CARD_KINDS
 
 NK = N_CARD_KINDS
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player: maps what its side observes (R9) and the legal-action mask to an action id.
-
-    `act` receives the float32 vector of `suntzu_env.observation` and the int8 mask of
-    `Game.legal_mask()` (at least two legal actions, R10) and must return a legal action id.
-    `reset(seed)` starts a new game; a seed makes the agent's own randomness reproducible,
-    None keeps its current random stream.
-    """
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
-    def reset(self, seed: int | None = None) -> None: ...
 
 
 class RandomAgent:

@@ -10,6 +10,7 @@ import numpy as np
 from suntzu_env import engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
+    ARMIES,
     DEC_CAUSE,
     DEC_KIND,
     DEC_PROV,
@@ -17,19 +18,21 @@ from suntzu_env.layout import (
     DEC_WARLORD,
     DECISION_KINDS,
     DK_PLACE,
+    FIELDS,
     PAYMENT_CAUSES,
     PLACE_PROV,
     ROUND,
     SCORE,
     STATE_DTYPE,
     STATE_SIZE,
+    VALUES,
     WINNER,
     new_state,
 )
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
-from suntzu_env.options import check_adjacency, check_bool, check_seat, check_seed, check_variant
+from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
-from suntzu_env.rules import PROVINCES, SEATS, VARIANTS, WARLORD_NAMES, adjacency_masks
+from suntzu_env.rules import MAX_SCORE, N_PROVINCES, PROVINCES, SEATS, VARIANTS, WARLORD_NAMES, adjacency_masks
 
 RESULTS = records.RESULTS
 DEFAULT_ADJ = records.DEFAULT_ADJ
@@ -53,7 +56,7 @@ def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
 class Game:
     """One game of Sun Tzu. Create with `Game.new`, `Game.from_dict` or `Game.replay`."""
 
-    __slots__ = ("_actions", "_early", "_mask", "_n_legal", "_s", "_seed", "_start")
+    __slots__ = ("_actions", "_early", "_mask", "_n_legal", "_options", "_s", "_seed", "_start")
 
     def __init__(self, state: np.ndarray) -> None:
         """A game at a copy of `state` (see `suntzu_env.layout`), checked as a record would be.
@@ -68,8 +71,11 @@ class Game:
         s = records.checked_state(state)
         self._setup(s, None, None)
 
-    def _setup(self, state: np.ndarray, seed: int | None, start: dict[str, Any] | None) -> None:
+    def _setup(
+        self, state: np.ndarray, seed: int | None, start: dict[str, Any] | None, options: Options | None = None
+    ) -> None:
         self._s = state
+        self._options = options  # None: read from the state when asked
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._n_legal = engine.legal_mask(state, self._mask)
         self._seed = seed
@@ -78,37 +84,41 @@ class Game:
         self._early: list[int] = []  # placements made before the seat was asked (simultaneous R4.1)
 
     @classmethod
-    def _trusted(cls, state: np.ndarray, seed: int | None = None, start: dict[str, Any] | None = None) -> Game:
+    def _trusted(
+        cls,
+        state: np.ndarray,
+        seed: int | None = None,
+        start: dict[str, Any] | None = None,
+        options: Options | None = None,
+    ) -> Game:
         """A game over `state` as the engine or the record reader left it (no checks)."""
         game = cls.__new__(cls)
-        game._setup(state, seed, start)
+        game._setup(state, seed, start, options)
         return game
 
     # ------------------------------------------------------------ creation
 
     @classmethod
-    def new(
-        cls,
-        seed: int = 0,
-        variant: str = "standard",
-        events: bool = False,
-        adjacency: tuple[tuple[str, str], ...] | None = None,
-    ) -> Game:
+    def new(cls, seed: int = 0, options: Options | None = None, *positional: Any, **fields: Any) -> Game:
         """A new game set up from `seed` (R3): the only randomness of the game.
 
-        `seed` is an int (numpy integers too) in [0, 2**63); `variant` "standard" or "beginner"; `events` a
-        bool; `adjacency` the map as bordering pairs of province names (None: the declared map, D1).
+        `seed` is an int (numpy integers too) in [0, 2**63); `options` the rules it is played under (an
+        `Options`, or None for the defaults), with any of its fields given as keywords on top:
+        `Game.new(0, variant="beginner", events=True)` is `Game.new(0, Options(variant="beginner", events=True))`.
+        The older positional form `Game.new(seed, variant, events, adjacency)` still works.
         A wrong type raises TypeError, a bad value ValueError (see `suntzu_env.options`).
         """
+        if isinstance(options, str) or positional:  # the positional form: variant, events, adjacency
+            given = dict(zip(OPTION_FIELDS, (options, *positional), strict=False))
+            if len(positional) >= len(OPTION_FIELDS) or given.keys() & fields.keys():
+                raise TypeError("Game.new takes seed, then options (or variant, events, adjacency) once each")
+            options, fields = None, {**given, **fields}
+        options = Options.of(options, **fields)
         seed = check_seed(seed)
-        variant = check_variant(variant)
-        events = check_bool(events, "events")
-        pairs = check_adjacency(adjacency)
-        adj = np.array(adjacency_masks(pairs) if pairs is not None else DEFAULT_ADJ, dtype=np.int64)
         s = new_state()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.init_state(s, seed, VARIANTS.index(variant), int(events), adj, mask)
-        return cls._trusted(s, seed=seed)
+        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), _adjacency(options), mask)
+        return cls._trusted(s, seed=seed, options=options)
 
     @classmethod
     def replay(cls, record: dict[str, Any]) -> Game:
@@ -296,6 +306,7 @@ class Game:
         """An independent copy: cloning is copying the state vector."""
         other = Game.__new__(Game)
         other._s = self._s.copy()
+        other._options = self._options
         other._mask = self._mask.copy()
         other._n_legal = self._n_legal
         other._seed = self._seed
@@ -311,13 +322,49 @@ class Game:
         view.flags.writeable = False
         return view
 
+    def fields(self) -> dict[str, np.ndarray]:
+        """A copy of the state cut into its named fields (`suntzu_env.layout.FIELDS`), name -> int32 array.
+
+        The full state, both sides' secrets included: for front-ends and tools that show a game, never for
+        a seat's view (that is `observation`).
+        """
+        s = self._s.copy()
+        return {f.name: s[f.offset : f.offset + f.size] for f in FIELDS}
+
+    @property
+    def options(self) -> Options:
+        """The rules this game is played under: variant, events, map."""
+        if self._options is None:
+            rules = records.rules_of(self._s)
+            adjacency = rules.get("adjacency")
+            self._options = Options(
+                rules["variant"], rules["events"], None if adjacency is None else tuple(map(tuple, adjacency))
+            )
+        return self._options
+
     @property
     def round(self) -> int:
         return int(self._s[ROUND])
 
     @property
     def score(self) -> int:
+        """The marker, + toward blue (R4.5)."""
         return int(self._s[SCORE])
+
+    def projected_score(self) -> int:
+        """The marker toward blue as it would stand if the next scoring (R4.5) were made now, in [-9, 9].
+
+        Each province held scores its value at the next scoring round (3, 6 or 9; the last once past 9).
+        """
+        s = self._s
+        col = min(2, (int(s[ROUND]) - 1) // 3)
+        margin = 0
+        for p in range(N_PROVINCES):
+            if s[ARMIES + p] > 0:
+                margin += int(s[VALUES + 3 * p + col])
+            elif s[ARMIES + N_PROVINCES + p] > 0:
+                margin -= int(s[VALUES + 3 * p + col])
+        return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin))
 
     def record(self) -> dict[str, Any]:
         """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""
@@ -356,6 +403,12 @@ class Game:
 
     def __repr__(self) -> str:
         return f"Game(round={self.round}, score={self.score}, winner={self.winner!r})"
+
+
+def _adjacency(options: Options) -> np.ndarray:
+    """The engine's map (a neighbour bit mask per province) of `options`."""
+    pairs = options.adjacency
+    return np.array(adjacency_masks(pairs) if pairs is not None else DEFAULT_ADJ, dtype=np.int64)
 
 
 def check_observation_buffer(out: Any) -> None:

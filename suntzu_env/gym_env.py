@@ -2,61 +2,28 @@
 
 from __future__ import annotations
 
-import copy
-import importlib
-import warnings
 from collections.abc import Callable
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.game import Game
-from suntzu_env.render import HumanWindow, RevealMemory
+from suntzu_env.agent import Agent
+from suntzu_env.episode import RENDER_MODES, EnvSettings, check_reset
+from suntzu_env.options import Options, check_choice
 from suntzu_env.rules import SEATS
-from suntzu_env.suntzu_v1 import (
-    RENDER_MODES,
-    SIDE,
-    BoardPictures,
-    IllegalActionWarning,
-    check_options,
-    check_reset,
-    illegal_action_warning,
-    observation_box,
-    projected_marker,
-)
+from suntzu_env.suntzu_v1 import EnvFace, observation_box
 
 ENV_ID = "SunTzu-v1"
-
-
-@runtime_checkable
-class Agent(Protocol):
-    """A player: picks a legal action from an observation vector and an int8 action mask."""
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
-
+SEAT_CHOICES = ("blue", "red", "random")
 
 Opponent = Agent | Callable[[np.ndarray, np.ndarray], int] | str
 
 
-class RandomOpponent:
-    """A uniformly random legal player with its own seeded generator (used for "random" without `agents`)."""
-
-    def __init__(self, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def reset(self, seed: int | None = None) -> None:
-        self._rng = np.random.default_rng(seed)
-
-    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self._rng.integers(len(legal))])
-
-
 def _check_opponent(opponent: Any) -> None:
-    if not (isinstance(opponent, (str, Agent)) or callable(opponent)):
+    if not (isinstance(opponent, str) or callable(getattr(opponent, "act", None)) or callable(opponent)):
         raise ValueError(
             "opponent must be a callable (observation, action_mask) -> action, an object with "
             f".act(observation, action_mask), or an agent spec string such as 'random'; got {opponent!r}"
@@ -67,19 +34,12 @@ def resolve_opponent(opponent: Opponent, seed: int) -> Agent | Callable[[np.ndar
     """A playable opponent: spec strings go through `agents.make_agent(spec, seed=...)`."""
     if not isinstance(opponent, str):
         return opponent
-    try:
-        make_agent = importlib.import_module("agents").make_agent
-    except (ModuleNotFoundError, AttributeError):
-        if opponent == "random":
-            return RandomOpponent(seed)
-        raise ValueError(
-            f"opponent {opponent!r}: agent specs other than 'random' need agents.make_agent, which is not "
-            "available; pass a callable or an object with .act instead"
-        ) from None
+    from agents.registry import make_agent  # lazy: the scripted agents load only when a spec names one
+
     return make_agent(opponent, seed=seed)
 
 
-class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
+class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
     """Sun Tzu for one learner against a fixed opponent, whose moves are made inside `step`.
 
     ## Description
@@ -128,14 +88,14 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
 
     `opponent`: a callable `(observation, action_mask) -> action`, an object with
     `.act(observation, action_mask)` (its `.reset(seed)`, if any, is called at every reset), or an agent spec
-    string resolved at the first reset through `agents.make_agent(spec, seed=...)` (`"random"` falls back to
-    a seeded uniform player when `agents` is not available). It sees its own seat's observation and mask.
+    string resolved at the first reset through `agents.make_agent(spec, seed=...)`. It sees its own seat's
+    observation and mask.
     `set_opponent` swaps it, e.g. from a training loop through `VecEnv.env_method("set_opponent", ...)`.
 
     `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
 
-    `variant`, `events`, `render_mode`, `shaped_reward`, `illegal_action`, `adjacency`: as for
-    `suntzu_env.suntzu_v1`.
+    `options` (or its fields `variant`, `events`, `adjacency`), `render_mode`, `shaped_reward`,
+    `illegal_action`: as for `suntzu_env.suntzu_v1` (declared in `suntzu_env.episode.EnvSettings`).
 
     ## Version History
 
@@ -147,37 +107,21 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
 
     def __init__(
-        self,
-        opponent: Opponent = "random",
-        seat: str = "random",
-        variant: str = "standard",
-        events: bool = False,
-        render_mode: str | None = None,
-        shaped_reward: float = 0.0,
-        illegal_action: str = "loss",
-        adjacency: tuple[tuple[str, str], ...] | None = None,
+        self, opponent: Opponent = "random", seat: str = "random", options: Options | None = None, **kwargs: Any
     ) -> None:
-        adjacency = check_options(variant, events, render_mode, shaped_reward, illegal_action, adjacency, seat=seat)
+        settings = EnvSettings.of(options, **kwargs)
+        if settings.flat_observation:
+            raise ValueError("flat_observation: SunTzuGymEnv's observation is already one Box vector; leave it False")
+        check_choice(seat, "seat", SEAT_CHOICES)
         _check_opponent(opponent)
+        self._set_up(settings)
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(N_ACTIONS)
-        self.render_mode = render_mode
         self.seat_choice = seat
-        self.variant = variant
-        self.events = bool(events)
-        self.shaped_reward = float(shaped_reward)
-        self.illegal_action = illegal_action
-        self.adjacency = adjacency
-        self.game: Game | None = None
         self.seat: str | None = None  # the learner's seat in the current episode
-        self._over = False
-        self._phi = 0.0
-        self._warned_illegal = False
         self._opponent_spec: Opponent = opponent
         self._opponent: Any = None  # resolved from the spec at the next reset
         self._act: Callable[[np.ndarray, np.ndarray], Any] | None = None
-        self._memory = RevealMemory() if render_mode is not None else None
-        self._window: HumanWindow | None = None
 
     # ------------------------------------------------------------ opponent
 
@@ -190,7 +134,8 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     def _resolve_opponent(self, seed: int) -> None:
         if self._opponent is None:
             self._opponent = resolve_opponent(self._opponent_spec, seed)
-        self._act = self._opponent.act if isinstance(self._opponent, Agent) else self._opponent
+        act = getattr(self._opponent, "act", None)
+        self._act = act if callable(act) else self._opponent
 
     def _opponent_action(self, observation: np.ndarray, mask: np.ndarray) -> Any:
         if self._act is None:  # swapped in mid-episode
@@ -200,12 +145,13 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
 
     def _play_opponent(self) -> None:
         """The opponent answers its decisions until the learner must act or the game ends."""
-        game = self.game
-        other = SEATS[1 - SIDE[self.seat]]
-        while game.current_player == other:
+        episode = self.episode
+        other = SEATS[1 - SEATS.index(self.seat)]
+        while episode.game.current_player == other:
+            game = episode.game
             action = self._opponent_action(game.observation(other), game.legal_mask())
             try:
-                self._apply(action)
+                episode.play(other, action)
             except ValueError as error:
                 raise ValueError(f"the opponent ({other}) played an illegal action: {error}") from None
 
@@ -214,95 +160,65 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=check_reset(seed, options))
         rng = self.np_random
-        side = int(rng.integers(2)) if self.seat_choice == "random" else SIDE[self.seat_choice]
+        side = int(rng.integers(2)) if self.seat_choice == "random" else SEATS.index(self.seat_choice)
         self.seat = SEATS[side]
         game_seed = int(rng.integers(2**63))
         opponent_seed = int(rng.integers(2**31))
         self._resolve_opponent(opponent_seed)
-        if isinstance(self._opponent, Agent) and callable(getattr(self._opponent, "reset", None)):
+        if callable(getattr(self._opponent, "reset", None)) and callable(getattr(self._opponent, "act", None)):
             self._opponent.reset(opponent_seed)
-        self.game = Game.new(game_seed, self.variant, self.events, self.adjacency)
-        self._over = False
-        if self._memory is not None:
-            self._memory.reset()
+        episode = self.episode
+        episode.new_game(game_seed)
         try:
             self._play_opponent()
         except BaseException:
-            self.game = None  # no half-made episode: step() asks for a reset
+            episode.game = None  # no half-made episode: step() asks for a reset
             raise
-        self._phi = self._potential()
+        episode.restart_shaping()
         if self.render_mode == "human":
             self.render()
         return self._observation(), {"seat": self.seat, "action_mask": self._mask()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """Play the learner's action, then the opponent's until the learner must act or the game ends."""
-        if self.game is None or self._over:
+        episode = self.episode
+        if episode.game is None or episode.over:
             raise RuntimeError("step() needs a game in progress: call reset() first")
         if isinstance(action, np.ndarray) and action.ndim == 0:
             action = action.item()
         info: dict[str, Any] = {"seat": self.seat}
-        before = self.game.clone(), copy.deepcopy(self._memory)
-        try:
-            self._apply(action)
-        except ValueError as error:
-            if self.illegal_action == "raise":
-                raise
-            self._over = True
-            info["illegal_action"] = True
-            reward = -1.0
-            if not self._warned_illegal:
-                self._warned_illegal = True
-                warnings.warn(illegal_action_warning(error, self.seat), IllegalActionWarning, stacklevel=2)
-        else:
+        before = episode.snapshot()
+        error = episode.attempt(self.seat, action)
+        if error is None:
             try:
                 self._play_opponent()
-            except BaseException as error:
-                self.game, self._memory = before  # the learner's action is undone with the opponent's
-                error.add_note("SunTzuGymEnv: the learner's action was undone; the learner is to act again")
+            except BaseException as failure:
+                episode.restore(before)  # the learner's action is undone with the opponent's
+                failure.add_note("SunTzuGymEnv: the learner's action was undone; the learner is to act again")
                 raise
-            self._over = self.game.is_terminal
-            reward = self.game.returns()[self.seat] if self._over else 0.0
-        if self._over:
-            info["winner"] = self.game.winner
-        if self.shaped_reward:
-            phi = self._potential()
-            reward += phi - self._phi
-            self._phi = phi
+        reward = episode.settle(() if error is None else (self.seat,))[self.seat]
+        if error is not None:
+            info["illegal_action"] = True
+            episode.warn_illegal(self.seat, error)
+        if episode.over:
+            info["winner"] = episode.game.winner
         info["action_mask"] = self._mask()
         if self.render_mode == "human":
             self.render()
-        return self._observation(), reward, self._over, False, info
+        return self._observation(), reward, episode.over, False, info
 
     def action_masks(self) -> np.ndarray:
         """The learner's legal actions as booleans (all False once the game is over)."""
-        if self.game is None:
+        if self.episode.game is None:
             raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
         return self._mask().astype(bool)
 
     def _mask(self) -> np.ndarray:
         """The learner's int8 action mask (all zero once the game is over)."""
-        if self._over or self.game.current_player != self.seat:
-            return np.zeros(N_ACTIONS, dtype=np.int8)
-        return self.game.legal_mask()
-
-    def _apply(self, action: Any) -> None:
-        memory = self._memory
-        if memory is not None:
-            memory.before(self.game.state, action)
-        self.game.apply(action)
-        if memory is not None:
-            memory.after(self.game.state)
+        return self.episode.mask(self.seat)
 
     def _observation(self) -> np.ndarray:
-        return self.game.observation(self.seat)
-
-    def _potential(self) -> float:
-        """The shaping potential toward the learner (0 once the game is over)."""
-        if not self.shaped_reward or self._over:
-            return 0.0
-        toward_blue = self.shaped_reward * projected_marker(self.game.state)
-        return toward_blue if self.seat == "blue" else -toward_blue
+        return self.episode.game.observation(self.seat)
 
 
 def register() -> None:

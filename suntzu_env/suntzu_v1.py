@@ -48,7 +48,12 @@ from suntzu_env import env, parallel_env
 
 env(variant="standard", events=False, render_mode=None, shaped_reward=0.0, illegal_action="loss",
     adjacency=None, flat_observation=False)
+env(options=Options(variant="beginner", events=True), shaped_reward=0.1)  # the same rules as one value
 ```
+
+The rules of the game (`variant`, `events`, `adjacency`) may come as one `suntzu_env.options.Options` value,
+`options=`, with any of its fields as keywords on top; the environment's arguments are declared once, in
+`suntzu_env.episode.EnvSettings`, and checked once when the environment is made.
 
 `variant`: `"standard"` (warlords, 20 cards and 3 armies set aside per side) or `"beginner"` (no warlords,
 no `+2`/`+3`, R2.2).
@@ -132,44 +137,32 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 from __future__ import annotations
 
-import copy
-import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
-from gymnasium.utils import seeding
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
+from suntzu_env.episode import (
+    RENDER_MODES,
+    EnvSettings,
+    Episode,
+    IllegalActionWarning,
+    check_reset,
+)
 from suntzu_env.game import Game
 from suntzu_env.layout import ARMIES, ROUND, SCORE, VALUES
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
-from suntzu_env.options import (
-    check_adjacency,
-    check_bool,
-    check_choice,
-    check_number,
-    check_seed,
-    check_variant,
-)
-from suntzu_env.render import HumanWindow, RevealMemory, board_image, board_text
+from suntzu_env.options import Options
+from suntzu_env.render import HumanWindow, board_image, board_text
 from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS
 
 NP = N_PROVINCES
-SIDE: dict[str, int] = {seat: i for i, seat in enumerate(SEATS)}
-RENDER_MODES = ("ansi", "rgb_array", "human")
-ILLEGAL_ACTION_MODES = ("raise", "loss")
-SEAT_CHOICES = ("blue", "red", "random")
-RESET_OPTIONS: tuple[str, ...] = ()  # the keys `reset(options=...)` understands: none so far
 FLAT_SIZE = OBSERVATION_SIZE + N_ACTIONS
-
-
-class IllegalActionWarning(UserWarning):
-    """An illegal action ended a game (`illegal_action="loss"`); sent once per environment."""
 
 
 def observation_box() -> spaces.Box:
@@ -207,63 +200,6 @@ def projected_marker(s: np.ndarray) -> float:
     return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin)) / MAX_SCORE
 
 
-def check_options(
-    variant: str,
-    events: bool,
-    render_mode: str | None,
-    shaped_reward: float,
-    illegal_action: str,
-    adjacency: tuple[tuple[str, str], ...] | None,
-    flat_observation: bool = False,
-    seat: str | None = None,
-) -> tuple[tuple[str, str], ...] | None:
-    """Reject bad environment arguments with a message that names them; return the map as string pairs.
-
-    The one check of every environment's arguments (`seat` is the Gymnasium wrapper's own), built from the
-    checks of `suntzu_env.options`: a wrong type raises TypeError, a value not allowed ValueError.
-    """
-    check_variant(variant)
-    check_bool(events, "events")
-    if render_mode is not None:
-        check_choice(render_mode, "render_mode", RENDER_MODES)
-    check_number(shaped_reward, "shaped_reward", low=0.0)
-    check_choice(illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
-    check_bool(flat_observation, "flat_observation")
-    if seat is not None:
-        check_choice(seat, "seat", SEAT_CHOICES)
-    return check_adjacency(adjacency)
-
-
-def check_reset(seed: Any, options: Any) -> int | None:
-    """Check `reset`'s arguments; return the seed as a Python int (numpy integers are welcome).
-
-    A key in `options` that no environment understands is ignored with a warning that names it (PettingZoo's
-    API tests pass one, so it cannot be an error).
-    """
-    seed = check_seed(seed, optional=True)
-    if options is not None:
-        if not isinstance(options, Mapping):
-            raise TypeError(f"options must be None or a dict, got {options!r}")
-        unknown = [key for key in options if key not in RESET_OPTIONS]
-        if unknown:
-            known = ", ".join(RESET_OPTIONS) or "none"
-            warnings.warn(
-                f"reset(options=...): unknown key(s) {', '.join(map(repr, unknown))} ignored (known keys: {known})",
-                UserWarning,
-                stacklevel=3,
-            )
-    return seed
-
-
-def illegal_action_warning(error: ValueError, agent: str) -> str:
-    """The text of the once-per-environment warning for an illegal action under `illegal_action="loss"`."""
-    return (
-        f"{error}. With illegal_action='loss' the game ends: {agent} gets -1, the other side +1, and "
-        f"{agent}'s info holds 'illegal_action': True. Choose among the action mask's legal actions, or pass "
-        "illegal_action='raise' to get this error raised instead. (Shown once per environment.)"
-    )
-
-
 if __doc__:  # the tables are generated from the declarations (absent under python -OO)
     _low, _high = observation_bounds()
     __doc__ = __doc__.format(
@@ -277,25 +213,62 @@ if __doc__:  # the tables are generated from the declarations (absent under pyth
     )
 
 
-class BoardPictures:
-    """`render` and `close` for an environment holding `game`, `render_mode`, `metadata`, `_memory`, `_window`."""
+class EnvFace:
+    """What every environment here shares: its settings (validated once), the episode core, the pictures."""
 
-    game: Game | None
-    render_mode: str | None
     metadata: ClassVar[dict[str, Any]]
-    _memory: RevealMemory | None
+    settings: EnvSettings
+    episode: Episode
+    render_mode: str | None
     _window: HumanWindow | None
+
+    def _set_up(self, settings: EnvSettings) -> None:
+        self.settings = settings
+        self.episode = Episode(settings)
+        self.render_mode = settings.render_mode
+        self._window = None
+
+    @property
+    def game(self) -> Game | None:
+        """The current game (None before the first reset): `game.record()` replays it."""
+        return self.episode.game
+
+    @property
+    def options(self) -> Options:
+        """The rules the games are played under."""
+        return self.settings.options
+
+    @property
+    def variant(self) -> str:
+        return self.settings.options.variant
+
+    @property
+    def events(self) -> bool:
+        return self.settings.options.events
+
+    @property
+    def adjacency(self) -> tuple[tuple[str, str], ...] | None:
+        return self.settings.options.adjacency
+
+    @property
+    def shaped_reward(self) -> float:
+        return self.settings.shaped_reward
+
+    @property
+    def illegal_action(self) -> str:
+        return self.settings.illegal_action
 
     def render(self) -> str | np.ndarray | None:
         """The board, as `render_mode` says: text, an RGB image, or a window (returns None)."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() was called without a render_mode: pass render_mode= to the constructor")
             return None
-        if self.game is None:
+        game = self.episode.game
+        if game is None:
             raise RuntimeError("render() before reset(): there is no game yet")
         if self.render_mode == "ansi":
-            return board_text(self.game.state, self._memory)
-        image = board_image(self.game.state, self._memory)
+            return board_text(game.state, self.episode.memory)
+        image = board_image(game.state, self.episode.memory)
         if self.render_mode == "rgb_array":
             return image
         if self._window is None:
@@ -314,8 +287,8 @@ class BoardPictures:
         return state
 
 
-class _SunTzuTable(BoardPictures):
-    """What the AEC and Parallel environments share: arguments, spaces, observations and rewards."""
+class _SunTzuTable(EnvFace):
+    """What the AEC and Parallel environments share: arguments, spaces, observations."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "suntzu_v1",
@@ -324,30 +297,17 @@ class _SunTzuTable(BoardPictures):
         "is_parallelizable": False,
         "render_fps": 2,
     }
+    default_illegal_action: ClassVar[str] = "loss"
 
-    def _configure(
-        self,
-        variant: str,
-        events: bool,
-        render_mode: str | None,
-        shaped_reward: float,
-        illegal_action: str,
-        adjacency: tuple[tuple[str, str], ...] | None,
-        flat_observation: bool,
-    ) -> None:
-        adjacency = check_options(
-            variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation
-        )
-        self.variant = variant
-        self.events = bool(events)
-        self.render_mode = render_mode
-        self.shaped_reward = float(shaped_reward)
-        self.illegal_action = illegal_action
-        self.adjacency = adjacency
-        self.flat_observation = bool(flat_observation)
+    def __init__(self, options: Options | None = None, **kwargs: Any) -> None:
+        """`options` (or its fields `variant`, `events`, `adjacency` as keywords) and the environment's own
+        arguments `render_mode`, `shaped_reward`, `illegal_action`, `flat_observation`: see the module
+        docstring and `suntzu_env.episode.EnvSettings`."""
+        kwargs.setdefault("illegal_action", self.default_illegal_action)
+        self._set_up(EnvSettings.of(options, **kwargs))
         self.possible_agents: list[str] = list(SEATS)
         self.agents: list[str] = []
-        if self.flat_observation:
+        if self.settings.flat_observation:
             self.observation_spaces = {agent: flat_observation_box() for agent in self.possible_agents}
         else:
             self.observation_spaces = {
@@ -362,13 +322,10 @@ class _SunTzuTable(BoardPictures):
         self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
         low, high = observation_bounds()
         self.state_space = spaces.Box(low=np.tile(low, 2), high=np.tile(high, 2), dtype=np.float32)
-        self.game: Game | None = None
-        self._rng: np.random.Generator | None = None
-        self._over = False  # the game is over (or was forfeited by an illegal action)
-        self._phi = 0.0  # the shaping potential toward blue at the last step
-        self._warned_illegal = False
-        self._memory = RevealMemory() if render_mode is not None else None
-        self._window: HumanWindow | None = None
+
+    @property
+    def flat_observation(self) -> bool:
+        return self.settings.flat_observation
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -376,82 +333,13 @@ class _SunTzuTable(BoardPictures):
     def action_space(self, agent: str) -> spaces.Space[Any]:
         return self.action_spaces[agent]
 
-    def _new_game(self, seed: Any, options: Any) -> Game:
-        seed = check_reset(seed, options)
-        if seed is not None or self._rng is None:
-            self._rng, _ = seeding.np_random(seed)
-        self.game = Game.new(int(self._rng.integers(2**63)), self.variant, self.events, self.adjacency)
-        self._over = False
-        self._phi = 0.0
-        if self._memory is not None:
-            self._memory.reset()
-        return self.game
-
-    def _mask(self, agent: str) -> np.ndarray:
-        """`agent`'s int8 action mask: the legal answers of the decision it must answer now, else all zero."""
-        if not self._over and self.game.current_player == agent:
-            return self.game.legal_mask()
-        return np.zeros(N_ACTIONS, dtype=np.int8)
-
-    def _observe(self, agent: str, mask: np.ndarray) -> Any:
-        observation = self.game.observation(agent)
-        if self.flat_observation:
-            return np.concatenate([observation, mask.astype(np.float32)])
-        return {"observation": observation, "action_mask": mask}
-
-    def _apply(self, agent: str, action: Any, out_of_turn: bool = True) -> ValueError | None:
-        """Apply `agent`'s action (its own placement out of turn too, if allowed); the error of an illegal one
-        under `illegal_action="loss"` (else it raises)."""
-        game = self.game
-        memory = self._memory
-        if memory is not None:
-            memory.before(game.state, action, SIDE[agent])
-        try:
-            if out_of_turn:
-                game.apply_for(agent, action)
-            else:
-                game.apply(action)
-        except ValueError as error:
-            if self.illegal_action == "raise":
-                raise
-            return error
-        if memory is not None:
-            memory.after(game.state)
-        return None
-
-    def _forfeit(self, agent: str, error: ValueError) -> None:
-        """Warn about the first illegal action of this environment (the game is ended by `_step_rewards`)."""
-        if not self._warned_illegal:
-            self._warned_illegal = True
-            warnings.warn(illegal_action_warning(error, agent), IllegalActionWarning, stacklevel=3)
-
-    def _step_rewards(self, offenders: list[str]) -> dict[str, float]:
-        """Each agent's reward for the step just taken; sets `_over` at the end of the game."""
-        game = self.game
-        if offenders:
-            self._over = True
-            if len(offenders) == 2:
-                rewards = {"blue": -1.0, "red": -1.0}
-            else:
-                rewards = {seat: -1.0 if seat in offenders else 1.0 for seat in SEATS}
-        elif game.is_terminal:
-            self._over = True
-            rewards = game.returns()
-        else:
-            rewards = {"blue": 0.0, "red": 0.0}
-        if self.shaped_reward:
-            phi = 0.0 if self._over else self.shaped_reward * projected_marker(game.state)
-            rewards["blue"] += phi - self._phi
-            rewards["red"] -= phi - self._phi
-            self._phi = phi
-        return rewards
+    def _new_game(self, seed: int | None) -> Game:
+        self.episode.seed(seed)
+        return self.episode.new_game()
 
     def state(self) -> np.ndarray:
         """Both sides' observations, blue's first: a full-information view (for centralized critics)."""
-        out = np.empty(2 * OBSERVATION_SIZE, dtype=np.float32)
-        self.game.observation("blue", out[:OBSERVATION_SIZE])
-        self.game.observation("red", out[OBSERVATION_SIZE:])
-        return out
+        return self.episode.state()
 
 
 class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
@@ -460,21 +348,10 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
     An illegal action raises `ValueError` by default here (`illegal_action="raise"`); `env()` ends the game.
     """
 
-    def __init__(
-        self,
-        variant: str = "standard",
-        events: bool = False,
-        render_mode: str | None = None,
-        shaped_reward: float = 0.0,
-        illegal_action: str = "raise",
-        adjacency: tuple[tuple[str, str], ...] | None = None,
-        flat_observation: bool = False,
-    ) -> None:
-        super().__init__()
-        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation)
+    default_illegal_action: ClassVar[str] = "raise"
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        game = self._new_game(seed, options)
+        game = self._new_game(check_reset(seed, options))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -487,16 +364,12 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def _set_infos(self) -> None:
         """Each listed agent's info: its action mask (a fresh array each step, shared with `observe`)."""
-        selected = None if self._over else self.agent_selection
-        infos = {}
-        for agent in self.agents:
-            mask = self.game.legal_mask() if agent == selected else np.zeros(N_ACTIONS, np.int8)
-            infos[agent] = {"action_mask": mask}
-        self.infos = infos
+        mask = self.episode.mask
+        self.infos = {agent: {"action_mask": mask(agent)} for agent in self.agents}
 
     def observe(self, agent: str) -> Any:
         info = self.infos.get(agent)  # the mask of the last reset or step, if the agent is still listed
-        return self._observe(agent, info["action_mask"] if info is not None else self._mask(agent))
+        return self.episode.observe(agent, info["action_mask"] if info is not None else self.episode.mask(agent))
 
     def step(self, action: Any) -> None:
         """Answer the pending decision with an action id (or its string); None for a finished agent."""
@@ -504,18 +377,18 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        error = self._apply(agent, action, out_of_turn=False)  # one side decides at a time here
-        offenders = [] if error is None else [agent]
-        self.rewards = self._step_rewards(offenders)
-        if self._over:
+        episode = self.episode
+        error = episode.attempt(agent, action)  # one side decides at a time here
+        self.rewards = episode.settle(() if error is None else (agent,))
+        if episode.over:
             for a in self.agents:
                 self.terminations[a] = True
         else:
-            self.agent_selection = self.game.current_player
+            self.agent_selection = episode.game.current_player
         self._set_infos()
         if error is not None:
             self.infos[agent]["illegal_action"] = True
-            self._forfeit(agent, error)
+            episode.warn_illegal(agent, error)
         self._cumulative_rewards[agent] = 0.0
         self._accumulate_rewards()
         if self.render_mode == "human":
@@ -532,35 +405,16 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
     placement, one at every other decision. The other agent's entry is ignored and may be left out.
     """
 
-    def __init__(
-        self,
-        variant: str = "standard",
-        events: bool = False,
-        render_mode: str | None = None,
-        shaped_reward: float = 0.0,
-        illegal_action: str = "loss",
-        adjacency: tuple[tuple[str, str], ...] | None = None,
-        flat_observation: bool = False,
-    ) -> None:
-        self._configure(variant, events, render_mode, shaped_reward, illegal_action, adjacency, flat_observation)
-
-    def _mask(self, agent: str) -> np.ndarray:
-        """`agent`'s int8 action mask: its own next placement while it has cards to place (both sides place in
-        the same steps, R4.1), else the legal answers of the decision it must answer now, else all zero."""
-        if self._over:
-            return np.zeros(N_ACTIONS, dtype=np.int8)
-        placement = self.game.placement_mask(agent)
-        return placement if placement.any() else super()._mask(agent)
-
     def _outputs(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        masks = {agent: self._mask(agent) for agent in SEATS}
-        observations = {agent: self._observe(agent, masks[agent]) for agent in SEATS}
+        episode = self.episode
+        masks = {agent: episode.mask(agent, simultaneous=True) for agent in SEATS}
+        observations = {agent: episode.observe(agent, masks[agent]) for agent in SEATS}
         return observations, {agent: {"action_mask": masks[agent]} for agent in SEATS}
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        self._new_game(seed, options)
+        self._new_game(check_reset(seed, options))
         self.agents = self.possible_agents[:]
         if self.render_mode == "human":
             self.render()
@@ -571,35 +425,14 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
             raise RuntimeError("step() after the game ended: call reset()")
         if not isinstance(actions, Mapping):
             raise ValueError(f"actions must be a dict from agent to action, got {actions!r}")
-        acting = [agent for agent in SEATS if self._mask(agent).any()]
-        for agent in acting:
-            if agent not in actions:
-                raise ValueError(
-                    f"no action for {agent!r}, an agent to act (agents to act: {acting}; "
-                    f"got actions for {sorted(actions)})"
-                )
-        # Both sides' placements are one move: if either is illegal, neither stands.
-        before = (self.game.clone(), copy.deepcopy(self._memory)) if len(acting) > 1 else None
-        offenders: list[str] = []
-        errors: list[ValueError] = []
-        try:
-            for agent in acting:
-                error = self._apply(agent, actions[agent])
-                if error is not None:
-                    offenders.append(agent)
-                    errors.append(error)
-        except ValueError:
-            if before is not None:
-                self.game, self._memory = before
-            raise
-        if offenders and before is not None:
-            self.game, self._memory = before
-        rewards = self._step_rewards(offenders)
+        episode = self.episode
+        errors = episode.attempt_simultaneous(actions)  # both placements are one move: neither stands if one is illegal
+        rewards = episode.settle(list(errors))
         observations, infos = self._outputs()
-        for agent, error in zip(offenders, errors, strict=True):
+        for agent, error in errors.items():
             infos[agent]["illegal_action"] = True
-            self._forfeit(agent, error)
-        done = self._over
+            episode.warn_illegal(agent, error)
+        done = episode.over
         if done:
             self.agents = []
         if self.render_mode == "human":
@@ -622,9 +455,9 @@ def parallel_env(**kwargs: Any) -> SunTzuParallelEnv:
 
 
 __all__ = [
+    "EnvFace",
     "IllegalActionWarning",
     "SunTzuParallelEnv",
-    "check_options",
     "check_reset",
     "describe_actions",
     "env",

@@ -14,7 +14,7 @@ from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
 from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
-from suntzu_env.gym_env import RandomOpponent
+from agents import RandomAgent
 from suntzu_env.observation import observation_views
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" mode too: no display here
@@ -258,7 +258,7 @@ def test_opponent_callable_and_set_opponent() -> None:
     env = SunTzuGymEnv(opponent=last_legal)
     play(env, 0)
     assert calls
-    env.set_opponent(RandomOpponent(3))
+    env.set_opponent(RandomAgent(3))
     n = len(calls)
     play(env, 0)
     assert len(calls) == n
