@@ -13,8 +13,8 @@ import pytest
 from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
 
-from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
 from agents import RandomAgent
+from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
 from suntzu_env.observation import observation_views
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" mode too: no display here
