@@ -32,7 +32,16 @@ from suntzu_env.layout import (
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
-from suntzu_env.rules import MAX_SCORE, N_PROVINCES, PROVINCES, SEATS, VARIANTS, WARLORD_NAMES, adjacency_masks
+from suntzu_env.rules import (
+    MAX_SCORE,
+    N_PROVINCES,
+    PROVINCES,
+    SCORING_ROUNDS,
+    SEATS,
+    VARIANTS,
+    WARLORD_NAMES,
+    adjacency_masks,
+)
 
 RESULTS = records.RESULTS
 DEFAULT_ADJ = records.DEFAULT_ADJ
@@ -351,13 +360,18 @@ class Game:
         """The marker, + toward blue (R4.5)."""
         return int(self._s[SCORE])
 
+    @property
+    def next_scoring_round(self) -> int:
+        """The round of the next scoring (R4.5): 3, 6 or 9 (9 from round 7 on, and once the game is over)."""
+        return SCORING_ROUNDS[min(len(SCORING_ROUNDS) - 1, (int(self._s[ROUND]) - 1) // 3)]
+
     def projected_score(self) -> int:
         """The marker toward blue as it would stand if the next scoring (R4.5) were made now, in [-9, 9].
 
-        Each province held scores its value at the next scoring round (3, 6 or 9; the last once past 9).
+        Each province held scores its value at `next_scoring_round`.
         """
         s = self._s
-        col = min(2, (int(s[ROUND]) - 1) // 3)
+        col = SCORING_ROUNDS.index(self.next_scoring_round)
         margin = 0
         for p in range(N_PROVINCES):
             if s[ARMIES + p] > 0:

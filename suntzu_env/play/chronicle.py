@@ -17,7 +17,7 @@ import numpy as np
 from agents.base import DIFF
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
-from suntzu_env.layout import FIELDS, PHASE_NAMES, RECYCLED_PLAGUE
+from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
 from suntzu_env.rules import (
     CARD_PLAGUE,
     CARD_SIX,
@@ -55,12 +55,6 @@ SOURCE_TEXT = {  # an army's way, by payment cause (R5.4-R5.6, R7.1-R7.3); {who}
 def card_name(card_id: int) -> str:
     """A deck or hand entry's name: a card kind, or "P*" for a recycled Plague copy (R11)."""
     return RECYCLED_PLAGUE_NAME if card_id == RECYCLED_PLAGUE else CARDS[card_id]
-
-
-def fields(game: Game) -> dict[str, np.ndarray]:
-    """A copy of the game's state vector cut into its named fields (`suntzu_env.layout`)."""
-    s = np.array(game.state)
-    return {f.name: s[f.offset : f.offset + f.size] for f in FIELDS}
 
 
 @dataclass
@@ -139,8 +133,8 @@ class Chronicle:
     def __init__(self, game: Game) -> None:
         self.game = game
         self.log: list[Entry] = []
-        f = fields(game)
-        self._table = Table.empty(int(f["round"][0]))
+        f = game.fields()
+        self._table = Table.empty(game.round)
         self._last_table: Table | None = None
         self._reactive: dict[int, set[str]] = {}  # province -> reactive warlords used there this round
         self._pending: list[int] = []  # provinces revealed whose battle result is not known yet
@@ -171,11 +165,11 @@ class Chronicle:
         """Answer the pending decision; an illegal action raises ValueError and changes nothing."""
         game = self.game
         decision = game.decision
-        pre = fields(game)
+        pre = game.fields()
         game.apply(action)  # raises before anything changes when illegal
         name = ACTION_STRINGS[action] if not isinstance(action, str) else action
         assert decision is not None
-        post = fields(game)
+        post = game.fields()
         actor = decision["player"]
         self._describe_action(decision, name, pre)
         if decision["kind"] == "place" and name.startswith("place:"):

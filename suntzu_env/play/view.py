@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from suntzu_env.play.chronicle import Entry, Frame, card_name, fields
-from suntzu_env.rules import CARD_COPIES, CARDS, EVENTS, N_CARD_KINDS, N_PROVINCES, PROVINCES, SCORING_ROUNDS, SEATS
+from suntzu_env.play.chronicle import Entry, Frame, card_name
+from suntzu_env.rules import CARD_COPIES, CARDS, EVENTS, N_CARD_KINDS, N_PROVINCES, PROVINCES, SEATS
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 CARD_ORDER = {name: i for i, name in enumerate((*CARDS, "P*"))}
@@ -121,7 +121,7 @@ def seat_view(frame: Frame, log: list[Entry], seat: str | None) -> dict[str, Any
         raise ValueError(f"seat must be 'blue', 'red' or None, got {seat!r}")
     game, table = frame.game, frame.table
     d = game.to_dict()
-    f = fields(game)
+    f = game.fields()
     rnd = d["round"]
     provinces = []
     for p, name in enumerate(PROVINCES):
@@ -190,7 +190,7 @@ def seat_view(frame: Frame, log: list[Entry], seat: str | None) -> dict[str, Any
         "phase": d["phase"],
         "score": d["score"],
         "winner": d["winner"],
-        "scoring_round": SCORING_ROUNDS[min(2, (rnd - 1) // 3)],
+        "scoring_round": game.next_scoring_round,
         "privilege": d["privilege"],
         "order_holder": None,
         "table": {"round": table.round, "finished": table.finished},
