@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.rules import PROVINCES, SEATS, VARIANTS
+from suntzu_env.rules import ADJACENCY, PROVINCES, SEATS, VARIANTS
 
 MAX_SEED = 2**63  # seeds lie in [0, 2**63): the engine's generator takes any of them
 
@@ -122,6 +122,24 @@ def check_adjacency(adjacency: Any, name: str = "adjacency") -> tuple[tuple[str,
     return tuple(pairs)
 
 
+def _board_order(pairs: Iterable[tuple[str, str]]) -> tuple[tuple[str, str], ...]:
+    """Bordering pairs in board order (R1.1's province order), each pair too, repeats dropped."""
+    rank = PROVINCES.index
+    ordered = {(a, b) if rank(a) < rank(b) else (b, a) for a, b in pairs}
+    return tuple(sorted(ordered, key=lambda pair: (rank(pair[0]), rank(pair[1]))))
+
+
+DECLARED_MAP = _board_order(ADJACENCY)
+
+
+def canonical_map(pairs: tuple[tuple[str, str], ...] | None) -> tuple[tuple[str, str], ...] | None:
+    """A checked map in canonical form: its pairs in board order, None for the declared map (D1)."""
+    if pairs is None:
+        return None
+    canon = _board_order(pairs)
+    return None if canon == DECLARED_MAP else canon
+
+
 @dataclass(frozen=True)
 class Options:
     """The rules a game is played under, validated once: what travels from a command line to the engine.
@@ -129,7 +147,8 @@ class Options:
     `variant` "standard" or "beginner" (R2); `events` whether the event cards are in play (R2.3);
     `adjacency` the map as bordering pairs of province names (R1.4), None for the declared map (D1).
     Building one checks every field (TypeError for a wrong type, ValueError for a value not allowed) and
-    stores it in canonical form, so two equal `Options` describe the same game.
+    stores it in canonical form, so two `Options` describe the same game exactly when they are equal: a
+    map's pairs in board order (each pair too, repeats dropped), and None for the declared map.
     """
 
     variant: str = "standard"
@@ -139,7 +158,7 @@ class Options:
     def __post_init__(self) -> None:
         object.__setattr__(self, "variant", check_variant(self.variant))
         object.__setattr__(self, "events", check_bool(self.events, "events"))
-        object.__setattr__(self, "adjacency", check_adjacency(self.adjacency))
+        object.__setattr__(self, "adjacency", canonical_map(check_adjacency(self.adjacency)))
 
     @classmethod
     def of(cls, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:

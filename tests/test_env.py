@@ -38,7 +38,9 @@ from suntzu_env import (
     raw_env,
 )
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
+from suntzu_env.episode import EnvSettings, Episode
 from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SLICES, observation_views
+from suntzu_env.options import Options
 from suntzu_env.rules import CARDS, PROVINCES, SEATS
 from suntzu_env.suntzu_v1 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
 
@@ -662,3 +664,65 @@ def test_bench_aec_runs() -> None:
     from suntzu_env.bench import bench_aec
 
     assert bench_aec(0.05) > 0
+
+
+# ---------------------------------------------------------------- settings and the episode core
+
+
+@pytest.mark.parametrize("make", [raw_env, env, parallel_env])
+def test_options_come_as_one_value_or_as_keywords(make: Callable[..., Any]) -> None:
+    """`options=Options(...)` and its fields as keywords make the same environment; keywords go on top."""
+    rules = Options(variant="beginner", events=True)
+    by_value, by_keywords = make(options=rules), make(variant="beginner", events=True)
+    assert by_value.unwrapped.settings == by_keywords.unwrapped.settings
+    assert make(options=Options(), variant="beginner", events=True).unwrapped.options == rules
+    for e in (by_value, by_keywords):
+        e.reset(seed=3)
+    assert by_value.unwrapped.game.record() == by_keywords.unwrapped.game.record()
+    assert by_value.unwrapped.game.options == rules
+    with pytest.raises(TypeError, match="unexpected keyword argument 'seat'"):
+        make(seat="blue")
+
+
+def test_each_environment_has_its_own_illegal_action_default() -> None:
+    assert raw_env().illegal_action == "raise"
+    assert env().unwrapped.illegal_action == parallel_env().illegal_action == "loss"
+    assert raw_env(illegal_action="loss").settings == EnvSettings()
+
+
+def test_episode_core_serves_without_pettingzoo() -> None:
+    """The core alone: a seeded generator as Gymnasium's, masks, rewards with shaping adding up to the result."""
+    from gymnasium.utils import seeding
+
+    core = Episode(EnvSettings(Options(variant="beginner"), shaped_reward=0.5))
+    core.seed(11)
+    assert core.rng.integers(2**63) == seeding.np_random(11)[0].integers(2**63)
+    core.seed(11)
+    game = core.new_game()
+    rng = np.random.default_rng(0)
+    totals = {"blue": 0.0, "red": 0.0}
+    while not core.over:
+        seat = game.current_player
+        other = "red" if seat == "blue" else "blue"
+        assert not core.mask(other).any()
+        mask = core.mask(seat)
+        assert np.array_equal(mask, game.legal_mask())
+        core.play(seat, int(rng.choice(np.flatnonzero(mask))))
+        for side, reward in core.settle().items():
+            totals[side] += reward
+    assert totals == pytest.approx(game.returns())
+    assert not core.mask("blue").any() and not core.mask("red").any()
+
+
+def test_episode_core_undoes_a_simultaneous_step() -> None:
+    """R4.1: both placements are one move; when one is illegal (under "loss") neither stands."""
+    core = Episode(EnvSettings(Options(variant="beginner")))
+    game = core.new_game(5)
+    while not (core.mask("blue", simultaneous=True).any() and core.mask("red", simultaneous=True).any()):
+        game.apply(game.legal_actions()[0])
+    before = game.to_dict()
+    blue = int(np.flatnonzero(core.mask("blue", simultaneous=True))[0])
+    red_illegal = int(np.flatnonzero(core.mask("red", simultaneous=True) == 0)[0])
+    errors = core.attempt_simultaneous({"blue": blue, "red": red_illegal})
+    assert list(errors) == ["red"] and core.game.to_dict() == before
+    assert core.settle(errors) == {"blue": 1.0, "red": -1.0} and core.over

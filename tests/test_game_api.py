@@ -289,3 +289,76 @@ def test_option_checks() -> None:
     with pytest.raises(TypeError, match="options must be a dict"):
         options.check_keys([("a", 1)], "options", ("a",))
     assert options.check_seat("red") == 1
+
+
+# ---------------------------------------------------------------- options and the public face
+
+
+def test_new_game_takes_options_keywords_or_positions_alike() -> None:
+    """`Game.new(seed, Options(...))`, the keyword form and the older positional form make the same game."""
+    rules = options.Options(variant="beginner", events=True)
+    a = Game.new(4, rules)
+    assert a.options == rules
+    assert Game.new(4, variant="beginner", events=True).to_dict() == a.to_dict()
+    assert Game.new(4, "beginner", True).to_dict() == a.to_dict()
+    assert Game.new(4, options.Options(), variant="beginner", events=True).to_dict() == a.to_dict()  # fields on top
+    with pytest.raises(TypeError, match="once each"):
+        Game.new(4, "beginner", variant="standard")
+    with pytest.raises(TypeError, match="variant"):
+        Game.new(4, options.Options(), variant=1)
+
+
+def test_options_travel_through_records() -> None:
+    """A game loaded from a record or replayed knows the rules it is played under."""
+    borders = (("QIN", "CHU"), ("CHU", "WU"), ("WU", "HAN-QI"), ("HAN-QI", "JIN-YAN"))
+    g = Game.new(2, events=True, adjacency=borders)
+    random_actions(g, 1, 30)
+    for other in (Game.from_dict(g.to_dict()), Game.replay(g.record()), g.clone()):
+        assert other.options.events is True and other.options.variant == "standard"
+        assert other.options == g.options == options.Options(events=True, adjacency=borders[::-1])
+    assert Game.from_dict(Game.new(0).to_dict()).options == options.Options()
+
+
+@pytest.mark.parametrize(("round_", "scoring"), [(1, 3), (3, 3), (4, 6), (6, 6), (7, 9), (9, 9)])
+def test_next_scoring_round(round_: int, scoring: int) -> None:
+    """R4.5: the scorings are at the end of rounds 3, 6 and 9."""
+    assert load(make_state(round_=round_)).next_scoring_round == scoring
+
+
+@pytest.mark.parametrize(
+    ("round_", "score", "expected"),
+    [
+        (1, 0, 1 + 1 - 2),  # round 3's column: QIN 1, JIN-YAN 1 for blue; WU 2 for red
+        (4, 1, 1 + 2 + 4 - 3),  # round 6's column: QIN 2, JIN-YAN 4; WU 3
+        (9, -2, -2 + 4 + 3 - 4),  # round 9's column: QIN 4, JIN-YAN 3; WU 4
+        (4, 8, 9),  # 8 + 3 is past the track's end (R4.5: the marker stops at 9)
+        (4, -9, -6),
+    ],
+)
+def test_projected_score_is_the_next_scoring_made_now(round_: int, score: int, expected: int) -> None:
+    """R4.5: each side scores the values (at the next scoring round) of the provinces it holds; the marker
+    moves by the difference and stays within [-9, 9]. Values: the displays of `helpers.DISPLAYS`."""
+    state = make_state(round_=round_, score=score, blue={"armies": (2, 0, 1, 0, 0)}, red={"armies": (0, 0, 0, 0, 3)})
+    assert load(state).projected_score() == expected
+
+
+def test_fields_are_a_copy_by_name() -> None:
+    """`fields()` names the state's parts; changing the copy changes nothing in the game."""
+    g = Game.new(3)
+    random_actions(g, 2, 20)
+    f = g.fields()
+    assert int(f["round"][0]) == g.round and int(f["score"][0]) == g.score
+    assert f["armies"].tolist() == g.to_dict()["blue"]["armies"] + g.to_dict()["red"]["armies"]
+    before = g.to_dict()
+    f["score"][0] = 5
+    f["armies"][:] = 7
+    assert g.to_dict() == before
+
+
+def test_equal_options_are_the_same_game() -> None:
+    """A map is the same map in any order of its pairs; the declared map (D1) given in full is the default."""
+    from suntzu_env.rules import ADJACENCY
+
+    assert options.Options(adjacency=ADJACENCY[::-1]) == options.Options()
+    ring = [("QIN", "CHU"), ("CHU", "WU"), ("WU", "HAN-QI"), ("HAN-QI", "JIN-YAN"), ("JIN-YAN", "QIN")]
+    assert options.Options(adjacency=[pair[::-1] for pair in ring]) == options.Options(adjacency=ring + ring[:1])

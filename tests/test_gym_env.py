@@ -344,3 +344,32 @@ def test_pickle_mid_episode() -> None:
         if da:
             break
     assert env.render() == copy.render()
+
+
+def test_options_come_as_one_value_or_as_keywords() -> None:
+    """`options=Options(...)` reaches the game, through `gymnasium.make` too; keywords go on top."""
+    from suntzu_env.options import Options
+
+    rules = Options(variant="beginner", events=True)
+    env = gymnasium.make(ENV_ID, options=rules, seat="blue")
+    env.reset(seed=2)
+    assert env.unwrapped.game.options == rules
+    same = SunTzuGymEnv(seat="blue", variant="beginner", events=True)
+    same.reset(seed=2)
+    assert same.game.record() == env.unwrapped.game.record()
+    with pytest.raises(ValueError, match="flat_observation"):
+        SunTzuGymEnv(flat_observation=True)
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        SunTzuGymEnv(colour="blue")
+
+
+def test_an_object_with_only_act_is_an_opponent() -> None:
+    """The agent protocol's `reset` is optional for an opponent: `.act` alone is enough."""
+
+    class FirstLegal:
+        def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+            return int(np.flatnonzero(action_mask)[0])
+
+    env = SunTzuGymEnv(opponent=FirstLegal(), seat="red")
+    _, info = env.reset(seed=0)
+    assert info["action_mask"].any()
