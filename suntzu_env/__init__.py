@@ -1,15 +1,19 @@
 """suntzu-env: the Sun Tzu card-and-area-control game as a reinforcement-learning environment.
 
-`Game` is the engine's Python face; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
+`Game` is the engine's Python face, `Options` the rules a game is played under, `Agent` the protocol every
+player implements; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
 (AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper, registered as `"SunTzu-v1"`
 (`gymnasium.make("SunTzu-v1")` once this package is imported). Training libraries and plotting are never
 imported here; pictures are drawn only when asked for.
 """
 
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.agent import Agent
+from suntzu_env.episode import EnvSettings
 from suntzu_env.game import Game
 from suntzu_env.gym_env import ENV_ID, SunTzuGymEnv, register
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation
+from suntzu_env.options import Options
 from suntzu_env.suntzu_v1 import IllegalActionWarning, env, parallel_env, raw_env
 
 register()
@@ -18,8 +22,11 @@ __all__ = [
     "ENV_ID",
     "N_ACTIONS",
     "OBSERVATION_SIZE",
+    "Agent",
+    "EnvSettings",
     "Game",
     "IllegalActionWarning",
+    "Options",
     "SunTzuGymEnv",
     "describe_observation",
     "env",
