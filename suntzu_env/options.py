@@ -164,6 +164,8 @@ class Options:
     def of(cls, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
         """`options` itself, or the `Options` of a mapping of its fields (None: the defaults), with `fields` on top."""
         if options is None:
+            if not fields:
+                return DEFAULT_OPTIONS
             base: dict[str, Any] = {}
         elif isinstance(options, Options):
             if not fields:
@@ -179,3 +181,4 @@ class Options:
 
 
 OPTION_FIELDS: tuple[str, ...] = ("variant", "events", "adjacency")
+DEFAULT_OPTIONS = Options()
