@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from agents.base import DIFF, battle_margin, plagued
-from agents.view import KIND, NEIGHBOURS, View
+from agents.view import KIND, View
 from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE, A_WARLORD
 from suntzu_env.rules import (
     CARD_COST,
@@ -290,7 +290,7 @@ class HeuristicAgent:
         elif w == W_MARCH:
             sources = [v.march_from] if v.march_from >= 0 else [p for p in range(NP) if v.my_armies[p] > 0]
             for p in sources:
-                for q in NEIGHBOURS[p]:
+                for q in v.neighbours[p]:
                     if v.opp_armies[q] == 0:
                         gain = value(p, margin[p] - 1) - value(p, margin[p])
                         gain += value(q, margin[q] + 1) - value(q, margin[q])

@@ -121,6 +121,7 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
+* v1 (map): observation piece `map` at the end (1 where two provinces border, R1.4), so a custom map is seen.
 * v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
   on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
   window, recall at army-source decisions, purge of blue armies only; observation pieces `sixes_revealed`,
