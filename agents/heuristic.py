@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import DIFF, battle_margin, plagued
+from agents.base import battle_margin, plagued
 from agents.view import KIND, View
 from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE, A_WARLORD
 from suntzu_env.rules import (
@@ -34,6 +34,7 @@ from suntzu_env.rules import (
     W_REINFORCE,
     WINDOW_WARLORDS,
 )
+from suntzu_env.tables import BATTLE_DIFF
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 
@@ -196,7 +197,7 @@ class HeuristicAgent:
 
     def battle_worth(self, v: View, p: int, n: int, odds: np.ndarray) -> np.ndarray:
         """Expected worth of province p at margin n after its battle, per card kind I may play there."""
-        after = n + DIFF
+        after = n + BATTLE_DIFF
         after[CARD_PLAGUE, :] = plagued(n)
         after[:, CARD_PLAGUE] = plagued(n)
         return np.asarray(self.worth(v, p, after)) @ odds
@@ -362,7 +363,7 @@ class HeuristicAgent:
 
 def battle_margin_row(n: int, mine: int) -> np.ndarray:
     """The margin after my card meets each opponent card kind."""
-    row = n + DIFF[mine].astype(float)
+    row = n + BATTLE_DIFF[mine].astype(float)
     if mine == CARD_PLAGUE:
         row[:] = plagued(n)
     row[CARD_PLAGUE] = plagued(n)

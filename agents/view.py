@@ -21,6 +21,7 @@ from suntzu_env.rules import (
     N_WARLORDS_PER_SIDE,
     W_DOUBLE_SIX,
 )
+from suntzu_env.tables import may_place_six, next_scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 KIND = {name: i for i, name in enumerate(DECISION_KINDS)}
@@ -139,9 +140,10 @@ class View:
     @property
     def col(self) -> int:
         """Column of `values` paid at the next scoring (0, 1, 2 for rounds 3, 6, 9)."""
-        return min(2, (self.round - 1) // 3)
+        return next_scoring_column(self.round)
 
     def next_values(self) -> list[int]:
+        """Each province's value at the next scoring."""
         return [self.values[p][self.col] for p in range(NP)]
 
     def has_warlord(self, w: int) -> bool:
@@ -150,8 +152,7 @@ class View:
 
     def may_place_six(self, p: int) -> bool:
         """R4.1, P4: my `6` may go to province p."""
-        marks = self.my_marks[p]
-        return marks == 0 or (self.seat == 1 and marks < 2 and self.has_warlord(W_DOUBLE_SIX))
+        return may_place_six(self.my_marks[p], self.seat == 1, self.has_warlord(W_DOUBLE_SIX))
 
     def legal_places(self) -> list[int]:
         """Card ids I may place now."""

@@ -18,7 +18,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine import COPIES, card_kind
+from suntzu_env.engine import card_kind
 from suntzu_env.layout import (
     ADJ,
     ARMIES,
@@ -78,19 +78,20 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_COPIES,
     CARD_PLAGUE,
     CHARIOT_SIXES,
     EVENTS,
+    MAX_DRAW,
     MAX_SCORE,
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PANDEMIC_PLAGUES,
     PROVINCES,
-    SCORE_DISPLAYS,
 )
+from suntzu_env.tables import COPIES, DISPLAYS, MAX_COPIES, next_scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 
@@ -111,13 +112,13 @@ class Piece(NamedTuple):
     high: float | None = None
 
 
-PLAGUE_COPIES = CARD_COPIES["standard"][CARD_PLAGUE]  # R1.1: Plague copies per side
+PLAGUE_COPIES = int(COPIES[:, CARD_PLAGUE].max())  # R1.1: Plague copies per side
 # The scales: what turns an entry back into a count.
 ALL_ARMIES = float(ARMIES_PER_SIDE)  # R1.3: all of a side's armies
-MOST_COPIES = float(max(max(copies) for copies in CARD_COPIES.values()))  # R1.1: most copies of one kind
-MOST_VALUE = float(max(max(display) for display in SCORE_DISPLAYS))  # R1.2: the largest province value
-MOST_KEPT = 2.0  # R4.6: a side keeps at most 2 of the cards it draws
-CARDS_PER_SIDE = max(sum(copies) for copies in CARD_COPIES.values())  # R1.1: the most cards a hand or deck holds
+MOST_COPIES = float(MAX_COPIES)  # R1.1: most copies of one kind
+MOST_VALUE = float(DISPLAYS.max())  # R1.2: the largest province value
+MOST_KEPT = float(MAX_DRAW - 1)  # R4.6: a side keeps all but one of the cards it draws
+CARDS_PER_SIDE = int(COPIES.sum(axis=1).max())  # R1.1: the most cards a hand or deck holds
 # Province pairs of the `map` piece, in board order: (0, 1), (0, 2), ... (R1.4, D1).
 MAP_PAIRS = np.array(list(combinations(range(N_PROVINCES), 2)), dtype=np.int64)
 
@@ -132,8 +133,8 @@ OBSERVATION_PIECES: tuple[Piece, ...] = (
     Piece("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
     Piece("round", N_ROUNDS, "one-hot round 1..9"),
     Piece("my_score", 1, "the marker, toward me", float(MAX_SCORE), low=-MAX_SCORE),
-    Piece("province_values", 3 * NP, "per province, value at the scorings of rounds 3, 6, 9", MOST_VALUE),
-    Piece("next_scoring", 3, "one-hot: the next scoring is at round 3, 6, 9"),
+    Piece("province_values", N_SCORINGS * NP, "per province, value at the scorings of rounds 3, 6, 9", MOST_VALUE),
+    Piece("next_scoring", N_SCORINGS, "one-hot: the next scoring is at round 3, 6, 9"),
     Piece("my_armies", NP, "my armies per province", ALL_ARMIES),
     Piece("opp_armies", NP, "opponent armies per province", ALL_ARMIES),
     Piece("my_six_marks", NP, "my six-marks per province (0..2)", high=2.0),
@@ -255,9 +256,9 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     rnd = s[ROUND]
     out[O_ROUND + rnd - 1] = 1.0
     out[O_SCORE] = s[SCORE] / k_[O_SCORE] * (1.0 if me == 0 else -1.0)
-    for i in range(3 * NP):
+    for i in range(N_SCORINGS * NP):
         out[O_VALUES + i] = s[VALUES + i] / k_[O_VALUES + i]
-    out[O_NEXT + min(2, (rnd - 1) // 3)] = 1.0
+    out[O_NEXT + next_scoring_column(rnd)] = 1.0
     for p in range(NP):
         out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] / k_[O_MY_ARMIES + p]
         out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] / k_[O_OPP_ARMIES + p]
