@@ -372,7 +372,7 @@ def battle_margin_row(n: int, mine: int) -> np.ndarray:
 
 def _last(v: View) -> float:
     """1, or 0 at the last window a window warlord has (after the battles of round 6)."""
-    return 0.0 if v.round == 6 and all(v.revealed) else 1.0
+    return 0.0 if v.round == LAST_WINDOW_ROUND and all(v.revealed) else 1.0
 
 
 def _best_assignment(rows: list[dict[int, float]], counts: list[int]) -> list[int]:
