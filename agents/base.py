@@ -7,9 +7,8 @@ import random
 import numpy as np
 
 from suntzu_env.agent import Agent as Agent  # declared once, in the package
-from suntzu_env.rules import CARD_BONUS, CARD_IS_RELATIVE, CARD_NUMBER, CARD_PLAGUE, N_CARD_KINDS
-
-NK = N_CARD_KINDS
+from suntzu_env.rules import CARD_PLAGUE
+from suntzu_env.tables import BATTLE_DIFF
 
 
 class RandomAgent:
@@ -29,28 +28,9 @@ class RandomAgent:
         return int(legal[self._rng.randrange(len(legal))])
 
 
-def _battle_table() -> np.ndarray:
-    """R5.1: DIFF[c, o], my margin when my card c meets the opponent's card o.
-
-    A Plague is entered as a number card worth 0, which is what it is under `counter_plague`;
-    without it a Plague stops the combat (see `battle_margin`).
-    """
-    table = np.zeros((NK, NK), dtype=np.int64)
-    for c in range(NK):
-        for o in range(NK):
-            c_rel, o_rel = CARD_IS_RELATIVE[c] == 1, CARD_IS_RELATIVE[o] == 1
-            if c_rel and o_rel:
-                table[c, o] = max(CARD_BONUS[c], 0) - max(CARD_BONUS[o], 0)
-            elif c_rel:
-                table[c, o] = CARD_BONUS[c]
-            elif o_rel:
-                table[c, o] = -CARD_BONUS[o]
-            else:
-                table[c, o] = CARD_NUMBER[c] - CARD_NUMBER[o]
-    return table
-
-
-DIFF = _battle_table()
+# R5.1: the shared battle table (`suntzu_env.tables.BATTLE_DIFF`); `DIFF[c, o]` is my margin when my card c
+# meets the opponent's card o, a Plague entered as a 0 (see `battle_margin`).
+DIFF = BATTLE_DIFF
 DIFF_LIST: list[list[int]] = DIFF.tolist()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from agents.base import battle_margin
-from agents.view import KIND, NEIGHBOURS, View
+from agents.view import KIND, View
 from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE, A_WARLORD
 from suntzu_env.rules import (
     CARD_PLAGUE,
@@ -147,7 +147,7 @@ class GreedyAgent:
             if v.march_from < 0:  # source: a stack of 2+ next to an empty province
                 moves = _march_moves(v)
                 return max(moves, key=lambda m: (values[m[1]], -m[0]))[0] if moves else None
-            dests = [q for q in NEIGHBOURS[v.march_from] if v.my_armies[q] == 0 and v.opp_armies[q] == 0]
+            dests = [q for q in v.neighbours[v.march_from] if v.my_armies[q] == 0 and v.opp_armies[q] == 0]
             return max(dests, key=lambda q: (values[q], -q)) if dests else None
         return None
 
@@ -176,6 +176,6 @@ def _march_moves(v: View) -> list[tuple[int, int]]:
         (p, q)
         for p in range(NP)
         if v.my_armies[p] >= 2
-        for q in NEIGHBOURS[p]
+        for q in v.neighbours[p]
         if v.my_armies[q] == 0 and v.opp_armies[q] == 0
     ]

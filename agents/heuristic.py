@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from agents.base import DIFF, battle_margin, plagued
-from agents.view import KIND, NEIGHBOURS, View
+from agents.base import battle_margin, plagued
+from agents.view import KIND, View
 from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE, A_WARLORD
 from suntzu_env.rules import (
     CARD_COST,
@@ -34,6 +34,7 @@ from suntzu_env.rules import (
     W_REINFORCE,
     WINDOW_WARLORDS,
 )
+from suntzu_env.tables import BATTLE_DIFF
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 
@@ -196,7 +197,7 @@ class HeuristicAgent:
 
     def battle_worth(self, v: View, p: int, n: int, odds: np.ndarray) -> np.ndarray:
         """Expected worth of province p at margin n after its battle, per card kind I may play there."""
-        after = n + DIFF
+        after = n + BATTLE_DIFF
         after[CARD_PLAGUE, :] = plagued(n)
         after[:, CARD_PLAGUE] = plagued(n)
         return np.asarray(self.worth(v, p, after)) @ odds
@@ -290,7 +291,7 @@ class HeuristicAgent:
         elif w == W_MARCH:
             sources = [v.march_from] if v.march_from >= 0 else [p for p in range(NP) if v.my_armies[p] > 0]
             for p in sources:
-                for q in NEIGHBOURS[p]:
+                for q in v.neighbours[p]:
                     if v.opp_armies[q] == 0:
                         gain = value(p, margin[p] - 1) - value(p, margin[p])
                         gain += value(q, margin[q] + 1) - value(q, margin[q])
@@ -362,7 +363,7 @@ class HeuristicAgent:
 
 def battle_margin_row(n: int, mine: int) -> np.ndarray:
     """The margin after my card meets each opponent card kind."""
-    row = n + DIFF[mine].astype(float)
+    row = n + BATTLE_DIFF[mine].astype(float)
     if mine == CARD_PLAGUE:
         row[:] = plagued(n)
     row[CARD_PLAGUE] = plagued(n)
@@ -371,7 +372,7 @@ def battle_margin_row(n: int, mine: int) -> np.ndarray:
 
 def _last(v: View) -> float:
     """1, or 0 at the last window a window warlord has (after the battles of round 6)."""
-    return 0.0 if v.round == 6 and all(v.revealed) else 1.0
+    return 0.0 if v.round == LAST_WINDOW_ROUND and all(v.revealed) else 1.0
 
 
 def _best_assignment(rows: list[dict[int, float]], counts: list[int]) -> list[int]:

@@ -1,7 +1,9 @@
 """`View`: an observation vector decoded back into integers, for the scripted agents.
 
 Everything here comes from the observation a side sees (R9) through `observation_views`'s layout;
-nothing reads the engine state. Counts are un-scaled (armies x21, cards x3, values x5, marker x9).
+nothing reads the engine state. Counts are un-scaled with the scales the observation declares
+(`OBSERVATION_SCALE`), and the map is the observation's `map` piece, so a game on a custom
+`adjacency=` is played on its own borders.
 """
 
 from __future__ import annotations
@@ -10,44 +12,21 @@ import numpy as np
 
 from suntzu_env.actions import A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE
 from suntzu_env.layout import DECISION_KINDS
-from suntzu_env.observation import OBSERVATION_SLICES, PLAGUE_COPIES
+from suntzu_env.observation import MAP_PAIRS, OBSERVATION_SCALE, OBSERVATION_SLICES
 from suntzu_env.rules import (
-    ADJACENCY,
-    ARMIES_PER_SIDE,
     CARD_SIX,
-    CHARIOT_SIXES,
-    MAX_SCORE,
     N_BASE_CARDS,
     N_CARD_KINDS,
     N_PROVINCES,
     N_WARLORDS_PER_SIDE,
-    PANDEMIC_PLAGUES,
-    PROVINCES,
     W_DOUBLE_SIX,
-    adjacency_masks,
 )
+from suntzu_env.tables import may_place_six, next_scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 KIND = {name: i for i, name in enumerate(DECISION_KINDS)}
-# The map is a rules constant (R1.4), not part of the observation; games with another `adjacency=`
-# would need agents built with it.
-NEIGHBOURS: tuple[tuple[int, ...], ...] = tuple(
-    tuple(q for q in range(NP) if m >> q & 1) for m in adjacency_masks(ADJACENCY)
-)
-_S = OBSERVATION_SLICES
-_PROVINCE_IDS = {name: i for i, name in enumerate(PROVINCES)}
-
-
-# Per observation entry, the factor that turns it back into a count (1 for one-hot pieces).
-_SCALES = {"my_score": MAX_SCORE, "province_values": 5.0, "my_armies": ARMIES_PER_SIDE, "opp_armies": ARMIES_PER_SIDE,
-           "my_pools": ARMIES_PER_SIDE, "opp_pools": ARMIES_PER_SIDE, "my_hand": 3.0, "my_deck": 3.0, "my_drawn": 3.0,
-           "my_keep_left": 2.0, "my_out": 3.0, "opp_out": 3.0, "opp_unseen": 3.0, "card_counts": 14.0,
-           "plague_reveals": PANDEMIC_PLAGUES, "sixes_revealed": CHARIOT_SIXES, "plague_copies_revealed": PLAGUE_COPIES,
-           "my_recycled_plagues": PLAGUE_COPIES, "opp_recycled_plagues": PLAGUE_COPIES}  # fmt: skip
-SCALE = np.ones(sum(sl.stop - sl.start for sl in _S.values()))
-for _name, _factor in _SCALES.items():
-    SCALE[_S[_name]] = _factor
-_R = {name: (sl.start, sl.stop) for name, sl in _S.items()}
+_R = {name: (sl.start, sl.stop) for name, sl in OBSERVATION_SLICES.items()}
+_PAIRS: list[tuple[int, int]] = [(int(a), int(b)) for a, b in MAP_PAIRS]
 
 
 def _hot(x: list[int], name: str) -> int:
@@ -82,6 +61,7 @@ class View:
         "my_placed",
         "my_pools",
         "my_warlords_held",
+        "neighbours",
         "obs",
         "opp_armies",
         "opp_deck_size",
@@ -105,7 +85,7 @@ class View:
         self.obs = obs
         self.mask = mask
         self.legal: list[int] = np.flatnonzero(mask).tolist()
-        x: list[int] = np.rint(obs * SCALE).astype(np.int64).tolist()
+        x: list[int] = np.rint(obs * OBSERVATION_SCALE).astype(np.int64).tolist()
 
         def piece(name: str) -> list[int]:
             a, b = _R[name]
@@ -147,15 +127,23 @@ class View:
         self.events_on = bool(x[_R["events_on"][0]])
         self.events_in_deck = sum(piece("events_in_deck")) + sum(piece("event_face_up"))
         self.beginner = bool(x[_R["beginner"][0]])
+        neighbours: list[list[int]] = [[] for _ in range(NP)]
+        for (a, b), border in zip(_PAIRS, piece("map"), strict=True):
+            if border:
+                neighbours[a].append(b)
+                neighbours[b].append(a)
+        # per province, its neighbours in board order (R1.4, the game's own map)
+        self.neighbours: tuple[tuple[int, ...], ...] = tuple(tuple(sorted(n)) for n in neighbours)
 
     # ------------------------------------------------------------ derived facts
 
     @property
     def col(self) -> int:
         """Column of `values` paid at the next scoring (0, 1, 2 for rounds 3, 6, 9)."""
-        return min(2, (self.round - 1) // 3)
+        return next_scoring_column(self.round)
 
     def next_values(self) -> list[int]:
+        """Each province's value at the next scoring."""
         return [self.values[p][self.col] for p in range(NP)]
 
     def has_warlord(self, w: int) -> bool:
@@ -164,8 +152,7 @@ class View:
 
     def may_place_six(self, p: int) -> bool:
         """R4.1, P4: my `6` may go to province p."""
-        marks = self.my_marks[p]
-        return marks == 0 or (self.seat == 1 and marks < 2 and self.has_warlord(W_DOUBLE_SIX))
+        return may_place_six(self.my_marks[p], self.seat == 1, self.has_warlord(W_DOUBLE_SIX))
 
     def legal_places(self) -> list[int]:
         """Card ids I may place now."""
@@ -215,4 +202,4 @@ def _first(row: list[int]) -> int:
     return -1
 
 
-__all__ = ["CARD_SIX", "KIND", "NEIGHBOURS", "View"]
+__all__ = ["CARD_SIX", "KIND", "View"]

@@ -142,13 +142,10 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_BONUS,
-    CARD_COPIES,
     CARD_COST,
     CARD_IS_RELATIVE,
     CARD_MINUS1,
     CARD_NINE,
-    CARD_NUMBER,
     CARD_ONE,
     CARD_PLAGUE,
     CARD_SEVEN,
@@ -159,6 +156,7 @@ from suntzu_env.rules import (
     E_HERO,
     E_PANDEMIC,
     E_WAR_CHARIOT,
+    FEINT_CARD,
     HAND_DRAW,
     LAST_WINDOW_ROUND,
     MAX_SCORE,
@@ -166,10 +164,10 @@ from suntzu_env.rules import (
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PANDEMIC_PLAGUES,
-    SCORE_DISPLAYS,
-    START_ARMIES,
+    RED,
     W_COUNTER_PLAGUE,
     W_DEVASTATING_PLAGUE,
     W_DOUBLE_SIX,
@@ -179,16 +177,21 @@ from suntzu_env.rules import (
     W_RECYCLE_MINUS_ONE,
     W_RECYCLE_PLAGUE,
     W_REINFORCE,
-    WINDOW_WARLORDS,
+)
+from suntzu_env.tables import (
+    BATTLE_DIFF,
+    COPIES,
+    DISPLAYS,
+    IS_WINDOW_WARLORD,
+    START_RESERVE,
+    START_SET_ASIDE,
+    may_place_six,
+    projected_score,
+    scoring_column,
 )
 
 NP = N_PROVINCES
 NK = N_CARD_KINDS
-DISPLAYS = np.array(SCORE_DISPLAYS, dtype=np.int64)
-COPIES = np.array([CARD_COPIES["standard"], CARD_COPIES["beginner"]], dtype=np.int64)
-START_RESERVE = np.array([START_ARMIES["standard"][0], START_ARMIES["beginner"][0]], dtype=np.int64)
-START_SET_ASIDE = np.array([START_ARMIES["standard"][1], START_ARMIES["beginner"][1]], dtype=np.int64)
-IS_WINDOW_WARLORD = np.array([w in WINDOW_WARLORDS for w in range(2 * N_WARLORDS_PER_SIDE)], dtype=np.int64)
 MASK32 = 0xFFFFFFFF
 
 
@@ -320,10 +323,7 @@ def _is_recall(a: int) -> bool:
 @njit(cache=True)
 def _may_place_six(s: np.ndarray, side: int, p: int) -> bool:
     """R4.1: no `6` where the side has marked, except red's double_six (P4)."""
-    marks = s[SIX_MARKS + side * NP + p]
-    if marks == 0:
-        return True
-    return side == 1 and marks < 2 and _held(s, W_DOUBLE_SIX)
+    return may_place_six(s[SIX_MARKS + side * NP + p], side == RED, _held(s, W_DOUBLE_SIX))
 
 
 @njit(cache=True)
@@ -749,25 +749,11 @@ def _start_battle(s: np.ndarray, p: int) -> None:
 
 
 @njit(cache=True)
-def _card_value(s: np.ndarray, side: int, k: int) -> int:
-    """A non-relative card's number in this battle (R5.1, feint, counter_plague)."""
-    if side == 0 and s[FEINT_ON] == 1:
-        return 6
-    return CARD_NUMBER[k]
-
-
-@njit(cache=True)
 def _battle_diff(s: np.ndarray, bk: int, rk: int) -> int:
-    """R5.1: blue's margin over red (negative when red wins)."""
-    b_rel = CARD_IS_RELATIVE[bk] == 1
-    r_rel = CARD_IS_RELATIVE[rk] == 1
-    if b_rel and r_rel:  # -1 counts as 0 against a bonus; same cards tie
-        return max(CARD_BONUS[bk], 0) - max(CARD_BONUS[rk], 0)
-    if b_rel:
-        return CARD_BONUS[bk]
-    if r_rel:
-        return -CARD_BONUS[rk]
-    return _card_value(s, 0, bk) - _card_value(s, 1, rk)
+    """R5.1: blue's margin over red (negative when red wins); under feint blue's `7`..`10` counts as a `6`."""
+    if s[FEINT_ON] == 1 and CARD_IS_RELATIVE[bk] == 0:
+        bk = FEINT_CARD
+    return BATTLE_DIFF[bk, rk]
 
 
 @njit(cache=True)
@@ -921,6 +907,12 @@ def _run_events(s: np.ndarray, p: int) -> None:
 
 
 @njit(cache=True)
+def _values_at(s: np.ndarray, col: int) -> np.ndarray:
+    """Each province's value at the scoring of display column col (R1.2, R4.5)."""
+    return s[VALUES + col : VALUES + N_SCORINGS * NP : N_SCORINGS]
+
+
+@njit(cache=True)
 def _recall_all(s: np.ndarray, side: int) -> None:
     """D2 (c), P15: recall while the pool and non-base cards last, discarding in card order."""
     for k in range(N_BASE_CARDS, NK):
@@ -951,16 +943,11 @@ def _finish_by_marker(s: np.ndarray) -> None:
 def _end_of_battles(s: np.ndarray) -> None:
     """R4.5 scoring, R6.1/R6.2 ends, then the draw phase."""
     r = s[ROUND]
-    if r % 3 == 0:
-        col = r // 3 - 1
-        margin = 0
-        for p in range(NP):
-            owner = _owner(s, p)
-            if owner == 0:
-                margin += s[VALUES + p * 3 + col]
-            elif owner == 1:
-                margin -= s[VALUES + p * 3 + col]
-        s[SCORE] = max(-MAX_SCORE, min(MAX_SCORE, s[SCORE] + margin))  # D4
+    col = scoring_column(r)
+    if col >= 0:
+        s[SCORE] = projected_score(
+            s[SCORE], s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], _values_at(s, col)
+        )
         if r == N_ROUNDS:
             _finish_by_marker(s)
             return

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES
+from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES, N_SCORINGS
 
 STATE_DTYPE = np.int32
 
@@ -51,7 +51,7 @@ WINNER         = _field("winner", 1, "-1 none yet, 0 blue, 1 red, 2 draw")
 PRIVILEGE      = _field("privilege", 1, "-1 nobody yet, else the last holder of the reveal privilege")
 ORDER_HOLDER   = _field("order_holder", 1, "-1 board order this round, else the side choosing it")
 PLAGUE_REVEALS = _field("plague_reveals", 1, "Plague reveals so far, a recycled copy again each time")
-VALUES         = _field("province_values", N_PROVINCES * 3, "value at scorings 3/6/9, 3 per province")
+VALUES         = _field("province_values", N_PROVINCES * N_SCORINGS, "value at scorings 3/6/9, 3 per province")
 EVENT_UP       = _field("event_face_up", 1, "-1 none, else event id")
 EVENT_DECK     = _field("event_deck", 5, "event ids, top first, -1 past the end")
 EVENT_DECK_LEN = _field("event_deck_len", 1, "events left in the deck")

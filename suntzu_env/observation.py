@@ -2,21 +2,25 @@
 
 The observation is a flat float32 vector seen from one side ("me"), whose own features come first
 so that one policy can play either seat. `OBSERVATION_PIECES` is the single declaration: the
-encoder writes each piece at its offset, `describe_observation()` and the environment's docstring
-table are generated from it, and `observation_views(obs)` names the parts of a vector.
+encoder writes each piece at its offset, divided by the piece's scale; `describe_observation()`, the
+environment's docstring table and `observation_bounds()` are generated from it; `observation_views(obs)`
+names the parts of a vector and `agents.view` decodes it with the same scales. The `map` piece carries
+the game's borders, so a policy sees a custom `adjacency=`.
 
 It never holds the opponent's hand, its face-down cards, deck orders or its unused warlords.
 """
 
 from __future__ import annotations
 
+from itertools import combinations
 from typing import NamedTuple
 
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine import COPIES, card_kind
+from suntzu_env.engine import card_kind
 from suntzu_env.layout import (
+    ADJ,
     ARMIES,
     BATTLE_PROV,
     CANCELLED,
@@ -74,81 +78,104 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_COPIES,
     CARD_PLAGUE,
     CHARIOT_SIXES,
     EVENTS,
+    MAX_DRAW,
     MAX_SCORE,
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PANDEMIC_PLAGUES,
+    PROVINCES,
 )
+from suntzu_env.tables import COPIES, DISPLAYS, MAX_COPIES, next_scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 
 
 class Piece(NamedTuple):
-    """One named run of the observation vector; every entry lies in [low, high]."""
+    """One named run of the observation vector.
+
+    Each entry is a count divided by `scale` (1 for one-hot and 0/1 pieces); the count lies in
+    [low, high] (high None: up to `scale`, so that the entry is at most 1). The encoder divides by
+    the scale, `agents.view` multiplies it back, `observation_bounds` divides the count bounds by it.
+    """
 
     name: str
     size: int
     meaning: str
+    scale: float = 1.0
     low: float = 0.0
-    high: float = 1.0
+    high: float | None = None
 
 
-# Armies are scaled by 1/21, cards by 1/3, values by 1/5, the marker by 1/9.
-OBSERVATION_PIECES: tuple[Piece, ...] = tuple(
-    Piece(*p)
-    for p in (
-        ("my_seat", 2, "one-hot: I am blue, I am red"),
-        ("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
-        ("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
-        ("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
-        ("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
-        ("march_from", NP, "one-hot province march takes its army from, once chosen"),
-        ("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
-        ("round", N_ROUNDS, "one-hot round 1..9"),
-        ("my_score", 1, "marker toward me / 9", -1.0, 1.0),
-        ("province_values", 3 * NP, "per province, value at the scorings of rounds 3, 6, 9 / 5"),
-        ("next_scoring", 3, "one-hot: the next scoring is at round 3, 6, 9"),
-        ("my_armies", NP, "my armies per province / 21"),
-        ("opp_armies", NP, "opponent armies per province / 21"),
-        ("my_six_marks", NP, "my six-marks per province (0..2)", 0.0, 2.0),
-        ("opp_six_marks", NP, "opponent six-marks per province (0..2)", 0.0, 2.0),
-        ("my_pools", 3, "my reserve, set-aside pool, armies in six-mark boxes / 21"),
-        ("opp_pools", 3, "opponent reserve, set-aside pool, armies in six-mark boxes / 21"),
-        ("my_hand", NK, "my hand, cards per kind / 3"),
-        ("my_deck", NK, "my deck's contents (not order), cards per kind / 3"),
-        ("my_drawn", NK, "cards I drew and may still keep, per kind / 3"),
-        ("my_keep_left", 1, "drawn cards I may still keep / 2"),
-        ("my_out", NK, "my cards out of the game, per kind / 3"),
-        ("opp_out", NK, "opponent cards out of the game, per kind / 3"),
-        ("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind / 3"),
-        ("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's) / 14", 0.0, 20 / 14),
-        ("my_placed", NP * NK, "per province, one-hot card I placed this round"),
-        ("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
-        ("revealed", NP, "1 where this round's battle has begun"),
-        ("battle", 3, "this battle: feint counts blue's card as 6, counter_plague on, devastating_plague on"),
-        ("order_holder", 3, "one-hot who chooses this round's reveal order: me, opponent, board order"),
-        ("privilege", 3, "one-hot last holder of the privilege: me, opponent, nobody yet"),
-        ("my_warlords", 2 * NW, "my five warlords: held (5), then used (5)"),
-        ("opp_warlords_used", NW, "opponent warlords revealed by use"),
-        ("events_on", 1, "1 when event cards are in play"),
-        ("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
-        ("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
-        ("plague_reveals", 1, "Plague copies revealed at least once, both sides / 4 (pandemic at 4, R7.1)"),
-        ("beginner", 1, "1 in the beginner variant"),
-        ("sixes_revealed", 2, "`6`s revealed in the game, mine and opponent's / 3 (war_chariot at 3, R7.4)", 0.0, 3.0),
-        ("plague_copies_revealed", 2, "my and the opponent's Plague copies revealed at least once / 2"),
-        ("my_recycled_plagues", 2, "my recycled Plague copies (P*) in hand, in deck / 2"),
-        ("opp_recycled_plagues", 1, "opponent's recycled Plague copies not yet out of the game / 2"),
-        ("my_cancelled", NP, "per province, 1 where my card this round faced an active Plague (R5.2)"),
-        ("opp_cancelled", NP, "per province, 1 where the opponent's card this round faced an active Plague"),
-    )
+PLAGUE_COPIES = int(COPIES[:, CARD_PLAGUE].max())  # R1.1: Plague copies per side
+# The scales: what turns an entry back into a count.
+ALL_ARMIES = float(ARMIES_PER_SIDE)  # R1.3: all of a side's armies
+MOST_COPIES = float(MAX_COPIES)  # R1.1: most copies of one kind
+MOST_VALUE = float(DISPLAYS.max())  # R1.2: the largest province value
+MOST_KEPT = float(MAX_DRAW - 1)  # R4.6: a side keeps all but one of the cards it draws
+CARDS_PER_SIDE = int(COPIES.sum(axis=1).max())  # R1.1: the most cards a hand or deck holds
+# Province pairs of the `map` piece, in board order: (0, 1), (0, 2), ... (R1.4, D1).
+MAP_PAIRS = np.array(list(combinations(range(N_PROVINCES), 2)), dtype=np.int64)
+
+# fmt: off
+OBSERVATION_PIECES: tuple[Piece, ...] = (
+    Piece("my_seat", 2, "one-hot: I am blue, I am red"),
+    Piece("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
+    Piece("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
+    Piece("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
+    Piece("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
+    Piece("march_from", NP, "one-hot province march takes its army from, once chosen"),
+    Piece("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
+    Piece("round", N_ROUNDS, "one-hot round 1..9"),
+    Piece("my_score", 1, "the marker, toward me", float(MAX_SCORE), low=-MAX_SCORE),
+    Piece("province_values", N_SCORINGS * NP, "per province, value at the scorings of rounds 3, 6, 9", MOST_VALUE),
+    Piece("next_scoring", N_SCORINGS, "one-hot: the next scoring is at round 3, 6, 9"),
+    Piece("my_armies", NP, "my armies per province", ALL_ARMIES),
+    Piece("opp_armies", NP, "opponent armies per province", ALL_ARMIES),
+    Piece("my_six_marks", NP, "my six-marks per province (0..2)", high=2.0),
+    Piece("opp_six_marks", NP, "opponent six-marks per province (0..2)", high=2.0),
+    Piece("my_pools", 3, "my reserve, set-aside pool, armies in six-mark boxes", ALL_ARMIES),
+    Piece("opp_pools", 3, "opponent reserve, set-aside pool, armies in six-mark boxes", ALL_ARMIES),
+    Piece("my_hand", NK, "my hand, cards per kind", MOST_COPIES),
+    Piece("my_deck", NK, "my deck's contents (not order), cards per kind", MOST_COPIES),
+    Piece("my_drawn", NK, "cards I drew and may still keep, per kind", MOST_COPIES),
+    Piece("my_keep_left", 1, "drawn cards I may still keep", MOST_KEPT),
+    Piece("my_out", NK, "my cards out of the game, per kind", MOST_COPIES),
+    Piece("opp_out", NK, "opponent cards out of the game, per kind", MOST_COPIES),
+    Piece("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind", MOST_COPIES),
+    Piece("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's)", float(DECK_CAPACITY),
+          high=CARDS_PER_SIDE),
+    Piece("my_placed", NP * NK, "per province, one-hot card I placed this round"),
+    Piece("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
+    Piece("revealed", NP, "1 where this round's battle has begun"),
+    Piece("battle", 3, "this battle: feint counts blue's card as 6, counter_plague on, devastating_plague on"),
+    Piece("order_holder", 3, "one-hot who chooses this round's reveal order: me, opponent, board order"),
+    Piece("privilege", 3, "one-hot last holder of the privilege: me, opponent, nobody yet"),
+    Piece("my_warlords", 2 * NW, "my five warlords: held (5), then used (5)"),
+    Piece("opp_warlords_used", NW, "opponent warlords revealed by use"),
+    Piece("events_on", 1, "1 when event cards are in play"),
+    Piece("event_face_up", len(EVENTS), f"one-hot face-up event: {', '.join(EVENTS)}"),
+    Piece("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
+    Piece("plague_reveals", 1, "Plague copies revealed at least once, both sides (pandemic at 4, R7.1)",
+          float(PANDEMIC_PLAGUES)),
+    Piece("beginner", 1, "1 in the beginner variant"),
+    Piece("sixes_revealed", 2, "`6`s revealed in the game, mine and opponent's (war_chariot at 3, R7.4)",
+          float(CHARIOT_SIXES), high=N_ROUNDS),
+    Piece("plague_copies_revealed", 2, "my and the opponent's Plague copies revealed at least once",
+          float(PLAGUE_COPIES)),
+    Piece("my_recycled_plagues", 2, "my recycled Plague copies (P*) in hand, in deck", float(PLAGUE_COPIES)),
+    Piece("opp_recycled_plagues", 1, "opponent's recycled Plague copies not yet out of the game", float(PLAGUE_COPIES)),
+    Piece("my_cancelled", NP, "per province, 1 where my card this round faced an active Plague (R5.2)"),
+    Piece("opp_cancelled", NP, "per province, 1 where the opponent's card this round faced an active Plague"),
+    Piece("map", len(MAP_PAIRS), "1 where two provinces border (R1.4, D1), per pair: "
+          + ", ".join(f"{PROVINCES[a]}/{PROVINCES[b]}" for a, b in MAP_PAIRS)),
 )
+# fmt: on
 
 
 def _offsets() -> dict[str, slice]:
@@ -178,7 +205,18 @@ O_MY_WL, O_OPP_WL, O_EV_ON, O_EV_UP, O_EV_DECK, O_PLAGUES, O_BEGINNER = (_O[n] f
 O_SIXES, O_PCOPIES, O_MY_PSTAR, O_OPP_PSTAR, O_MY_CANCEL, O_OPP_CANCEL = (_O[n] for n in (
     "sixes_revealed", "plague_copies_revealed", "my_recycled_plagues", "opp_recycled_plagues", "my_cancelled",
     "opp_cancelled"))  # fmt: skip
-PLAGUE_COPIES = CARD_COPIES["standard"][CARD_PLAGUE]
+O_MAP = _O["map"]
+
+
+def _scales() -> np.ndarray:
+    out = np.empty(OBSERVATION_SIZE, dtype=np.float64)
+    for piece in OBSERVATION_PIECES:
+        out[OBSERVATION_SLICES[piece.name]] = piece.scale
+    return out
+
+
+# Per entry, the declared scale of its piece: the encoder divides counts by it, `agents.view` multiplies.
+OBSERVATION_SCALE = _scales()
 
 
 @njit(cache=True)
@@ -191,8 +229,12 @@ def _relative(side: int, me: int) -> int:
 
 @njit(cache=True)
 def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
-    """Write what side `me` observes of state `s` into the float32 vector `out` (R9)."""
+    """Write what side `me` observes of state `s` into the float32 vector `out` (R9).
+
+    Counts are divided by their piece's declared scale, `OBSERVATION_SCALE` (a compile-time constant).
+    """
     opp = 1 - me
+    k_ = OBSERVATION_SCALE
     out[:] = 0.0
     out[O_SEAT + me] = 1.0
     if s[PHASE] == PH_PLACEMENT and s[PLACE_PROV + me] < NP and s[WINNER] < 0:  # R4.1: both sides place
@@ -213,52 +255,52 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     out[O_PHASE + s[PHASE]] = 1.0
     rnd = s[ROUND]
     out[O_ROUND + rnd - 1] = 1.0
-    out[O_SCORE] = s[SCORE] / MAX_SCORE * (1.0 if me == 0 else -1.0)
-    for i in range(3 * NP):
-        out[O_VALUES + i] = s[VALUES + i] / 5.0
-    out[O_NEXT + min(2, (rnd - 1) // 3)] = 1.0
+    out[O_SCORE] = s[SCORE] / k_[O_SCORE] * (1.0 if me == 0 else -1.0)
+    for i in range(N_SCORINGS * NP):
+        out[O_VALUES + i] = s[VALUES + i] / k_[O_VALUES + i]
+    out[O_NEXT + next_scoring_column(rnd)] = 1.0
     for p in range(NP):
-        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] / ARMIES_PER_SIDE
-        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] / ARMIES_PER_SIDE
-        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p]
-        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p]
+        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] / k_[O_MY_ARMIES + p]
+        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] / k_[O_OPP_ARMIES + p]
+        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p] / k_[O_MY_MARKS + p]
+        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p] / k_[O_OPP_MARKS + p]
     for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
-        out[O_MY_POOLS + j] = s[field + me] / ARMIES_PER_SIDE
-        out[O_OPP_POOLS + j] = s[field + opp] / ARMIES_PER_SIDE
+        out[O_MY_POOLS + j] = s[field + me] / k_[O_MY_POOLS + j]
+        out[O_OPP_POOLS + j] = s[field + opp] / k_[O_OPP_POOLS + j]
     variant = s[VARIANT]
     my_hand = 0
     opp_unseen = 0
     for k in range(NK):
-        out[O_MY_HAND + k] = s[HAND + me * NK + k] / 3.0
+        out[O_MY_HAND + k] = s[HAND + me * NK + k] / k_[O_MY_HAND + k]
         my_hand += s[HAND + me * NK + k]
-        out[O_MY_OUT + k] = s[OUT + me * NK + k] / 3.0
-        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / 3.0
+        out[O_MY_OUT + k] = s[OUT + me * NK + k] / k_[O_MY_OUT + k]
+        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / k_[O_OPP_OUT + k]
         unseen = COPIES[variant, k] - s[OUT + opp * NK + k]
         if s[PHASE] != PH_DRAW:  # cards revealed this round are seen (in the draw phase: back or out)
             for p in range(NP):
                 if s[REVEALED + p] == 1 and s[PLACED + opp * NP + p] == k and s[RECYCLED + opp * NP + p] == 0:
                     unseen -= 1
-        out[O_OPP_UNSEEN + k] = unseen / 3.0
+        out[O_OPP_UNSEEN + k] = unseen / k_[O_OPP_UNSEEN + k]
         opp_unseen += unseen
     for i in range(s[DECK_LEN + me]):
         c = s[DECK + me * DECK_CAPACITY + i]
-        out[O_MY_DECK + card_kind(c)] += 1.0 / 3.0
+        out[O_MY_DECK + card_kind(c)] += 1.0 / k_[O_MY_DECK + card_kind(c)]
         if c == RECYCLED_PLAGUE:
-            out[O_MY_PSTAR + 1] += 1.0 / PLAGUE_COPIES
-    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] / PLAGUE_COPIES
+            out[O_MY_PSTAR + 1] += 1.0 / k_[O_MY_PSTAR + 1]
+    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] / k_[O_MY_PSTAR]
     if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
         for i in range(3):
             c = s[DRAWN + me * 3 + i]
             if c >= 0:
-                out[O_MY_DRAWN + card_kind(c)] += 1.0 / 3.0
-        out[O_KEEP] = s[KEEP_LEFT + me] / 2.0
+                out[O_MY_DRAWN + card_kind(c)] += 1.0 / k_[O_MY_DRAWN + card_kind(c)]
+        out[O_KEEP] = s[KEEP_LEFT + me] / k_[O_KEEP]
     opp_hand = 0
     for k in range(NK):
         opp_hand += s[HAND + opp * NK + k]
-    out[O_COUNTS] = my_hand / 14.0
-    out[O_COUNTS + 1] = opp_hand / 14.0
-    out[O_COUNTS + 2] = s[DECK_LEN + me] / 14.0
-    out[O_COUNTS + 3] = s[DECK_LEN + opp] / 14.0
+    out[O_COUNTS] = my_hand / k_[O_COUNTS]
+    out[O_COUNTS + 1] = opp_hand / k_[O_COUNTS + 1]
+    out[O_COUNTS + 2] = s[DECK_LEN + me] / k_[O_COUNTS + 2]
+    out[O_COUNTS + 3] = s[DECK_LEN + opp] / k_[O_COUNTS + 3]
     for p in range(NP):
         k = s[PLACED + me * NP + p]
         if k >= 0:
@@ -283,17 +325,19 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         out[O_EV_UP + s[EVENT_UP]] = 1.0
     for i in range(s[EVENT_DECK_LEN]):
         out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
-    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) / PANDEMIC_PLAGUES
+    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) / k_[O_PLAGUES]
     out[O_BEGINNER] = variant
-    out[O_SIXES] = s[SIXES + me] / CHARIOT_SIXES
-    out[O_SIXES + 1] = s[SIXES + opp] / CHARIOT_SIXES
-    out[O_PCOPIES] = s[PLAGUES_SEEN + me] / PLAGUE_COPIES
-    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] / PLAGUE_COPIES
-    out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) / PLAGUE_COPIES
+    out[O_SIXES] = s[SIXES + me] / k_[O_SIXES]
+    out[O_SIXES + 1] = s[SIXES + opp] / k_[O_SIXES + 1]
+    out[O_PCOPIES] = s[PLAGUES_SEEN + me] / k_[O_PCOPIES]
+    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] / k_[O_PCOPIES + 1]
+    out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) / k_[O_OPP_PSTAR]
     for p in range(NP):
         if s[REVEALED + p] == 1:
             out[O_MY_CANCEL + p] = s[CANCELLED + me * NP + p]
             out[O_OPP_CANCEL + p] = s[CANCELLED + opp * NP + p]
+    for i in range(len(MAP_PAIRS)):
+        out[O_MAP + i] = (s[ADJ + MAP_PAIRS[i, 0]] >> MAP_PAIRS[i, 1]) & 1
 
 
 @njit(cache=True)
@@ -319,20 +363,21 @@ def observation_views(obs: np.ndarray) -> dict[str, np.ndarray]:
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """Per-entry lower and upper bounds of the observation vector, from its declared pieces."""
+    """Per-entry lower and upper bounds of the observation vector: its pieces' count bounds over their scales."""
     low = np.empty(OBSERVATION_SIZE, dtype=np.float32)
     high = np.empty(OBSERVATION_SIZE, dtype=np.float32)
     for piece in OBSERVATION_PIECES:
-        low[OBSERVATION_SLICES[piece.name]] = piece.low
-        high[OBSERVATION_SLICES[piece.name]] = piece.high
+        low[OBSERVATION_SLICES[piece.name]] = piece.low / piece.scale
+        high[OBSERVATION_SLICES[piece.name]] = (piece.scale if piece.high is None else piece.high) / piece.scale
     return low, high
 
 
 def describe_observation() -> str:
-    """A Markdown table of the observation vector: index range, piece, meaning."""
+    """A Markdown table of the observation vector: index range, piece, meaning (with its scale)."""
     rows = ["| index | piece | meaning |", "|---|---|---|"]
     for piece in OBSERVATION_PIECES:
         sl = OBSERVATION_SLICES[piece.name]
         span = f"{sl.start}" if piece.size == 1 else f"{sl.start}-{sl.stop - 1}"
-        rows.append(f"| {span} | `{piece.name}` | {piece.meaning} |")
+        scaled = "" if piece.scale == 1 else f" / {piece.scale:g}"
+        rows.append(f"| {span} | `{piece.name}` | {piece.meaning}{scaled} |")
     return "\n".join(rows)

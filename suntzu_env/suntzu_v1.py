@@ -126,6 +126,7 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
+* v1 (map): observation piece `map` at the end (1 where two provinces border, R1.4), so a custom map is seen.
 * v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
   on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
   window, recall at army-source decisions, purge of blue armies only; observation pieces `sixes_revealed`,
@@ -190,14 +191,12 @@ def describe_actions() -> str:
 
 def projected_marker(s: np.ndarray) -> float:
     """The marker toward blue / 9, as it would stand if the next scoring (R4.5) were made now."""
-    col = min(2, (int(s[ROUND]) - 1) // 3)
-    margin = 0
-    for p in range(NP):
-        if s[ARMIES + p] > 0:
-            margin += int(s[VALUES + 3 * p + col])
-        elif s[ARMIES + NP + p] > 0:
-            margin -= int(s[VALUES + 3 * p + col])
-    return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin)) / MAX_SCORE
+    from suntzu_env.rules import N_SCORINGS
+    from suntzu_env.tables import next_scoring_column, projected_score
+
+    col = next_scoring_column(int(s[ROUND]))
+    values = s[VALUES + col : VALUES + N_SCORINGS * NP : N_SCORINGS]
+    return projected_score(int(s[SCORE]), s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], values) / MAX_SCORE
 
 
 if __doc__:  # the tables are generated from the declarations (absent under python -OO)

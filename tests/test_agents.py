@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import subprocess
 import sys
 import types
@@ -9,13 +10,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import answer, expect, load, make_state, place
+from helpers import PROVINCES, answer, expect, load, make_state, place
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent
 from agents.view import View
 from experiments.evaluate import play_game
 from suntzu_env import Game
 from suntzu_env.actions import A_PLACE, A_RECALL, ACTION_STRINGS
+from suntzu_env.observation import observation_views
 from suntzu_env.rules import N_BASE_CARDS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
@@ -203,3 +207,90 @@ def test_a_cost_is_paid_by_a_recall_rather_than_by_emptying_a_province(
     if then is not None:  # the recall filled the reserve; the same decision is asked again
         expect(game, "source", "blue", province="QIN", cause="cost")
         assert ACTION_STRINGS[agent.act(game.observation("blue"), game.legal_mask())] == then
+
+
+# R1.4 / D1: the declared map, and a ring around the board, as bordering pairs.
+DECLARED_MAP = (("QIN", "CHU"), ("QIN", "JIN-YAN"), ("CHU", "JIN-YAN"), ("CHU", "HAN-QI"), ("CHU", "WU"),
+                ("JIN-YAN", "HAN-QI"), ("HAN-QI", "WU"))  # fmt: skip
+RING = (("QIN", "CHU"), ("CHU", "JIN-YAN"), ("JIN-YAN", "HAN-QI"), ("HAN-QI", "WU"), ("WU", "QIN"))
+# The `map` piece, by hand: one entry per pair in board order QIN/CHU, QIN/JIN-YAN, QIN/HAN-QI, QIN/WU,
+# CHU/JIN-YAN, CHU/HAN-QI, CHU/WU, JIN-YAN/HAN-QI, JIN-YAN/WU, HAN-QI/WU.
+ALL_PAIRS = tuple(itertools.combinations(PROVINCES, 2))
+
+
+@pytest.mark.parametrize(
+    ("adjacency", "piece", "neighbours"),
+    [
+        (None, [1, 1, 0, 0, 1, 1, 1, 1, 0, 1], [(1, 2), (0, 2, 3, 4), (0, 1, 3), (1, 2, 4), (1, 3)]),
+        (DECLARED_MAP, [1, 1, 0, 0, 1, 1, 1, 1, 0, 1], [(1, 2), (0, 2, 3, 4), (0, 1, 3), (1, 2, 4), (1, 3)]),
+        (RING, [1, 0, 0, 1, 1, 0, 0, 1, 0, 1], [(1, 4), (0, 2), (1, 3), (2, 4), (0, 3)]),
+    ],
+)
+def test_the_observation_carries_the_games_map(
+    adjacency: tuple[tuple[str, str], ...] | None, piece: list[int], neighbours: list[tuple[int, ...]]
+) -> None:
+    """R1.4/D1: both sides see the map the game was made with, and `View` decodes its borders."""
+    game = Game.new(5, adjacency=adjacency)
+    for seat in ("blue", "red"):
+        obs = game.observation(seat)
+        assert observation_views(obs)["map"].tolist() == piece
+        assert list(View(obs, game.legal_mask()).neighbours) == neighbours
+
+
+@given(borders=st.lists(st.sampled_from(ALL_PAIRS), unique=True))
+@settings(max_examples=40, deadline=None)
+def test_any_map_is_seen_as_given(borders: list[tuple[str, str]]) -> None:
+    """R1.4: whatever pairs border, the `map` piece is 1 exactly at them (either way round) and 0 elsewhere."""
+    game = Game.new(0, adjacency=tuple((b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(borders)))
+    seen = observation_views(game.observation("blue"))["map"].tolist()
+    assert seen == [1.0 if pair in borders else 0.0 for pair in ALL_PAIRS]
+    view = View(game.observation("red"), game.legal_mask())
+    for a, b in ALL_PAIRS:
+        i, j = PROVINCES.index(a), PROVINCES.index(b)
+        assert (j in view.neighbours[i]) == (i in view.neighbours[j]) == ((a, b) in borders)
+
+
+@pytest.mark.parametrize("name", ["greedy", "heuristic"])
+@pytest.mark.parametrize(("adjacency", "target"), [(RING, "province:WU"), (None, None)])
+def test_march_follows_the_games_own_borders(name: str, adjacency: tuple[tuple[str, str], ...] | None,
+                                             target: str | None) -> None:  # fmt: skip
+    """R8 (march), R1.4: blue marches from its stack in QIN into an empty neighbour worth most at round 3.
+
+    QIN's neighbours are CHU and JIN-YAN on the declared map, CHU and WU on the ring. WU (4 at this
+    scoring) beats CHU (1), so on the ring both agents march into WU, which the declared map does
+    not allow; on the declared map neither may (it picks JIN-YAN or passes).
+    """
+    values = [[1, 2, 4], [1, 3, 5], [3, 2, 3], [2, 3, 2], [4, 3, 2]]
+    state = make_state("standard", round_=3, values=values, blue={"armies": [3, 0, 0, 0, 0], "hand": BASE,
+                       "held": ["march"]}, red={"armies": [0, 0, 0, 1, 0], "hand": BASE})  # fmt: skip
+    if adjacency is not None:
+        state["rules"]["adjacency"] = [list(pair) for pair in adjacency]
+    game = load(state)
+    place(game, ["6", "2", "3", "4", "5"], ["2", "3", "4", "5", "6"])
+    agent = make_agent(name)
+    expect(game, "window", "blue", warlord="march")
+    chosen = []
+    while game.current_player == "blue" and game.decision["kind"] in ("window", "target"):
+        chosen.append(ACTION_STRINGS[agent.act(game.observation("blue"), game.legal_mask())])
+        game.apply(chosen[-1])
+    if target is not None:
+        assert chosen == ["use", target]
+    else:
+        assert "province:WU" not in chosen
+
+
+def test_view_decodes_counts_with_the_declared_scales() -> None:
+    """The decoded view gives back the record's counts (armies, values, hand, marker, card counts)."""
+    blue = {"armies": [3, 0, 2, 0, 0], "hand": [*BASE, "10", "-1", "-1"], "deck": ["7", "P"], "set_aside": 4}
+    red = {"armies": [0, 5, 0, 0, 1], "hand": BASE, "deck": ["8"]}
+    game = load(make_state("standard", round_=4, score=-3, values=VALUES, blue=blue, red=red))
+    record = game.to_dict()
+    view = View(game.observation("blue"), game.legal_mask())
+    assert view.my_armies == [3, 0, 2, 0, 0] and view.opp_armies == [0, 5, 0, 0, 1]
+    assert view.values == VALUES and view.score == -3 and view.round == 4
+    assert view.my_pools[:2] == [record["blue"]["reserve"], 4]
+    assert view.hand == [1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0]
+    assert view.my_deck == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert (view.opp_hand_size, view.opp_deck_size) == (6, 1)
+    red_view = View(game.observation("red"), game.legal_mask())
+    assert red_view.score == 3 and red_view.my_armies == [0, 5, 0, 0, 1]
