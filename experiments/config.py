@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from agents import check_spec
 from experiments.cli import ConfigError
-from experiments.game import GAME, Variant, options_of
+from experiments.game import GAME, Borders, Variant, options_of
 from suntzu_env.protocol import GameOptions
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
@@ -59,7 +59,7 @@ class TrainConfig:
     """rules variant"""
     events: bool = False
     """play with the event cards"""
-    adjacency: tuple[str, ...] | None = None
+    adjacency: Borders = None
     """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     shaped_reward: float = 0.0
     """weight (>= 0) of the environment's potential-based shaping, which sums to zero over a game"""

@@ -45,7 +45,7 @@ from typing import Any
 
 from agents import Agent, check_spec, make_agent, valid_specs
 from experiments.cli import ConfigError, UserError, parse, run_cli
-from experiments.game import GAME, REPLAY_COMMAND, Variant, describe_options, option_fields, options_of
+from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
 from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
 from suntzu_env.protocol import GameOptions
 
@@ -530,7 +530,7 @@ class EvaluateConfig:
     """rules variant"""
     events: bool = False
     """play with the event cards (R7)"""
-    adjacency: tuple[str, ...] | None = None
+    adjacency: Borders = None
     """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
     """worker processes, one per core by default"""

@@ -8,7 +8,10 @@ own option flags in those two configs and in `options_of`.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
+
+import tyro
 
 from experiments.cli import ConfigError
 from suntzu_env.protocol import GameOptions, GameRules
@@ -21,12 +24,17 @@ Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, 
 OPTION_FIELDS = ("variant", "events", "adjacency")  # the config fields the game's options are made of
 REPLAY_COMMAND = "python -m suntzu_env.play --results {out}"  # the game's viewer of an evaluation's games
 BORDER = ":"  # between the two provinces of a border on the command line (province names hold '-')
+# The type of the `--adjacency` flag: one or more PROVINCE:PROVINCE borders, or None for the rules' map.
+Borders = Annotated[tuple[str, ...] | None, tyro.conf.arg(metavar="{None}|PROVINCE:PROVINCE [...]")]
 
 
 def borders(values: tuple[str, ...] | None) -> tuple[tuple[str, str], ...] | None:
     """`--adjacency QIN:CHU CHU:WU` as pairs of province names (checked by the options); None stays None."""
     if values is None:
         return None
+    if not values:
+        raise ConfigError(f"adjacency: expected one or more bordering pairs PROVINCE{BORDER}PROVINCE "
+                          "(None: the rules' map), got none")  # fmt: skip
     pairs = []
     for value in values:
         parts = value.split(BORDER)
@@ -43,8 +51,9 @@ def options_of(config: Any) -> GameOptions:
     fields["adjacency"] = borders(fields["adjacency"])
     try:
         return GAME.options(**fields)
-    except (TypeError, ValueError) as error:
-        raise ConfigError(str(error)) from None
+    except (TypeError, ValueError) as error:  # `adjacency[i] ...` names the border as it was given
+        message = re.sub(r"^adjacency\[(\d+)\]", lambda m: f"adjacency {config.adjacency[int(m[1])]}:", str(error))
+        raise ConfigError(message) from None
 
 
 def option_fields(options: GameOptions) -> dict[str, Any]:
