@@ -17,17 +17,16 @@ from typing import Any, Literal
 
 from agents import check_spec
 from experiments.cli import ConfigError
-from suntzu_env.rules import VARIANTS
-
-Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, as command-line choices
+from experiments.game import GAME, Borders, Variant, options_of
+from suntzu_env.protocol import GameOptions
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
 SEED_LIMIT = 2**31  # seeds are in [0, 2**31): numpy's legacy seeding, which SB3 uses, takes 32 bits
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timestamp: parts of a folder name
 # A resumed run keeps these: they name its folder, or shaped what is already trained (the game, the network,
 # the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
-FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "variant", "events", "net_arch", "bc_teacher",
-                   "bc_games", "bc_epochs")  # fmt: skip
+FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "variant", "events", "adjacency", "net_arch",
+                   "bc_teacher", "bc_games", "bc_epochs")  # fmt: skip
 
 
 @dataclasses.dataclass
@@ -60,6 +59,8 @@ class TrainConfig:
     """rules variant"""
     events: bool = False
     """play with the event cards"""
+    adjacency: Borders = None
+    """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     shaped_reward: float = 0.0
     """weight (>= 0) of the environment's potential-based shaping, which sums to zero over a game"""
 
@@ -185,11 +186,18 @@ class TrainConfig:
             _check_agent(spec, "opponents" if spec in weights else "eval_opponents")
         if self.bc_games:
             _check_agent(self.bc_teacher, "bc_teacher")
+        self.options  # noqa: B018  # checks the game's options
 
     # ---------------------------------------------------------------- derived values
     @property
+    def options(self) -> GameOptions:
+        """The game's options (variant, events, map): what every game of the run is played under."""
+        return options_of(self)
+
+    @property
     def env_id(self) -> str:
-        return f"suntzu-{self.variant}" + ("-events" if self.events else "")
+        """The game and its options, as the run's name begins: `suntzu-standard`, `suntzu-beginner-events`."""
+        return f"{GAME.name}-{GAME.label(self.options)}"
 
     @property
     def run_name(self) -> str:

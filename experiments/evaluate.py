@@ -12,10 +12,11 @@
 | ratings   | Bradley-Terry strengths fitted to all pairings, on the Elo scale (mean 0)             |
 | ladder    | the bars greedy beats random >= 80% and heuristic beats greedy >= 60%, when both play |
 
-Games are played directly on `suntzu_env.Game`, giving each side `game.observation(seat)` and
-`game.legal_mask()`: exactly what the environments hand an agent. They run in parallel over
-worker processes (`--workers`) behind a progress bar; the results do not depend on the number of
-workers.
+Games are played directly on the game (`experiments.game.GAME`, a `suntzu_env.protocol.GameRules`), giving
+each side `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an agent.
+Every game of an evaluation is played under the same options (`--variant`, `--events`, `--adjacency`).
+They run in parallel over worker processes (`--workers`) behind a progress bar; the results do not
+depend on the number of workers.
 
 The results folder (`--out`, default `results/<name>`) holds `summary.json` (configuration,
 every pairing with its statistics, ratings, ladder, timing), `pairings.csv` (one row per pairing),
@@ -36,24 +37,25 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from agents import Agent, check_spec, make_agent, valid_specs
 from experiments.cli import ConfigError, UserError, parse, run_cli
+from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
 from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
-from suntzu_env import Game
-from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.protocol import GameOptions
 
-Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, as command-line choices
+SEATS: tuple[str, ...] = GAME.seats
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 LADDER: tuple[tuple[str, str, float], ...] = (("greedy", "random", 0.80), ("heuristic", "greedy", 0.60))
 SEEDS_PER_JOB = 25  # deck seeds per unit of parallel work (50 games)
 AgentLike = str | Agent
+OptionsLike = GameOptions | Mapping[str, Any] | None  # the game's options, a mapping of their fields, or defaults
 
 
 # -------------------------------------------------------------------- statistics
@@ -115,22 +117,23 @@ def agent_seed(game_seed: int, seat: int) -> int:
     return x & 0x7FFFFFFFFFFFFFFF
 
 
-def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard", events: bool = False) -> dict:
-    """One game on `Game`: each side is asked with its own observation and the legal mask.
+def play_game(game_seed: int, *players: Agent, options: OptionsLike = None) -> dict:
+    """One game: each seat's agent (in seat order) is asked with its own observation and the legal mask.
 
-    Returns the winner ("blue", "red", "draw"), the final marker (+ toward blue), the number of
-    decisions the agents answered and the actions, as in `Game.record()`.
+    Returns the winner (a seat or "draw"), the final marker (+ toward the first seat), the number of
+    decisions the agents answered and the game's record (which `GAME.replay` plays again).
     """
-    game = Game.new(game_seed, variant=variant, events=events)
-    players = (blue, red)
-    blue.reset(agent_seed(game_seed, 0))
-    red.reset(agent_seed(game_seed, 1))
+    if len(players) != len(SEATS):
+        raise ValueError(f"play_game needs one agent per seat {SEATS}, got {len(players)}")
+    game = GAME.new(game_seed, GAME.options(options))
+    by_seat = dict(zip(SEATS, players, strict=True))
+    for side, agent in enumerate(players):
+        agent.reset(agent_seed(game_seed, side))
     decisions = 0
     while (seat := game.current_player) is not None:
-        agent = players[0] if seat == "blue" else players[1]
-        game.apply(agent.act(game.observation(seat), game.legal_mask()))
+        game.apply(by_seat[seat].act(game.observation(seat), game.legal_mask()))
         decisions += 1
-    return {"winner": game.winner, "score": game.score, "decisions": decisions, "actions": game.record()["actions"]}
+    return {"winner": game.winner, "score": game.score, "decisions": decisions, "record": game.record()}
 
 
 @dataclass(frozen=True)
@@ -142,8 +145,7 @@ class Job:
     b: AgentLike
     first_seed: int
     n_seeds: int
-    variant: str
-    events: bool
+    options: GameOptions
     a_seats: tuple[str, ...] = SEATS
 
 
@@ -164,8 +166,8 @@ def _run_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
     rows = []
     for seed in range(job.first_seed, job.first_seed + job.n_seeds):
         for a_seat in job.a_seats:
-            blue, red = (a, b) if a_seat == "blue" else (b, a)
-            out = play_game(seed, blue, red, job.variant, job.events)
+            blue, red = (a, b) if a_seat == SEATS[0] else (b, a)
+            out = play_game(seed, blue, red, options=job.options)
             result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
             rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
     return job.pairing, rows
@@ -175,8 +177,7 @@ def play_games(
     pairings: Sequence[tuple[AgentLike, AgentLike]],
     games: int,
     seed: int = 0,
-    variant: str = "standard",
-    events: bool = False,
+    options: OptionsLike = None,
     workers: int = 1,
     progress: bool = False,
     mirrored: bool = True,
@@ -184,21 +185,21 @@ def play_games(
     """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count.
 
     Mirrored (the default), `games` is even and each deck seed is played twice, a as blue then as red;
-    otherwise each of `games` deck seeds is played once, a as blue.
+    otherwise each of `games` deck seeds is played once, a as blue. `options`: the game's options (an
+    options value or a mapping of its fields, such as `{"variant": "beginner"}`; None: the defaults).
     """
     if mirrored:
         check_games(games)
     elif not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
-    if variant not in VARIANTS:
-        raise ValueError(f"variant must be one of {VARIANTS}, got {variant!r}")
+    options = GAME.options(options)
     for a, b in pairings:
         for agent in (a, b):
             if isinstance(agent, str):
                 check_spec(agent)
     seeds, a_seats = (games // 2, SEATS) if mirrored else (games, SEATS[:1])
     jobs = [
-        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), variant, events, a_seats)
+        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), options, a_seats)
         for i, (a, b) in enumerate(pairings)
         for start in range(0, seeds, SEEDS_PER_JOB)
     ]
@@ -267,8 +268,7 @@ def play_match(
     agent_b: AgentLike,
     games: int,
     seed: int = 0,
-    variant: str = "standard",
-    events: bool = False,
+    options: OptionsLike = None,
     workers: int = 1,
     progress: bool = False,
 ) -> dict[str, Any]:
@@ -281,7 +281,7 @@ def play_match(
     counts per seat of a (`blue_wins`, ..., `red_win_rate`) and per deck seed (`pairs_won_both`,
     `pairs_split`, `pairs_lost_both`).
     """
-    (rows,) = play_games([(agent_a, agent_b)], games, seed, variant, events, workers, progress)
+    (rows,) = play_games([(agent_a, agent_b)], games, seed, options, workers, progress)
     return summarize(rows)
 
 
@@ -289,25 +289,26 @@ def seat_advantage(
     specs: Sequence[AgentLike],
     games: int,
     seed: int = 0,
-    variant: str = "standard",
-    events: bool = False,
+    options: OptionsLike = None,
     workers: int = 1,
     progress: bool = False,
 ) -> list[dict[str, Any]]:
-    """How often blue wins when both seats are played by the same agent, one entry per agent.
+    """How often the first seat (blue) wins when both seats are played by the same agent, one entry per agent.
 
     Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in both
     seats, swapping the seats would replay the very same game. Returns `games`, `blue_wins`, `draws`,
     `red_wins`, `blue_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
     """
+    first, second = SEATS
     out = []
-    for rows in play_games([(s, s) for s in specs], games, seed, variant, events, workers, progress, mirrored=False):
-        blue = sum(r["winner"] == "blue" for r in rows)
+    for rows in play_games([(s, s) for s in specs], games, seed, options, workers, progress, mirrored=False):
+        wins = sum(r["winner"] == first for r in rows)
         draws = sum(r["winner"] == "draw" for r in rows)
-        points = blue + 0.5 * draws
+        points = wins + 0.5 * draws
         low, high = wilson(points, len(rows))
-        out.append({"games": len(rows), "blue_wins": blue, "draws": draws, "red_wins": len(rows) - blue - draws,
-                    "blue_win_rate": points / len(rows), "ci_low": low, "ci_high": high})  # fmt: skip
+        out.append({"games": len(rows), f"{first}_wins": wins, "draws": draws,
+                    f"{second}_wins": len(rows) - wins - draws, f"{first}_win_rate": points / len(rows),
+                    "ci_low": low, "ci_high": high})  # fmt: skip
     return out
 
 
@@ -328,20 +329,18 @@ def round_robin(
     specs: Sequence[str],
     games: int,
     seed: int = 0,
-    variant: str = "standard",
-    events: bool = False,
+    options: OptionsLike = None,
     workers: int = 1,
     progress: bool = False,
 ) -> dict[str, Any]:
-    """Every pair of agents over the same deck seeds; the statistics, ratings and the ladder."""
+    """Every pair of agents over the same deck seeds, under the same options; statistics, ratings, the ladder."""
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {list(specs)}")
     labels = labels_for(specs)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
+    options = GAME.options(options)
     start = time.perf_counter()
-    games_by_pairing = play_games(
-        [(specs[i], specs[j]) for i, j in pairs], games, seed, variant, events, workers, progress
-    )
+    games_by_pairing = play_games([(specs[i], specs[j]) for i, j in pairs], games, seed, options, workers, progress)
     seconds = time.perf_counter() - start
     pairings = []
     for (i, j), rows in zip(pairs, games_by_pairing, strict=True):
@@ -355,8 +354,8 @@ def round_robin(
             "games_per_pairing": games,
             "seed": seed,
             "game_seeds": [seed, seed + games // 2 - 1],
-            "variant": variant,
-            "events": events,
+            "game": GAME.name,
+            **option_fields(options),
             "workers": workers,
         },
         "pairings": pairings,
@@ -411,27 +410,21 @@ def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
         games = []
         for pairing, rows in zip(results["pairings"], results["games"], strict=True):
             for r in rows:
-                blue, red = (pairing["a"], pairing["b"]) if r["a_seat"] == "blue" else (pairing["b"], pairing["a"])
+                blue, red = (pairing["a"], pairing["b"]) if r["a_seat"] == SEATS[0] else (pairing["b"], pairing["a"])
                 games.append(
                     {
                         "pairing": f"{pairing['a']} vs {pairing['b']}",
                         "seed": r["seed"],
-                        "blue": blue,
-                        "red": red,
+                        SEATS[0]: blue,
+                        SEATS[1]: red,
                         "winner": r["winner"],
                         "score": r["score"],
                         "decisions": r["decisions"],
                     }
                 )
-        write_atomic(folder / "games.csv", _csv(["pairing", "seed", "blue", "red", "winner", "score", "decisions"],
-                                                games))  # fmt: skip
-        rules = {"variant": results["config"]["variant"], "events": results["config"]["events"]}
-        records = [
-            json.dumps({"record": {"seed": r["seed"], "rules": rules, "actions": r["actions"]}})
-            for rows in results["games"]
-            for r in rows
-        ]
-        write_atomic(folder / "games.jsonl", "".join(line + "\n" for line in records))  # Game.replay reads each
+        write_atomic(folder / "games.csv", _csv(["pairing", "seed", *SEATS, "winner", "score", "decisions"], games))
+        records = [json.dumps({"record": r["record"]}) for rows in results["games"] for r in rows]
+        write_atomic(folder / "games.jsonl", "".join(line + "\n" for line in records))  # GAME.replay reads each
         plot_heatmap(results, folder / "heatmap.png")
         if fresh:
             folder.rename(out)
@@ -493,15 +486,15 @@ def report(results: dict[str, Any]) -> str:
     cfg = results["config"]
     lines = [
         f"round robin: {len(cfg['labels'])} agents, {cfg['games_per_pairing']} games per pairing "
-        f"(deck seeds {cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, both seats), {cfg['variant']}, "
-        f"events {'on' if cfg['events'] else 'off'}",
-        f"{'pairing':<28} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} {'as blue':>7} {'as red':>7}",
+        f"(deck seeds {cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, both seats), {describe_options(cfg)}",
+        f"{'pairing':<28} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} "
+        + " ".join(f"{'as ' + seat:>7}" for seat in SEATS),
     ]
     for p in results["pairings"]:
         lines.append(
             f"{p['a'] + ' vs ' + p['b']:<28} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
-            f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]"
-            f"   {100 * p['blue_win_rate']:>6.1f}% {100 * p['red_win_rate']:>6.1f}%"
+            f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]   "
+            + " ".join(f"{100 * p[f'{seat}_win_rate']:>6.1f}%" for seat in SEATS)
         )
     ranked = sorted(results["ratings"].items(), key=lambda kv: -kv[1])
     lines.append("ratings (Bradley-Terry, Elo scale, mean 0): " + ", ".join(f"{k} {v:+.0f}" for k, v in ranked))
@@ -537,6 +530,8 @@ class EvaluateConfig:
     """rules variant"""
     events: bool = False
     """play with the event cards (R7)"""
+    adjacency: Borders = None
+    """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
     """worker processes, one per core by default"""
     out: Path | None = None
@@ -566,16 +561,41 @@ class EvaluateConfig:
         if self.name is not None and (not self.name or "/" in self.name or os.sep in self.name or
                                       self.name in (".", "..")):  # fmt: skip
             raise ConfigError(f"name must be a folder name (no '/'), got {self.name!r}")
-        if self.variant not in VARIANTS:
-            raise ConfigError(f"variant must be one of {', '.join(VARIANTS)}, got {self.variant!r}")
+        self.options  # noqa: B018  # checks the game's options
+
+    @property
+    def options(self) -> GameOptions:
+        """The game's options (variant, events, map): every game of the evaluation is played under them."""
+        return options_of(self)
 
 
-def load_agents(specs: Sequence[str]) -> None:
-    """Load each `ppo:` agent now, once: a bad model is refused before any game, and workers inherit it."""
+def load_agents(specs: Sequence[str], options: GameOptions | None = None) -> None:
+    """Load each `ppo:` agent now, once: a bad model is refused before any game, and workers inherit it.
+
+    A trained agent whose run was played under other options than `options` (another map, say) is named.
+    """
     for spec in dict.fromkeys(specs):
         if spec.startswith("ppo:"):
             _AGENTS[spec, 0] = make_agent(spec)
             _AGENTS[spec, 1] = copy.deepcopy(_AGENTS[spec, 0])
+            trained = trained_options(spec[len("ppo:") :])
+            if options is not None and trained is not None and GAME.label(trained) != GAME.label(options):
+                print(f"note: {spec} was trained under {describe_options(option_fields(trained))}; "
+                      f"these games are played under {describe_options(option_fields(options))}")  # fmt: skip
+
+
+def trained_options(path: str) -> GameOptions | None:
+    """The options a trained model's run was played under (None: no run folder with a readable config beside it)."""
+    from experiments.runs import read_config
+
+    model = Path(path)
+    for folder in (model, model.parent, model.parent.parent):
+        if (folder / "config.json").is_file():
+            try:
+                return read_config(folder).options
+            except UserError:
+                return None
+    return None
 
 
 def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
@@ -591,16 +611,15 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
-    load_agents(args.agents)
-    results = round_robin(args.agents, args.games, args.seed, args.variant, args.events, args.workers,
-                          progress=args.progress)  # fmt: skip
+    load_agents(args.agents, args.options)
+    results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress)
     try:
         out = write_results(results, out)
     except OSError as error:
         raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
     print(report(results))
     print(f"results: {out}")
-    print(f"replay its games in the browser: python -m suntzu_env.play --results {out}")
+    print(f"replay its games in the browser: {REPLAY_COMMAND.format(out=out)}")
     return results
 
 

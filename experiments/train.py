@@ -1,9 +1,14 @@
 """Train a MaskablePPO agent on Sun Tzu: `python -m experiments.train [--help]`.
 
+The game is reached through `experiments.game.GAME` (a `suntzu_env.protocol.GameRules`); every game of a
+run, for demonstrations, training and evaluation, is played under the run's options (`--variant`,
+`--events`, `--adjacency`), which its `config.json` keeps.
+
 1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the `heuristic` baseline's decisions
    (behaviour cloning on its games) and the value network learns their results.
-2. **PPO**: the learner plays `SunTzuGymEnv`, in alternate seats, against an opponent drawn per episode from
-   a mix of scripted baselines and frozen snapshots of itself (the self-play pool, `--opponents`).
+2. **PPO**: the learner plays the game's Gymnasium environment (`SunTzuGymEnv`), in alternate seats, against
+   an opponent drawn per episode from a mix of scripted baselines and frozen snapshots of itself (the
+   self-play pool, `--opponents`).
 3. **Evaluation**: every `--eval-every` timesteps, and at the end with more games, the masked,
    deterministic policy plays seat-balanced games against each baseline; the results go to `eval.csv`,
    TensorBoard and `learning_curve.png`.
@@ -56,6 +61,7 @@ from agents.ppo import (
 from experiments.cli import UserError, flag, parse, run_cli
 from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import ignore_interrupts, play_match
+from experiments.game import GAME
 from experiments.runs import (
     TEMPORARY,
     read_config,
@@ -67,8 +73,7 @@ from experiments.runs import (
     write_json,
 )
 from experiments.versions import library_versions
-from suntzu_env import Game, SunTzuGymEnv
-from suntzu_env.rules import SEATS
+from suntzu_env.protocol import GameOptions
 
 PROG = "python -m experiments.train"
 POOL_DIR = "pool"
@@ -126,7 +131,7 @@ class OpponentMix(gym.Wrapper):
             opponent = self.agents[self.current]
         env: Any = self.env.unwrapped
         env.set_opponent(opponent)
-        env.seat_choice = SEATS[(self.episodes + self.first_seat) % 2]
+        env.seat_choice = GAME.seats[(self.episodes + self.first_seat) % len(GAME.seats)]
         self.episodes += 1
         return self.env.reset(seed=seed, options=options)
 
@@ -139,7 +144,7 @@ class OpponentMix(gym.Wrapper):
 
 def make_env(cfg: TrainConfig, rank: int) -> Callable[[], gym.Env]:
     def thunk() -> gym.Env:
-        env = SunTzuGymEnv(variant=cfg.variant, events=cfg.events, shaped_reward=cfg.shaped_reward)
+        env = GAME.learner_env(cfg.options, shaped_reward=cfg.shaped_reward)
         env = OpponentMix(
             env, cfg.opponent_weights, cfg.seed * 10_007 + 101 * rank, cfg.pool_size, cfg.pool_deterministic
         )
@@ -217,15 +222,16 @@ BC_EXPLORE = 0.1  # share of the teacher's decisions replaced by a random legal 
 BC_GAMES_PER_JOB = 50
 
 
-def _demo_job(job: tuple[str, int, int, str, bool]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def _demo_job(job: tuple[str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results."""
-    teacher_spec, first, n, variant, events = job
+    teacher_spec, first, n, options = job
+    seats = GAME.seats
     teacher, twin = make_agent(teacher_spec), make_agent(teacher_spec)
     opponents = {spec: make_agent(spec) for spec in BC_OPPONENTS if spec is not None}
     rng = np.random.default_rng(first)
     obs, masks, actions, results = [], [], [], []
     for seed in range(first, first + n):
-        game = Game.new(seed, variant=variant, events=events)
+        game = GAME.new(seed, options)
         opp_spec = BC_OPPONENTS[seed % len(BC_OPPONENTS)]
         seat = seed // len(BC_OPPONENTS) % 2  # the teacher's seat (its twin's when it plays itself)
         players = [teacher, twin] if opp_spec is None else [teacher, opponents[opp_spec]]
@@ -237,7 +243,7 @@ def _demo_job(job: tuple[str, int, int, str, bool]) -> tuple[np.ndarray, np.ndar
         start = len(actions)
         sides = []
         while (name := game.current_player) is not None:
-            side = SEATS.index(name)
+            side = seats.index(name)
             o, m = game.observation(name), game.legal_mask()
             a = players[side].act(o, m)
             if side in recorded:
@@ -249,7 +255,7 @@ def _demo_job(job: tuple[str, int, int, str, bool]) -> tuple[np.ndarray, np.ndar
                     a = int(rng.choice(np.flatnonzero(m)))
             game.apply(a)
         returns = game.returns()
-        results.extend(returns[SEATS[side]] for side in sides)
+        results.extend(returns[seats[side]] for side in sides)
         assert len(results) == len(actions) == start + len(sides)
     return np.array(obs), np.array(masks), np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32)
 
@@ -257,7 +263,7 @@ def _demo_job(job: tuple[str, int, int, str, bool]) -> tuple[np.ndarray, np.ndar
 def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The teacher's decisions over `cfg.bc_games` games, played by `cfg.workers` processes."""
     first = cfg.seed * 1_000_003 + 7
-    jobs = [(cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.variant, cfg.events)
+    jobs = [(cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.options)
             for i in range(0, cfg.bc_games, BC_GAMES_PER_JOB)]  # fmt: skip
     bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game", disable=not cfg.progress_bar)
     if cfg.workers > 1 and len(jobs) > 1:
@@ -312,8 +318,8 @@ def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, f
     """Seat-balanced games of the masked, deterministic policy against each of `cfg.eval_opponents`."""
     rows = []
     for spec in cfg.eval_opponents:
-        result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, variant=cfg.variant,
-                            events=cfg.events, workers=cfg.workers)  # fmt: skip
+        result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, options=cfg.options,
+                            workers=cfg.workers)  # fmt: skip
         rows.append({"timesteps": timesteps, "opponent": spec, "games": games, "final": final} | result)
     return rows
 

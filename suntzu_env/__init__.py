@@ -3,8 +3,9 @@
 `Game` is the engine's Python face, `Options` the rules a game is played under, `Agent` the protocol every
 player implements; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
 (AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper, registered as `"SunTzu-v1"`
-(`gymnasium.make("SunTzu-v1")` once this package is imported). Training libraries and plotting are never
-imported here; pictures are drawn only when asked for.
+(`gymnasium.make("SunTzu-v1")` once this package is imported); `SUNTZU` is the game as a
+`suntzu_env.protocol.GameRules`, which the experiments play it through. Training libraries and plotting are
+never imported here; pictures are drawn only when asked for.
 """
 
 from suntzu_env.actions import N_ACTIONS
@@ -14,6 +15,7 @@ from suntzu_env.game import Game
 from suntzu_env.gym_env import ENV_ID, SunTzuGymEnv, register
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation
 from suntzu_env.options import Options
+from suntzu_env.suntzu_game import SUNTZU
 from suntzu_env.suntzu_v1 import IllegalActionWarning, env, parallel_env, raw_env
 
 register()
@@ -22,6 +24,7 @@ __all__ = [
     "ENV_ID",
     "N_ACTIONS",
     "OBSERVATION_SIZE",
+    "SUNTZU",
     "Agent",
     "EnvSettings",
     "Game",

@@ -106,7 +106,7 @@ def test_agents_play_only_legal_actions(blue: str, red: str, games: int, variant
     players = Checked(make_agent(blue)), Checked(make_agent(red))
     winners = set()
     for seed in range(games):
-        out = play_game(10_000 + seed, players[0], players[1], variant, events)
+        out = play_game(10_000 + seed, players[0], players[1], options={"variant": variant, "events": events})
         winners.add(out["winner"])
     assert players[0].decisions > 0 and players[1].decisions > 0
     assert winners <= {"blue", "red", "draw"}

@@ -161,3 +161,42 @@ def test_cli_writes_the_results_folder_whole(tmp_path: Path) -> None:
     main(["--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"])
     assert {p.name for p in out.iterdir()} == RESULT_FILES
     assert [p.name for p in out.parent.iterdir()] == ["eval"]  # no temporary folder or file beside it
+
+
+def test_the_experiments_reach_the_game_only_through_its_protocol() -> None:
+    """Only experiments/game.py names the game; the rest imports nothing of suntzu_env but the protocol."""
+    import ast
+
+    from experiments.game import GAME
+    from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame
+
+    folder = Path(__file__).resolve().parent.parent / "experiments"
+    for path in sorted(folder.glob("*.py")):
+        if path.name == "game.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                assert not name.startswith("suntzu_env") or name == "suntzu_env.protocol", f"{path.name}: {name}"
+    assert isinstance(GAME, GameRules)
+    assert isinstance(GAME.new(0), TurnGame) and isinstance(GAME.learner_env().unwrapped, LearnerEnv)
+    game = GAME.replay(GAME.new(3).record())
+    assert game.current_player in GAME.seats and game.legal_mask().shape == (GAME.n_actions,)
+    assert game.observation(GAME.seats[0]).shape == (GAME.observation_size,)
+
+
+def test_games_are_played_under_the_options_given() -> None:
+    chain = [["QIN", "CHU"], ["CHU", "JIN-YAN"], ["JIN-YAN", "HAN-QI"], ["HAN-QI", "WU"]]
+    (rows,) = play_games([("greedy", "random")], 2, seed=8, options={"variant": "beginner", "adjacency": chain})
+    for row in rows:
+        assert row["record"]["rules"] == {"variant": "beginner", "events": False, "adjacency": chain}
+        assert Game.replay(row["record"]).winner == row["winner"]
+    default = play_match("greedy", "random", 2, seed=8, options=None)
+    assert default == play_match("greedy", "random", 2, seed=8, options={"variant": "standard"})
+    with pytest.raises(ValueError, match="variant must be one of"):
+        play_match("greedy", "random", 2, options={"variant": "expert"})

@@ -16,15 +16,16 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import train_here
+from conftest import TINY_RUN, train_here
 
 from agents import AGENT_NAMES, make_agent
 from agents.ppo import PolicyActor, PPOAgent, load_model, load_ppo_agent, resolve_model_path
+from experiments import evaluate
 from experiments.cli import ConfigError, parse
-from experiments.config import SMOKE, TrainConfig
+from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import play_match
 from experiments.runs import read_config, read_eval
-from experiments.train import OpponentMix
+from experiments.train import OpponentMix, make_env
 from experiments.versions import library_versions
 from suntzu_env import Game, SunTzuGymEnv
 
@@ -236,3 +237,53 @@ def test_pool_agent_is_masked_and_samples_when_asked(tiny_run: Path) -> None:
     assert all(mask[sampler.act(obs, mask)] for _ in range(50))
     with pytest.raises(ValueError, match="allows no action"):
         sampler.act(obs, np.zeros_like(mask))
+
+
+# A chain of borders, in the rules' province order (as records write a map): fewer than the declared map's.
+CHAIN = ("QIN:CHU", "CHU:JIN-YAN", "JIN-YAN:HAN-QI", "HAN-QI:WU")
+CHAIN_PAIRS = [border.split(":") for border in CHAIN]
+
+
+def test_a_custom_map_trains_and_evaluates_end_to_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """--adjacency reaches every game: the training environments, the run's config, evaluation's records."""
+    monkeypatch.setenv(SMOKE_VARIABLE, "1")
+    runs = tmp_path / "runs"
+    train_here(capsys, *TINY_RUN, "--runs-dir", str(runs), "--adjacency", *CHAIN)
+    (run,) = runs.iterdir()
+    assert run.name.startswith("suntzu-standard-map")  # another map, another run name
+    cfg = read_config(run)
+    assert cfg.adjacency == CHAIN and cfg.options.adjacency == tuple(map(tuple, CHAIN_PAIRS))
+    env = make_env(cfg, 0)().unwrapped  # the game PPO trains on (the opponent mix aside)
+    env.reset(seed=0)
+    assert env.game.record()["rules"]["adjacency"] == CHAIN_PAIRS
+    assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
+
+    out = tmp_path / "eval"
+    argv = ["--agents", f"ppo:{run}", "random", "--games", "4", "--workers", "1", "--no-progress"]
+    results = evaluate.main([*argv, "--adjacency", *CHAIN, "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "map QIN:CHU CHU:JIN-YAN JIN-YAN:HAN-QI HAN-QI:WU" in printed and "note:" not in printed
+    assert results["config"]["adjacency"] == CHAIN_PAIRS
+    records = [json.loads(line)["record"] for line in (out / "games.jsonl").read_text().splitlines()]
+    rows = [r for pairing in results["games"] for r in pairing]
+    assert len(records) == len(rows) == 4
+    for row, record in zip(rows, records, strict=True):
+        assert record["rules"]["adjacency"] == CHAIN_PAIRS
+        game = Game.replay(record)  # the record replays on its own map, to the same end
+        assert (game.winner, game.score) == (row["winner"], row["score"])
+
+    evaluate.main([*argv, "--out", str(tmp_path / "elsewhere")])  # the rules' map: the trained map is named
+    assert "note: ppo:" in capsys.readouterr().out
+
+
+def test_the_game_options_come_from_the_flags() -> None:
+    cfg = parse(TrainConfig, ["--variant", "beginner", "--events", "--adjacency", *CHAIN], PROG)
+    assert cfg.options.as_dict() == {"variant": "beginner", "events": True, "adjacency": tuple(map(tuple, CHAIN_PAIRS))}
+    assert cfg.env_id.startswith("suntzu-beginner-events-map")
+    assert TrainConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg  # the map survives config.json
+    assert TrainConfig().options.adjacency is None and TrainConfig().env_id == "suntzu-standard"
+    # the rules' own map, spelt out, is the same game and the same run name as no map at all
+    declared = ("QIN:CHU", "QIN:JIN-YAN", "CHU:JIN-YAN", "CHU:HAN-QI", "CHU:WU", "JIN-YAN:HAN-QI", "HAN-QI:WU")
+    assert TrainConfig(adjacency=declared).env_id == "suntzu-standard"
