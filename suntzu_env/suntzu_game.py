@@ -14,7 +14,11 @@ from suntzu_env.rules import ADJACENCY, SEATS, adjacency_masks
 
 
 class SunTzuRules:
-    """Sun Tzu's facts, `Options` and constructors, as `GameRules` declares them (adapts `Game`'s public API)."""
+    """Sun Tzu's facts, `Options` and constructors, as `GameRules` declares them (adapts `Game`'s public API).
+
+    One `Options` value reaches `Game.new` and the environments, as their keywords (`**options.as_dict()`)
+    until they take it whole (`options=options`).
+    """
 
     name = "suntzu"
     seats: tuple[str, ...] = SEATS
