@@ -364,8 +364,7 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def _set_infos(self) -> None:
         """Each listed agent's info: its action mask (a fresh array each step, shared with `observe`)."""
-        mask = self.episode.mask
-        self.infos = {agent: {"action_mask": mask(agent)} for agent in self.agents}
+        self.infos = {agent: {"action_mask": mask} for agent, mask in self.episode.turn_masks(self.agents).items()}
 
     def observe(self, agent: str) -> Any:
         info = self.infos.get(agent)  # the mask of the last reset or step, if the agent is still listed
