@@ -177,11 +177,16 @@ class Episode:
             return game.legal_mask()
         return np.zeros(N_ACTIONS, dtype=np.int8)
 
-    def turn_masks(self, seats: Iterable[str]) -> dict[str, np.ndarray]:
-        """Each of `seats`' mask (as `mask` without `simultaneous`), the player to act looked up once."""
-        player = None if self.over else self.game.current_player
+    def turn_masks(self, seats: Iterable[str], player: str | None) -> dict[str, np.ndarray]:
+        """Each of `seats`' mask (as `mask` without `simultaneous`) when `player` is the seat asked now
+        (`game.current_player`, passed in by a caller that has it at hand)."""
+        if self.over:
+            player = None
         legal_mask = self.game.legal_mask
-        return {seat: legal_mask() if seat == player else np.zeros(N_ACTIONS, dtype=np.int8) for seat in seats}
+        masks = {}
+        for seat in seats:
+            masks[seat] = legal_mask() if seat == player else np.zeros(N_ACTIONS, dtype=np.int8)
+        return masks
 
     def observe(self, seat: str, mask: np.ndarray) -> Any:
         """`seat`'s observation with `mask`: a dict, or one flat vector (`flat_observation`)."""
