@@ -363,8 +363,8 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def _set_infos(self) -> None:
         """Each listed agent's info: its action mask (a fresh array each step, shared with `observe`)."""
-        mask = self.episode.mask
-        self.infos = {agent: {"action_mask": mask(agent)} for agent in self.agents}
+        masks = self.episode.turn_masks(self.agents, self.agent_selection)
+        self.infos = {agent: {"action_mask": masks[agent]} for agent in self.agents}
 
     def observe(self, agent: str) -> Any:
         info = self.infos.get(agent)  # the mask of the last reset or step, if the agent is still listed
