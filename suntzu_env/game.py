@@ -33,8 +33,8 @@ from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
 from suntzu_env.rules import (
-    MAX_SCORE,
     N_PROVINCES,
+    N_SCORINGS,
     PROVINCES,
     SCORING_ROUNDS,
     SEATS,
@@ -42,6 +42,7 @@ from suntzu_env.rules import (
     WARLORD_NAMES,
     adjacency_masks,
 )
+from suntzu_env.tables import next_scoring_column, projected_score
 
 RESULTS = records.RESULTS
 DEFAULT_ADJ = records.DEFAULT_ADJ
@@ -363,7 +364,7 @@ class Game:
     @property
     def next_scoring_round(self) -> int:
         """The round of the next scoring (R4.5): 3, 6 or 9 (9 from round 7 on, and once the game is over)."""
-        return SCORING_ROUNDS[min(len(SCORING_ROUNDS) - 1, (int(self._s[ROUND]) - 1) // 3)]
+        return SCORING_ROUNDS[next_scoring_column(int(self._s[ROUND]))]
 
     def projected_score(self) -> int:
         """The marker toward blue as it would stand if the next scoring (R4.5) were made now, in [-9, 9].
@@ -371,14 +372,9 @@ class Game:
         Each province held scores its value at `next_scoring_round`.
         """
         s = self._s
-        col = SCORING_ROUNDS.index(self.next_scoring_round)
-        margin = 0
-        for p in range(N_PROVINCES):
-            if s[ARMIES + p] > 0:
-                margin += int(s[VALUES + 3 * p + col])
-            elif s[ARMIES + N_PROVINCES + p] > 0:
-                margin -= int(s[VALUES + 3 * p + col])
-        return max(-MAX_SCORE, min(MAX_SCORE, int(s[SCORE]) + margin))
+        col = next_scoring_column(int(s[ROUND]))
+        values = s[VALUES + col : VALUES + N_SCORINGS * N_PROVINCES : N_SCORINGS]
+        return int(projected_score(int(s[SCORE]), s[ARMIES : ARMIES + N_PROVINCES], s[ARMIES + N_PROVINCES :], values))
 
     def record(self) -> dict[str, Any]:
         """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""

@@ -156,11 +156,10 @@ from suntzu_env.episode import (
     check_reset,
 )
 from suntzu_env.game import Game
-from suntzu_env.layout import ARMIES, ROUND, SCORE, VALUES
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
 from suntzu_env.options import Options
 from suntzu_env.render import HumanWindow, board_image, board_text
-from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS
+from suntzu_env.rules import N_PROVINCES, SEATS
 
 NP = N_PROVINCES
 FLAT_SIZE = OBSERVATION_SIZE + N_ACTIONS
@@ -187,16 +186,6 @@ def describe_actions() -> str:
             action = f"{group}:{name}" if name else group
             rows.append(f"| {len(rows) - 2} | `{action}` | {ACTION_MEANINGS[group].format(name)} |")
     return "\n".join(rows)
-
-
-def projected_marker(s: np.ndarray) -> float:
-    """The marker toward blue / 9, as it would stand if the next scoring (R4.5) were made now."""
-    from suntzu_env.rules import N_SCORINGS
-    from suntzu_env.tables import next_scoring_column, projected_score
-
-    col = next_scoring_column(int(s[ROUND]))
-    values = s[VALUES + col : VALUES + N_SCORINGS * NP : N_SCORINGS]
-    return projected_score(int(s[SCORE]), s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], values) / MAX_SCORE
 
 
 if __doc__:  # the tables are generated from the declarations (absent under python -OO)
@@ -463,6 +452,5 @@ __all__ = [
     "flat_observation_box",
     "observation_box",
     "parallel_env",
-    "projected_marker",
     "raw_env",
 ]

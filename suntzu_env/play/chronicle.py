@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import DIFF
+from suntzu_env.tables import BATTLE_DIFF
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
@@ -116,7 +116,7 @@ def battle_result(
     if CARD_PLAGUE in (bk, rk) and not counter:
         text = "Plague: no battle; the holder takes " + ("all but one army" if devastating else "half its armies")
         return {"winner": None, "by": 0, "plague": True, "text": text + " back to its reserve"}
-    d = int(DIFF[CARD_SIX if feint else bk][rk])
+    d = int(BATTLE_DIFF[CARD_SIX if feint else bk, rk])
     if d == 0 and infantry_applied:
         if infantry is None:
             return {"winner": None, "by": 0, "plague": False, "text": "tie; light infantry: marker at 0, no effect"}
