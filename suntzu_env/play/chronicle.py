@@ -14,7 +14,6 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.tables import BATTLE_DIFF
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
@@ -30,6 +29,7 @@ from suntzu_env.rules import (
     SCORING_ROUNDS,
     SEATS,
 )
+from suntzu_env.tables import BATTLE_DIFF
 
 NP = N_PROVINCES
 REACTIVE_BEFORE_BATTLE = ("feint", "counter_plague", "devastating_plague")  # R5.7: asked before the result
