@@ -74,6 +74,7 @@ from suntzu_env.layout import (
     DK_TARGET,
     DK_WARLORD,
     DK_WINDOW,
+    DRAW_SLOTS,
     DRAWN,
     DST_MARK,
     DST_PROVINCE,
@@ -87,6 +88,7 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    KIND_COPIES,
     MARCH_FROM,
     MARKED,
     MAX_TASKS,
@@ -133,9 +135,11 @@ from suntzu_env.layout import (
     VALUES,
     VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINDOW_AFTER,
     WINDOW_POS,
     WINNER,
+    WINNER_DRAW,
     WL_HELD,
     WL_UNCHOSEN,
     WL_USED,
@@ -151,20 +155,28 @@ from suntzu_env.rules import (
     CARD_SEVEN,
     CARD_SIX,
     CARD_TEN,
+    CHAMPION_COST,
     CHARIOT_SIXES,
+    DRAW,
+    DRAW_AFTER_ONE,
     E_CHAMPION,
     E_HERO,
     E_PANDEMIC,
     E_WAR_CHARIOT,
     FEINT_CARD,
     HAND_DRAW,
+    HEAD_START_POINTS,
+    HERO_COST,
     LAST_WINDOW_ROUND,
+    LIGHT_INFANTRY_MARGIN,
     MAX_SCORE,
     N_BASE_CARDS,
     N_CARD_KINDS,
+    N_EVENTS,
     N_PROVINCES,
     N_ROUNDS,
     N_SCORINGS,
+    N_WARLORDS,
     N_WARLORDS_PER_SIDE,
     PANDEMIC_PLAGUES,
     RED,
@@ -182,6 +194,7 @@ from suntzu_env.tables import (
     BATTLE_DIFF,
     COPIES,
     DISPLAYS,
+    HAS_WARLORDS,
     IS_WINDOW_WARLORD,
     START_RESERVE,
     START_SET_ASIDE,
@@ -417,8 +430,8 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
     elif kind == DK_SHORTFALL:
         n = _shortfall_sources(s, side, s[DEC_PROV], mask) + _recall_mask(s, side, mask)
     elif kind == DK_KEEP:
-        for i in range(3):
-            c = s[DRAWN + side * 3 + i]
+        for i in range(DRAW_SLOTS):
+            c = s[DRAWN + side * DRAW_SLOTS + i]
             k = card_kind(c)
             if c >= 0 and mask[A_KEEP + k] == 0:
                 mask[A_KEEP + k] = 1
@@ -560,11 +573,20 @@ def _move_armies(s: np.ndarray, winner: int, d: int, p: int) -> None:
 
 
 @njit(cache=True)
+def set_variant(s: np.ndarray, variant: int) -> None:
+    """Write the features of row `variant` of `rules.VARIANT_RULES` into the state's flags."""
+    s[VARIANT] = variant
+    s[WARLORDS_ON] = HAS_WARLORDS[variant]
+    for k in range(NK):
+        s[KIND_COPIES + k] = COPIES[variant, k]
+
+
+@njit(cache=True)
 def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndarray, mask: np.ndarray) -> int:
     """Set up a new game from a seed (R3) and run to the first decision; returns the legal count."""
     s[:] = 0
     rng = rng_seed(seed)
-    s[VARIANT] = variant
+    set_variant(s, variant)
     s[EVENTS_ON] = events
     for p in range(NP):
         s[ADJ + p] = adj[p]
@@ -572,11 +594,11 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
     s[WINNER] = -1
     s[PRIVILEGE] = -1
     s[ORDER_HOLDER] = -1
-    displays = np.arange(10)
-    _shuffle(rng, displays, 10)  # R3.1: five displays at random, in random provinces
+    displays = np.arange(len(DISPLAYS))
+    _shuffle(rng, displays, len(DISPLAYS))  # R3.1: five displays at random, in random provinces
     for p in range(NP):
-        for r in range(3):
-            s[VALUES + p * 3 + r] = DISPLAYS[displays[p], r]
+        for col in range(N_SCORINGS):
+            s[VALUES + p * N_SCORINGS + col] = DISPLAYS[displays[p], col]
     cards = np.zeros(DECK_CAPACITY, dtype=np.int64)
     for side in range(2):  # R3.2
         s[RESERVE + side] = START_RESERVE[variant]
@@ -584,9 +606,9 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
         n = 0
         for k in range(NK):
             if k < N_BASE_CARDS:
-                s[HAND + side * NK + k] = COPIES[variant, k]
+                s[HAND + side * NK + k] = s[KIND_COPIES + k]
             else:
-                for _ in range(COPIES[variant, k]):
+                for _ in range(s[KIND_COPIES + k]):
                     cards[n] = k
                     n += 1
         _shuffle(rng, cards, n)
@@ -598,17 +620,17 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
             s[DECK + side * DECK_CAPACITY + i - HAND_DRAW] = cards[i]
         s[DECK_LEN + side] = n - HAND_DRAW
     s[EVENT_UP] = -1
-    for i in range(5):
+    for i in range(N_EVENTS):
         s[EVENT_DECK + i] = -1
-    if events:  # R3.4
-        order = np.arange(5)
-        _shuffle(rng, order, 5)
+    if events:  # R3.4: one event face up, the others in a deck
+        order = np.arange(N_EVENTS)
+        _shuffle(rng, order, N_EVENTS)
         s[EVENT_UP] = order[0]
-        for i in range(4):
+        for i in range(N_EVENTS - 1):
             s[EVENT_DECK + i] = order[i + 1]
-        s[EVENT_DECK_LEN] = 4
+        s[EVENT_DECK_LEN] = N_EVENTS - 1
     _begin_round(s)
-    if variant == 0:  # R3.3: warlords are chosen before the first placement
+    if s[WARLORDS_ON] == 1:  # R3.3: warlords are chosen before the first placement
         s[PHASE] = PH_WARLORDS
     return advance(s, mask)
 
@@ -638,7 +660,7 @@ def _begin_round(s: np.ndarray) -> None:
         s[RECYCLED + i] = 0
     for p in range(NP):
         s[REVEALED + p] = 0
-    for i in range(6):
+    for i in range(2 * DRAW_SLOTS):
         s[DRAWN + i] = -1
 
 
@@ -677,7 +699,7 @@ def _window_step(s: np.ndarray) -> bool:
     w = s[ACTIVE_WL]
     if w >= 0:
         return _decide(s, DK_TARGET, w // N_WARLORDS_PER_SIDE, s[MARCH_FROM], w, -1)
-    while s[WINDOW_POS] < 10:
+    while s[WINDOW_POS] < N_WARLORDS:
         w = s[WINDOW_POS]
         if IS_WINDOW_WARLORD[w] and _held(s, w) and s[ROUND] <= LAST_WINDOW_ROUND and _window_can_act(s, w):
             return _decide(s, DK_WINDOW, w // N_WARLORDS_PER_SIDE, -1, w, -1)
@@ -774,7 +796,7 @@ def _battle_step(s: np.ndarray) -> bool:
             return _decide(s, DK_REACTIVE, 1, p, W_COUNTER_PLAGUE, -1)
     elif st == BS_DEVASTATE:
         n = s[ARMIES + p] + s[ARMIES + NP + p]
-        if active_plague and n >= 3 and _held(s, W_DEVASTATING_PLAGUE):
+        if active_plague and n - 1 > n // 2 and _held(s, W_DEVASTATING_PLAGUE):  # it would change something
             return _decide(s, DK_REACTIVE, 1, p, W_DEVASTATING_PLAGUE, -1)
     elif st == BS_MARKS:  # R5.5: every revealed 6 marks, army from reserve first
         for side in range(2):
@@ -868,7 +890,7 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
         for side in range(2):
             _push_task(s, side, 1, RULE_RESERVE_FIRST, DST_SET_ASIDE, -1, CAUSE_PANDEMIC)
     elif e == E_WAR_CHARIOT:  # R7.4, P7
-        if s[VARIANT] == 0:
+        if s[WARLORDS_ON] == 1:
             for side in range(2):
                 if s[SIXES + side] >= CHARIOT_SIXES:
                     s[CHARIOT + side] = 1
@@ -877,13 +899,13 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
         for side in range(2):
             if _placed(s, side, p) == card and s[BATTLE_WINNER] != side:
                 if e == E_CHAMPION:
-                    _push_task(s, side, 1, RULE_ANY, DST_SET_ASIDE, p, CAUSE_CHAMPION)
+                    _push_task(s, side, CHAMPION_COST, RULE_ANY, DST_SET_ASIDE, p, CAUSE_CHAMPION)
                 else:
-                    _push_task(s, side, 2, RULE_ANY, DST_SET_ASIDE, p, CAUSE_HERO)
+                    _push_task(s, side, HERO_COST, RULE_ANY, DST_SET_ASIDE, p, CAUSE_HERO)
     elif s[SCORE] != 0:  # R7.5, P12: the side behind on the marker wins by 1; D7: at 0, no effect
         behind = 1 if s[SCORE] > 0 else 0
         s[BATTLE_WINNER] = behind
-        _move_armies(s, behind, 1, p)
+        _move_armies(s, behind, LIGHT_INFANTRY_MARGIN, p)
 
 
 @njit(cache=True)
@@ -936,7 +958,7 @@ def _finish_by_marker(s: np.ndarray) -> None:
     elif s[RESERVE + 1] > s[RESERVE]:
         s[WINNER] = 1
     else:
-        s[WINNER] = 2
+        s[WINNER] = WINNER_DRAW
 
 
 @njit(cache=True)
@@ -969,12 +991,12 @@ def _end_of_battles(s: np.ndarray) -> None:
                 s[HAND + side * NK + k] += 1
             elif s[RECYCLED + side * NP + p] == 0:
                 s[OUT + side * NK + k] += 1
-        draw = 3 if played_one else 2
+        draw = DRAW_AFTER_ONE if played_one else DRAW
         keep = draw - 1
         base = DECK + side * DECK_CAPACITY
         n = min(draw, s[DECK_LEN + side])
         for i in range(n):
-            s[DRAWN + side * 3 + i] = s[base + i]
+            s[DRAWN + side * DRAW_SLOTS + i] = s[base + i]
         left = s[DECK_LEN + side] - n
         for i in range(left):
             s[base + i] = s[base + i + n]
@@ -990,13 +1012,13 @@ def _draw_step(s: np.ndarray) -> bool:
     while s[STEP] < 2:
         side = s[STEP]
         drawn = 0
-        for i in range(3):
-            if s[DRAWN + side * 3 + i] >= 0:
+        for i in range(DRAW_SLOTS):
+            if s[DRAWN + side * DRAW_SLOTS + i] >= 0:
                 drawn += 1
         if s[KEEP_LEFT + side] > 0 and drawn > s[KEEP_LEFT + side]:
             return _decide(s, DK_KEEP, side, -1, -1, -1)
-        for i in range(3):
-            c = s[DRAWN + side * 3 + i]
+        for i in range(DRAW_SLOTS):
+            c = s[DRAWN + side * DRAW_SLOTS + i]
             if c < 0:
                 continue
             if s[KEEP_LEFT + side] > 0:
@@ -1006,7 +1028,7 @@ def _draw_step(s: np.ndarray) -> bool:
                 n = s[DECK_LEN + side]
                 s[DECK + side * DECK_CAPACITY + n] = c
                 s[DECK_LEN + side] = n + 1
-            s[DRAWN + side * 3 + i] = -1
+            s[DRAWN + side * DRAW_SLOTS + i] = -1
         s[KEEP_LEFT + side] = 0
         s[STEP] = side + 1
     s[ROUND] += 1
@@ -1038,7 +1060,7 @@ def _settle(s: np.ndarray, scratch: np.ndarray) -> None:
                 return
             if _held(s, W_HEAD_START):  # R3.3: once both have chosen
                 s[WARLORD + W_HEAD_START] = WL_USED
-                s[SCORE] = min(MAX_SCORE, s[SCORE] + 1)
+                s[SCORE] = min(MAX_SCORE, s[SCORE] + HEAD_START_POINTS)
             _begin_round(s)
         elif ph == PH_PLACEMENT:  # R4.1: blue's cards, then red's (red may have placed some already)
             for side in range(2):
@@ -1111,14 +1133,14 @@ def _apply(s: np.ndarray, a: int) -> None:
     elif kind == DK_KEEP:
         k = a - A_KEEP
         at = -1
-        for i in range(3):  # P14: a never-revealed Plague copy first
-            c = s[DRAWN + side * 3 + i]
+        for i in range(DRAW_SLOTS):  # P14: a never-revealed Plague copy first
+            c = s[DRAWN + side * DRAW_SLOTS + i]
             if c == k or (c == RECYCLED_PLAGUE and k == CARD_PLAGUE and at < 0):
                 at = i
                 if c == k:
                     break
-        _add_to_hand(s, side, s[DRAWN + side * 3 + at])
-        s[DRAWN + side * 3 + at] = -1
+        _add_to_hand(s, side, s[DRAWN + side * DRAW_SLOTS + at])
+        s[DRAWN + side * DRAW_SLOTS + at] = -1
         s[KEEP_LEFT + side] -= 1
     s[DEC_KIND] = DK_NONE
 
@@ -1218,7 +1240,6 @@ def random_playouts(n_games: int, seed: int, variant: int, events: int, adj: np.
 @njit(cache=True)
 def check_invariants(s: np.ndarray) -> int:
     """0 when the state keeps its invariants, else the code of the first broken one (see `INVARIANTS`)."""
-    variant = s[VARIANT]
     for side in range(2):
         total = s[RESERVE + side] + s[SET_ASIDE + side] + s[MARKED + side] + _board_armies(s, side)
         if total != ARMIES_PER_SIDE:
@@ -1238,20 +1259,20 @@ def check_invariants(s: np.ndarray) -> int:
                 if _placed(s, side, p) == k and s[RECYCLED + side * NP + p] == 0 and s[PHASE] != PH_DRAW:
                     count += 1
                     recycled += s[PLACED_RECYCLED + side * NP + p]
-            for i in range(3):
-                c = s[DRAWN + side * 3 + i]
+            for i in range(DRAW_SLOTS):
+                c = s[DRAWN + side * DRAW_SLOTS + i]
                 if c >= 0 and card_kind(c) == k:
                     count += 1
                     if c == RECYCLED_PLAGUE:
                         recycled += 1
-            if count != COPIES[variant, k]:
+            if count != s[KIND_COPIES + k]:
                 return 2
         marks = 0
         for p in range(NP):
             marks += s[SIX_MARKS + side * NP + p]
         if s[SIXES + side] < marks:
             return 7
-        plagues = COPIES[variant, CARD_PLAGUE]
+        plagues = s[KIND_COPIES + CARD_PLAGUE]
         seen = s[PLAGUES_SEEN + side]
         if seen < 0 or seen > plagues or recycled > seen or s[HAND_RECYCLED + side] > s[HAND + side * NK + CARD_PLAGUE]:
             return 8

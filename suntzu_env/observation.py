@@ -15,7 +15,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine import COPIES, card_kind
+from suntzu_env.engine import card_kind
 from suntzu_env.layout import (
     ARMIES,
     BATTLE_PROV,
@@ -42,6 +42,7 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    KIND_COPIES,
     MARCH_FROM,
     MARKED,
     ORDER_HOLDER,
@@ -233,7 +234,7 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         my_hand += s[HAND + me * NK + k]
         out[O_MY_OUT + k] = s[OUT + me * NK + k] / 3.0
         out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / 3.0
-        unseen = COPIES[variant, k] - s[OUT + opp * NK + k]
+        unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k]
         if s[PHASE] != PH_DRAW:  # cards revealed this round are seen (in the draw phase: back or out)
             for p in range(NP):
                 if s[REVEALED + p] == 1 and s[PLACED + opp * NP + p] == k and s[RECYCLED + opp * NP + p] == 0:

@@ -77,6 +77,7 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    KIND_COPIES,
     MARCH_FROM,
     MARKED,
     MAX_TASKS,
@@ -123,6 +124,7 @@ from suntzu_env.layout import (
     VALUES,
     VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINDOW_AFTER,
     WINDOW_POS,
     WINNER,
@@ -134,7 +136,6 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_COPIES,
     CARD_COST,
     CARD_IS_RELATIVE,
     CARD_MINUS1,
@@ -164,7 +165,7 @@ from suntzu_env.rules import (
     RECYCLED_PLAGUE_NAME,
     SCORE_DISPLAYS,
     SEATS,
-    START_ARMIES,
+    VARIANT_RULES,
     VARIANTS,
     W_COUNTER_PLAGUE,
     W_DEVASTATING_PLAGUE,
@@ -177,6 +178,7 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
+from suntzu_env.tables import MAX_COPIES
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
@@ -186,7 +188,7 @@ SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "ha
 SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
 # Fields that the R11 keys above already carry; every other field travels under "engine".
 PUBLIC_FIELDS = {
-    "variant", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
+    "variant", "warlords_on", "card_copies", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
     "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
     "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
     "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
@@ -204,7 +206,7 @@ MAX_MARGIN = int(CARD_NUMBER.max() - CARD_NUMBER[CARD_ONE])  # R5.1: the largest
 # Exact range of every entry of each engine field (the task queue is checked entry by entry).
 ENGINE_RANGES: dict[str, tuple[int, int]] = {
     "order_holder": (-1, 1),
-    "out_of_game": (0, max(max(c) for c in CARD_COPIES.values())),
+    "out_of_game": (0, MAX_COPIES),
     "placed": (-1, NK - 1),
     "placed_recycled": (0, 1),
     "cancelled": (0, 1),
@@ -324,7 +326,7 @@ def hand_names(s: np.ndarray, side: int) -> list[str]:
 def _side_record(s: np.ndarray, side: int) -> dict[str, Any]:
     deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
     wl: dict[str, list[str]] = {"held": [], "used": [], "unchosen": []}
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         for j, name in enumerate(WARLORDS[side]):
             wl[("unchosen", "held", "used")[int(s[WARLORD + side * NW + j])]].append(name)
     return {
@@ -418,7 +420,7 @@ def _read_public(d: Any) -> np.ndarray:
     rules = read_rules(d["rules"])
     variant = VARIANTS.index(rules["variant"])
     s = ROUND_START.copy()
-    s[VARIANT] = variant
+    engine.set_variant(s, variant)
     s[EVENTS_ON] = int(rules["events"])
     s[ADJ : ADJ + NP] = adjacency_masks(rules["adjacency"]) if "adjacency" in rules else DEFAULT_ADJ
     s[ROUND] = _int(d["round"], "round", 1, N_ROUNDS)
@@ -435,7 +437,7 @@ def _read_public(d: Any) -> np.ndarray:
     s[PLAGUE_REVEALS] = _int(d["plague_reveals"], "plague_reveals", 0, 2 * MAX_PLAGUE_REVEALS)
     _read_events(s, d["events"], rules["events"])
     for side, seat in enumerate(SEATS):
-        _read_side(s, d[seat], side, seat, variant)
+        _read_side(s, d[seat], side, seat)
     s[PHASE] = PHASE_NAMES.index(_name(d["phase"], "phase", PHASE_NAMES))
     winner = _name(d["winner"], "winner", (None, *RESULTS))
     s[WINNER] = RESULTS.index(winner) if winner is not None else -1
@@ -466,7 +468,7 @@ def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:
     s[EVENT_DECK_LEN] = len(deck)
 
 
-def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -> None:
+def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str) -> None:
     _keys(side_d, seat, SIDE_KEYS)
     s[RESERVE + side] = _int(side_d["reserve"], f"{seat}.reserve", 0, ARMIES_PER_SIDE)
     s[SET_ASIDE + side] = _int(side_d["set_aside"], f"{seat}.set_aside", 0, ARMIES_PER_SIDE)
@@ -480,7 +482,7 @@ def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -
         raise RecordError(seat, f"I1: reserve + set_aside + marked_armies + sum(armies) is {total}, not 21")
     if s[MARKED + side] > sum(marks):
         raise RecordError(f"{seat}.marked_armies", "more armies in six-mark boxes than six-marks")
-    copies = CARD_COPIES[VARIANTS[variant]]
+    copies = s[KIND_COPIES : KIND_COPIES + NK].tolist()
     hand = _cards(side_d["hand"], f"{seat}.hand")
     deck = _cards(side_d["deck"], f"{seat}.deck")
     if len(deck) > DECK_CAPACITY:
@@ -500,10 +502,10 @@ def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -
     s[DECK + side * DECK_CAPACITY : DECK + (side + 1) * DECK_CAPACITY] = -1
     s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + len(deck)] = deck
     s[DECK_LEN + side] = len(deck)
-    _read_warlords(s, side_d["warlords"], side, seat, variant)
+    _read_warlords(s, side_d["warlords"], side, seat)
 
 
-def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -> None:
+def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str) -> None:
     key = f"{seat}.warlords"
     _keys(wl, key, ("held", "used", "unchosen"))
     names = WARLORDS[side]
@@ -513,9 +515,10 @@ def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -
             _name(name, f"{key}.{part}[{i}]", names)
             s[WARLORD + side * NW + names.index(name)] = status
             listed.append(name)
-    expected = [] if variant == 1 else sorted(names)
+    on = bool(s[WARLORDS_ON])
+    expected = sorted(names) if on else []
     if sorted(listed) != expected:
-        what = "no warlords in the beginner variant" if variant == 1 else f"each of {names} exactly once"
+        what = f"each of {names} exactly once" if on else f"no warlords in the {VARIANTS[int(s[VARIANT])]} variant"
         raise RecordError(key, f"expected {what}")
 
 
@@ -535,7 +538,7 @@ class _Checker:
     def __init__(self, s: np.ndarray) -> None:
         self.s = s
         self.phase = int(s[PHASE])
-        self.standard = int(s[VARIANT]) == 0
+        self.warlords_on = bool(s[WARLORDS_ON])
 
     def fail(self, field: str, problem: str) -> RecordError:
         return RecordError(field if "." in field or field in RECORD_KEYS else f"engine.{field}", problem)
@@ -639,7 +642,7 @@ def _check_plague_copies(c: _Checker, side: int, seat: str) -> None:
                 elif not s[REVEALED + p]:
                     fresh += 1
     seen = int(s[PLAGUES_SEEN + side])
-    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]][CARD_PLAGUE]
+    copies = int(s[KIND_COPIES + CARD_PLAGUE])
     if recycled > seen:
         raise c.fail(f"{seat}.plagues_revealed", f"{seen} copies revealed, but {recycled} recycled copies 'P*' in play")
     if fresh + seen > copies:
@@ -654,7 +657,7 @@ def _check_warlords(c: _Checker, side: int, seat: str) -> None:
     once. (Whether the game's history allowed the second one is not checked: a position may be written
     by hand.)"""
     s = c.s
-    if not c.standard:
+    if not c.warlords_on:
         return
     statuses = [c.warlord(side * NW + j) for j in range(NW)]
     chosen = sum(st != WL_UNCHOSEN for st in statuses)
@@ -705,8 +708,8 @@ def check_inside_round(s: np.ndarray) -> None:
     if (s[DEC_KIND] == DK_NONE) != (ph == PH_OVER) or (s[DEC_SIDE] < 0) != (ph == PH_OVER):
         raise c.fail("decision_kind", "a decision is pending exactly while the game goes on")
     if ph == PH_WARLORDS:
-        if not c.standard or s[ROUND] != 1:
-            raise c.fail("phase", "warlords are chosen only at the setup of a standard game (R3.3)")
+        if not c.warlords_on or s[ROUND] != 1:
+            raise c.fail("phase", "warlords are chosen only at the setup of a game with warlords (R3.3)")
         _check_setup(c)
         c.expect("step", lambda v: v in (0, 1), "is not a side choosing its warlord")
         c.as_round_start(_engine_names_except("step"), "at setup")
@@ -771,12 +774,11 @@ _DECISION_FIELDS = ("decision_kind", "decision_side", "decision_province", "deci
 def _check_setup(c: _Checker) -> None:
     """R3: the warlords are chosen in the state the setup left."""
     s = c.s
-    variant = VARIANTS[int(s[VARIANT])]
+    row = VARIANT_RULES[int(s[VARIANT])]
+    start = (row.start_reserve, row.start_set_aside)
     for side, seat in enumerate(SEATS):
-        if (int(s[RESERVE + side]), int(s[SET_ASIDE + side])) != START_ARMIES[variant]:
-            raise c.fail(
-                f"{seat}.reserve", f"the armies stand as set up (R3.2): reserve and set-aside {START_ARMIES[variant]}"
-            )
+        if (int(s[RESERVE + side]), int(s[SET_ASIDE + side])) != start:
+            raise c.fail(f"{seat}.reserve", f"the armies stand as set up (R3.2): reserve and set-aside {start}")
         if s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].any() or s[SIXES + side] or s[PLAGUES_SEEN + side]:
             raise c.fail(f"{seat}.six_marks", "nothing is revealed before the first round (R3)")
         nonbase = int(s[HAND + side * NK + N_BASE_CARDS : HAND + (side + 1) * NK].sum())
@@ -833,7 +835,7 @@ def _check_placed(c: _Checker, complete: bool) -> None:
             unrevealed = not s[REVEALED + p] or (p == s[BATTLE_PROV] and s[STEP] <= BS_MARKS)
             if k == CARD_SIX and unrevealed and not engine._may_place_six(s, side, p):
                 raise c.fail(at, f"a `6` where {seat} has marked, without double_six (R4.1, P4)")
-        copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+        copies = s[KIND_COPIES : KIND_COPIES + NK]
         cards = [c.card(side, p) for p in range(NP)]
         for k in set(cards) - {-1}:
             if cards.count(k) > copies[k]:
@@ -903,7 +905,7 @@ def _check_battle(c: _Checker, revealed: list[int]) -> None:
     chariot_step = BS_EVENTS + 2 if over else BS_EVENTS + 1
     for side, seat in enumerate(SEATS):
         if s[CHARIOT + side]:
-            if step != chariot_step or not c.standard or not c.event_gone(E_WAR_CHARIOT):
+            if step != chariot_step or not c.warlords_on or not c.event_gone(E_WAR_CHARIOT):
                 raise c.fail(f"chariot_pending[{side}]", "set outside war_chariot's choice (R7.4, P8)")
             if s[SIXES + side] < CHARIOT_SIXES:
                 raise c.fail(f"chariot_pending[{side}]", f"{seat} has not revealed three `6`s (R7.4)")
@@ -1143,7 +1145,7 @@ def state_from_record(d: Any) -> np.ndarray:
 
 def _derive_out_of_game(s: np.ndarray) -> None:
     """At a round's start every card not in hand or deck is out of the game; base cards are in hand."""
-    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+    copies = s[KIND_COPIES : KIND_COPIES + NK]
     for side, seat in enumerate(SEATS):
         deck = [engine.card_kind(c) for c in s[DECK + side * DECK_CAPACITY :][: s[DECK_LEN + side]]]
         for k in range(NK):
@@ -1157,7 +1159,7 @@ def checked_state(state: np.ndarray) -> np.ndarray:
     """A copy of a raw state vector, if it is one the engine can be in (its record reads back to it)."""
     s = np.array(state, dtype=state.dtype, copy=True)
     hands = s[HAND : HAND + 2 * NK]
-    if hands.min() < 0 or hands.max() > max(max(c) for c in CARD_COPIES.values()):
+    if hands.min() < 0 or hands.max() > MAX_COPIES:
         raise RecordError("state", "hand counts out of range")
     try:
         record = record_from_state(s)

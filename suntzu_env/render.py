@@ -55,8 +55,8 @@ from suntzu_env.layout import (
     SET_ASIDE,
     SIX_MARKS,
     VALUES,
-    VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINNER,
     WL_HELD,
     WL_USED,
@@ -167,7 +167,7 @@ def _side_line(s: np.ndarray, side: int) -> str:
         f"reserve {int(s[RESERVE + side])}, set aside {int(s[SET_ASIDE + side])}, "
         f"six-mark boxes {int(s[MARKED + side])}, hand {hand}, deck {int(s[DECK_LEN + side])}"
     )
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         used = _used_warlords(s, side)
         line += f", warlords used: {', '.join(used) if used else 'none'}"
     return line
@@ -223,7 +223,7 @@ def seat_lines(s: np.ndarray, seat: int) -> list[str]:
     drawn = _card_names(s, s[DRAWN + seat * 3 : DRAWN + seat * 3 + 3])
     if drawn:
         lines.append(f"{name} drew: {' '.join(drawn)}, may keep {int(s[KEEP_LEFT + seat])}")
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         held = [w for j, w in enumerate(WARLORDS[seat]) if s[WARLORD + seat * N_WARLORDS_PER_SIDE + j] == WL_HELD]
         lines.append(f"{name} warlords held: {', '.join(held) if held else 'none'}")
     return lines
