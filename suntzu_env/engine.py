@@ -89,6 +89,7 @@ from suntzu_env.layout import (
     HAND_RECYCLED,
     KEEP_LEFT,
     KIND_COPIES,
+    LAST_REVEAL,
     MARCH_FROM,
     MARKED,
     MAX_TASKS,
@@ -592,6 +593,8 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
         s[ADJ + p] = adj[p]
     s[ROUND] = 1
     s[WINNER] = -1
+    for i in range(2 * NP):
+        s[LAST_REVEAL + i] = -1
     s[PRIVILEGE] = -1
     s[ORDER_HOLDER] = -1
     displays = np.arange(len(DISPLAYS))
@@ -1031,6 +1034,8 @@ def _draw_step(s: np.ndarray) -> bool:
             s[DRAWN + side * DRAW_SLOTS + i] = -1
         s[KEEP_LEFT + side] = 0
         s[STEP] = side + 1
+    for i in range(2 * NP):  # every card of the round was revealed: it stays on show (R9)
+        s[LAST_REVEAL + i] = s[PLACED + i]
     s[ROUND] += 1
     _begin_round(s)
     return False

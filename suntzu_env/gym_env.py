@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 import importlib
 import warnings
 from collections.abc import Callable
@@ -14,7 +13,7 @@ from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.game import Game
-from suntzu_env.render import HumanWindow, RevealMemory
+from suntzu_env.render import HumanWindow
 from suntzu_env.rules import SEATS
 from suntzu_env.suntzu_v1 import (
     RENDER_MODES,
@@ -176,7 +175,6 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         self._opponent_spec: Opponent = opponent
         self._opponent: Any = None  # resolved from the spec at the next reset
         self._act: Callable[[np.ndarray, np.ndarray], Any] | None = None
-        self._memory = RevealMemory() if render_mode is not None else None
         self._window: HumanWindow | None = None
 
     # ------------------------------------------------------------ opponent
@@ -223,8 +221,6 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
             self._opponent.reset(opponent_seed)
         self.game = Game.new(game_seed, self.variant, self.events, self.adjacency)
         self._over = False
-        if self._memory is not None:
-            self._memory.reset()
         try:
             self._play_opponent()
         except BaseException:
@@ -242,7 +238,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         if isinstance(action, np.ndarray) and action.ndim == 0:
             action = action.item()
         info: dict[str, Any] = {"seat": self.seat}
-        before = self.game.clone(), copy.deepcopy(self._memory)
+        before = self.game.clone()
         try:
             self._apply(action)
         except ValueError as error:
@@ -258,7 +254,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
             try:
                 self._play_opponent()
             except BaseException as error:
-                self.game, self._memory = before  # the learner's action is undone with the opponent's
+                self.game = before  # the learner's action is undone with the opponent's
                 error.add_note("SunTzuGymEnv: the learner's action was undone; the learner is to act again")
                 raise
             self._over = self.game.is_terminal
@@ -287,12 +283,7 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         return self.game.legal_mask()
 
     def _apply(self, action: Any) -> None:
-        memory = self._memory
-        if memory is not None:
-            memory.before(self.game.state, action)
         self.game.apply(action)
-        if memory is not None:
-            memory.after(self.game.state)
 
     def _observation(self) -> np.ndarray:
         return self.game.observation(self.seat)

@@ -76,6 +76,7 @@ PLACED_RECYCLED = _field("placed_recycled", 2 * N_PROVINCES, "1 where the placed
 CANCELLED      = _field("cancelled", 2 * N_PROVINCES, "1 where the placed card faced an active Plague (R5.2)")
 RECYCLED       = _field("recycled", 2 * N_PROVINCES, "1 where the placed card went back to the deck")
 REVEALED       = _field("revealed", N_PROVINCES, "1 once the province's battle began this round")
+LAST_REVEAL    = _field("last_reveal", 2 * N_PROVINCES, "cards of the last finished round (public), -1 none")
 STEP           = _field("step", 1, "position inside the phase")
 PLACE_PROV     = _field("place_province", 2, "per side, province of its next placement (5: done)")
 BATTLE_PROV    = _field("battle_province", 1, "province of the battle in progress, -1 none")

@@ -78,6 +78,7 @@ from suntzu_env.layout import (
     HAND_RECYCLED,
     KEEP_LEFT,
     KIND_COPIES,
+    LAST_REVEAL,
     MARCH_FROM,
     MARKED,
     MAX_TASKS,
@@ -188,10 +189,10 @@ SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "ha
 SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
 # Fields that the R11 keys above already carry; every other field travels under "engine".
 PUBLIC_FIELDS = {
-    "variant", "warlords_on", "card_copies", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
-    "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
-    "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
-    "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
+    "variant", "warlords_on", "card_copies", "events_on", "adjacency", "round", "score", "phase", "winner",
+    "privilege", "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len",
+    "last_reveal", "reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len",
+    "warlords", "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
 }  # fmt: skip
 ENGINE_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
 # Card names of a record's hand and deck: the kinds, then a recycled Plague copy (its deck entry id).
@@ -306,6 +307,11 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
             "deck": [EVENTS[e] for e in s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]]],
         },
     }
+    if (s[LAST_REVEAL : LAST_REVEAL + 2 * NP] >= 0).any():  # optional: the cards of the last finished round
+        out["last_reveal"] = {
+            seat: [CARDS[k] for k in s[LAST_REVEAL + side * NP : LAST_REVEAL + (side + 1) * NP]]
+            for side, seat in enumerate(SEATS)
+        }
     for side, seat in enumerate(SEATS):
         out[seat] = _side_record(s, side)
     out["phase"] = PHASE_NAMES[s[PHASE]]
@@ -416,7 +422,7 @@ def _cards(value: Any, key: str) -> list[int]:
 
 def _read_public(d: Any) -> np.ndarray:
     """The R11 keys into a state (engine fields at their round-start values)."""
-    _keys(d, "", RECORD_KEYS, ("engine",))
+    _keys(d, "", RECORD_KEYS, ("engine", "last_reveal"))
     rules = read_rules(d["rules"])
     variant = VARIANTS.index(rules["variant"])
     s = ROUND_START.copy()
@@ -438,6 +444,7 @@ def _read_public(d: Any) -> np.ndarray:
     _read_events(s, d["events"], rules["events"])
     for side, seat in enumerate(SEATS):
         _read_side(s, d[seat], side, seat)
+    _read_last_reveal(s, d.get("last_reveal"))
     s[PHASE] = PHASE_NAMES.index(_name(d["phase"], "phase", PHASE_NAMES))
     winner = _name(d["winner"], "winner", (None, *RESULTS))
     s[WINNER] = RESULTS.index(winner) if winner is not None else -1
@@ -446,6 +453,24 @@ def _read_public(d: Any) -> np.ndarray:
 
 def _side_index(seat: str | None) -> int:
     return SEATS.index(seat) if seat is not None else -1
+
+
+def _read_last_reveal(s: np.ndarray, last: Any) -> None:
+    """The optional `last_reveal` key: each seat's five cards of the last finished round (absent or null: none)."""
+    s[LAST_REVEAL : LAST_REVEAL + 2 * NP] = -1
+    if last is None:
+        return
+    _keys(last, "last_reveal", SEATS)
+    if s[ROUND] == 1:
+        raise RecordError("last_reveal", "must be null in round 1: no round has finished")
+    for side, seat in enumerate(SEATS):
+        key = f"last_reveal.{seat}"
+        cards = _list(last[seat], key, NP, "card names, one per province")
+        for p, c in enumerate(cards):
+            s[LAST_REVEAL + side * NP + p] = CARDS.index(_name(c, f"{key}[{p}]", CARDS))
+        for k in set(cards):
+            if cards.count(k) > s[KIND_COPIES + CARDS.index(k)]:
+                raise RecordError(key, f"{cards.count(k)} cards {k!r}, the side has {s[KIND_COPIES + CARDS.index(k)]}")
 
 
 def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:

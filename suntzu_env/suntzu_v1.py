@@ -132,7 +132,6 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 from __future__ import annotations
 
-import copy
 import warnings
 from collections.abc import Mapping
 from typing import Any, ClassVar
@@ -156,7 +155,7 @@ from suntzu_env.options import (
     check_seed,
     check_variant,
 )
-from suntzu_env.render import HumanWindow, RevealMemory, board_image, board_text
+from suntzu_env.render import HumanWindow, board_image, board_text
 from suntzu_env.rules import MAX_SCORE, N_PROVINCES, SEATS
 
 NP = N_PROVINCES
@@ -278,12 +277,11 @@ if __doc__:  # the tables are generated from the declarations (absent under pyth
 
 
 class BoardPictures:
-    """`render` and `close` for an environment holding `game`, `render_mode`, `metadata`, `_memory`, `_window`."""
+    """`render` and `close` for an environment holding `game`, `render_mode`, `metadata`, `_window`."""
 
     game: Game | None
     render_mode: str | None
     metadata: ClassVar[dict[str, Any]]
-    _memory: RevealMemory | None
     _window: HumanWindow | None
 
     def render(self) -> str | np.ndarray | None:
@@ -294,8 +292,8 @@ class BoardPictures:
         if self.game is None:
             raise RuntimeError("render() before reset(): there is no game yet")
         if self.render_mode == "ansi":
-            return board_text(self.game.state, self._memory)
-        image = board_image(self.game.state, self._memory)
+            return board_text(self.game.state)
+        image = board_image(self.game.state)
         if self.render_mode == "rgb_array":
             return image
         if self._window is None:
@@ -367,7 +365,6 @@ class _SunTzuTable(BoardPictures):
         self._over = False  # the game is over (or was forfeited by an illegal action)
         self._phi = 0.0  # the shaping potential toward blue at the last step
         self._warned_illegal = False
-        self._memory = RevealMemory() if render_mode is not None else None
         self._window: HumanWindow | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
@@ -383,8 +380,6 @@ class _SunTzuTable(BoardPictures):
         self.game = Game.new(int(self._rng.integers(2**63)), self.variant, self.events, self.adjacency)
         self._over = False
         self._phi = 0.0
-        if self._memory is not None:
-            self._memory.reset()
         return self.game
 
     def _mask(self, agent: str) -> np.ndarray:
@@ -403,9 +398,6 @@ class _SunTzuTable(BoardPictures):
         """Apply `agent`'s action (its own placement out of turn too, if allowed); the error of an illegal one
         under `illegal_action="loss"` (else it raises)."""
         game = self.game
-        memory = self._memory
-        if memory is not None:
-            memory.before(game.state, action, SIDE[agent])
         try:
             if out_of_turn:
                 game.apply_for(agent, action)
@@ -415,8 +407,6 @@ class _SunTzuTable(BoardPictures):
             if self.illegal_action == "raise":
                 raise
             return error
-        if memory is not None:
-            memory.after(game.state)
         return None
 
     def _forfeit(self, agent: str, error: ValueError) -> None:
@@ -579,7 +569,7 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
                     f"got actions for {sorted(actions)})"
                 )
         # Both sides' placements are one move: if either is illegal, neither stands.
-        before = (self.game.clone(), copy.deepcopy(self._memory)) if len(acting) > 1 else None
+        before = self.game.clone() if len(acting) > 1 else None
         offenders: list[str] = []
         errors: list[ValueError] = []
         try:
@@ -590,10 +580,10 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
                     errors.append(error)
         except ValueError:
             if before is not None:
-                self.game, self._memory = before
+                self.game = before
             raise
         if offenders and before is not None:
-            self.game, self._memory = before
+            self.game = before
         rewards = self._step_rewards(offenders)
         observations, infos = self._outputs()
         for agent, error in zip(offenders, errors, strict=True):
