@@ -31,6 +31,7 @@ import numpy as np
 
 from suntzu_env import engine
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.engine.checks import I_CARDS, I_PLAGUES, I_SIXES
 from suntzu_env.layout import (
     ACTIVE_WL,
     ADJ,
@@ -161,6 +162,7 @@ from suntzu_env.rules import (
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
@@ -237,7 +239,7 @@ ENGINE_RANGES: dict[str, tuple[int, int]] = {
     "decision_cause": (-1, len(PAYMENT_CAUSES) - 1),
 }
 
-# The army transfers the engine queues (see engine._push_task), by cause: rule, destination, whether the
+# The army transfers the engine queues (see engine.transfers.push_task), by cause: rule, destination, whether the
 # province is the battle's (else -1), the most armies one transfer moves, the battle step that queues it.
 TASK_KINDS: dict[int, tuple[int, int, bool, int, tuple[int, ...]]] = {
     CAUSE_MARK: (RULE_RESERVE_FIRST, DST_MARK, True, 1, (BS_MARKS,)),
@@ -261,7 +263,7 @@ class RecordError(ValueError):
 
 def _begin_round_values() -> np.ndarray:
     s = new_state()
-    engine._begin_round(s)
+    engine.begin_round(s)
     return s
 
 
@@ -299,7 +301,7 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
         "rules": rules_of(s),
         "round": int(s[ROUND]),
         "score": int(s[SCORE]),
-        "province_values": s[VALUES : VALUES + 3 * NP].reshape(NP, 3).tolist(),
+        "province_values": s[VALUES : VALUES + N_SCORINGS * NP].reshape(NP, N_SCORINGS).tolist(),
         "privilege": _seat(int(s[PRIVILEGE])),
         "plague_reveals": int(s[PLAGUE_REVEALS]),
         "events": {
@@ -438,7 +440,7 @@ def _read_public(d: Any) -> np.ndarray:
             raise RecordError(f"province_values[{p}]", f"{list(values)} is not one of the score displays (R1.2)")
         if values in [tuple(r) for r in rows[:p]]:
             raise RecordError(f"province_values[{p}]", f"the display {list(values)} is used twice (R3.1)")
-        s[VALUES + 3 * p : VALUES + 3 * p + 3] = values
+        s[VALUES + N_SCORINGS * p : VALUES + N_SCORINGS * (p + 1)] = values
     s[PRIVILEGE] = _side_index(_name(d["privilege"], "privilege", (None, *SEATS)))
     s[PLAGUE_REVEALS] = _int(d["plague_reveals"], "plague_reveals", 0, 2 * MAX_PLAGUE_REVEALS)
     _read_events(s, d["events"], rules["events"])
@@ -858,7 +860,7 @@ def _check_placed(c: _Checker, complete: bool) -> None:
             if k == CARD_PLAGUE and not recycled_copy and any(s[PLACED_RECYCLED + side * NP + q] for q in range(p)):
                 fresh_after_recycled = True
             unrevealed = not s[REVEALED + p] or (p == s[BATTLE_PROV] and s[STEP] <= BS_MARKS)
-            if k == CARD_SIX and unrevealed and not engine._may_place_six(s, side, p):
+            if k == CARD_SIX and unrevealed and not engine.may_place_six_at(s, side, p):
                 raise c.fail(at, f"a `6` where {seat} has marked, without double_six (R4.1, P4)")
         copies = s[KIND_COPIES : KIND_COPIES + NK]
         cards = [c.card(side, p) for p in range(NP)]
@@ -966,7 +968,7 @@ def _battle_problem(c: _Checker, p: int, step: int) -> tuple[str, str] | None:
     winner = int(s[BATTLE_WINNER])
     allowed = {-1}
     if step > BS_RESOLVE and not active:
-        d = int(engine._battle_diff(s, bk, rk))
+        d = int(engine.battle_diff(s, bk, rk))
         allowed = {0 if d > 0 else 1 if d < 0 else -1}
         if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY) and s[SCORE]:
             allowed.add(1 if s[SCORE] > 0 else 0)  # R7.5: the side behind wins by 1
@@ -1014,7 +1016,7 @@ def _check_queue(c: _Checker, p: int, step: int) -> None:
         elif cause == CAUSE_SHORTFALL:
             ok = side == s[BATTLE_WINNER]
             if step - 1 == BS_RESOLVE:
-                full = abs(int(engine._battle_diff(s, c.card(0, p), c.card(1, p))))
+                full = abs(int(engine.battle_diff(s, c.card(0, p), c.card(1, p))))
             else:
                 ok = ok and c.card(0, p) == c.card(1, p) == CARD_ONE
         elif cause in (CAUSE_CHAMPION, CAUSE_HERO):
@@ -1036,9 +1038,9 @@ def _check_face_up_event(c: _Checker) -> None:
     if up < 0:
         return
     if c.phase == PH_BATTLE:
-        if s[STEP] <= BS_EVENTS or not engine._event_holds(s, up, int(s[BATTLE_PROV])):
+        if s[STEP] <= BS_EVENTS or not engine.event_holds(s, up, int(s[BATTLE_PROV])):
             return
-    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine._event_holds(s, up, -1):
+    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine.event_holds(s, up, -1):
         return
     raise c.fail("events.face_up", f"{EVENTS[up]}'s condition holds: it would have been applied (R7)")
 
@@ -1111,7 +1113,7 @@ def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
 
 
 # The record field to fix when `engine.check_invariants` fails (the others are checked before it runs).
-INVARIANT_FIELDS = {2: "engine.out_of_game", 7: "sixes_revealed", 8: "plagues_revealed"}
+INVARIANT_FIELDS = {I_CARDS: "engine.out_of_game", I_SIXES: "sixes_revealed", I_PLAGUES: "plagues_revealed"}
 
 
 def check_with_engine(s: np.ndarray) -> int:
@@ -1127,7 +1129,7 @@ def check_with_engine(s: np.ndarray) -> int:
         t[STEP] -= 1
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     try:
-        engine._settle(t, mask)
+        engine.settle(t, mask)
     except RuntimeError as error:
         raise RecordError("engine", f"the engine cannot run on from this state ({error})") from None
     if not np.array_equal(t, s):

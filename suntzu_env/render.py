@@ -67,13 +67,16 @@ from suntzu_env.rules import (
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
+    SCORING_ROUNDS,
     SEATS,
     WARLORD_NAMES,
     WARLORDS,
 )
+from suntzu_env.tables import NEXT_SCORING_COLUMN
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 
@@ -200,16 +203,17 @@ def seat_lines(s: np.ndarray, seat: int) -> list[str]:
 def board_text(s: np.ndarray, seat: int | None = None) -> str:
     """The board as text (render mode "ansi"): the public view, or `seat`'s (0 blue, 1 red) view."""
     rnd = int(s[ROUND])
-    col = min(2, (rnd - 1) // 3)
+    col = int(NEXT_SCORING_COLUMN[rnd])
     shown_round, cards, revealed = shown_cards(s)
     lines = [
         f"Sun Tzu  round {rnd}/{N_ROUNDS}  {PHASE_NAMES[s[PHASE]]}  marker {int(s[SCORE]):+d} (+ toward blue)  "
-        f"next scoring: round {3 * (col + 1)}",
+        f"next scoring: round {SCORING_ROUNDS[col]}",
         f"  {'province':<8}  values 3/6/9  holder armies  marks b/r  cards b/r (round {shown_round})",
     ]
     for p, name in enumerate(PROVINCES):
         values = " ".join(
-            f"[{int(s[VALUES + 3 * p + i])}]" if i == col else f" {int(s[VALUES + 3 * p + i])} " for i in range(3)
+            f"[{int(s[VALUES + N_SCORINGS * p + i])}]" if i == col else f" {int(s[VALUES + N_SCORINGS * p + i])} "
+            for i in range(N_SCORINGS)
         )
         side, n = _holder(s, p)
         marks = f"{int(s[SIX_MARKS + p])}/{int(s[SIX_MARKS + NP + p])}"
@@ -259,7 +263,7 @@ def board_image(s: np.ndarray, seat: int | None = None) -> np.ndarray:
     img = Image.new("RGB", (WIDTH, HEIGHT), COLORS["paper"])
     d = ImageDraw.Draw(img)
     rnd = int(s[ROUND])
-    col = min(2, (rnd - 1) // 3)
+    col = int(NEXT_SCORING_COLUMN[rnd])
 
     title = f"Sun Tzu   round {rnd}/{N_ROUNDS}   {PHASE_NAMES[s[PHASE]]}"
     d.text((20, 14), title, font=big, fill=COLORS["ink"])
@@ -283,9 +287,9 @@ def board_image(s: np.ndarray, seat: int | None = None) -> np.ndarray:
         left = 20 + p * (pw + 8)
         d.rectangle((left, top, left + pw, top + ph), fill=COLORS["box"], outline=COLORS["faint"], width=2)
         d.text((left + pw // 2, top + 16), name, font=mid, fill=COLORS["ink"], anchor="mm")
-        for i in range(3):  # values at the scorings of rounds 3, 6, 9; the next one framed
+        for i in range(N_SCORINGS):  # values at the scorings of rounds 3, 6, 9; the next one framed
             cx = left + 30 + i * 60
-            label = f"r{3 * (i + 1)}: {int(s[VALUES + 3 * p + i])}"
+            label = f"r{SCORING_ROUNDS[i]}: {int(s[VALUES + N_SCORINGS * p + i])}"
             if i == col:
                 d.rectangle((cx - 26, top + 32, cx + 26, top + 52), outline=COLORS["ink"])
             d.text((cx, top + 42), label, font=small, fill=COLORS["ink"], anchor="mm")
