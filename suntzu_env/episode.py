@@ -10,7 +10,6 @@ it too. `EnvSettings` is the one declaration of the environments' arguments.
 
 from __future__ import annotations
 
-import copy
 import warnings
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass, field, fields
@@ -29,7 +28,6 @@ from suntzu_env.options import (
     check_number,
     check_seed,
 )
-from suntzu_env.render import RevealMemory
 from suntzu_env.rules import MAX_SCORE, SEATS
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
@@ -115,9 +113,6 @@ def illegal_action_warning(error: ValueError, agent: str) -> str:
     )
 
 
-Snapshot = tuple[Game, Any]
-
-
 class Episode:
     """One game at a time as an environment plays it: masks, actions, rewards, the end, undo.
 
@@ -133,7 +128,6 @@ class Episode:
         self._phi = 0.0  # the shaping potential toward blue at the last settled step
         self._warned_illegal = False
         # The last reveal's cards, for the pictures only (the state forgets them when the next round begins).
-        self.memory: RevealMemory | None = RevealMemory() if settings.render_mode is not None else None
 
     # ------------------------------------------------------------ games
 
@@ -154,8 +148,6 @@ class Episode:
         self.game = Game.new(game_seed, self.settings.options)
         self.over = False
         self._phi = 0.0
-        if self.memory is not None:
-            self.memory.reset()
         return self.game
 
     # ------------------------------------------------------------ what a seat sees
@@ -209,16 +201,10 @@ class Episode:
 
         An illegal action raises ValueError naming the decision and the legal actions, and changes nothing.
         """
-        game = self.game
-        memory = self.memory
-        if memory is not None:
-            memory.before(game.state, action, SEATS.index(seat))
         if out_of_turn:
-            game.apply_for(seat, action)
+            self.game.apply_for(seat, action)
         else:
-            game.apply(action)
-        if memory is not None:
-            memory.after(game.state)
+            self.game.apply(action)
 
     def attempt(self, seat: str, action: Any, out_of_turn: bool = False) -> ValueError | None:
         """`play` under the illegal-action policy: the error of an illegal action under "loss" (it changed
@@ -259,12 +245,12 @@ class Episode:
             self.restore(before)
         return errors
 
-    def snapshot(self) -> Snapshot:
+    def snapshot(self) -> Game:
         """What `restore` needs to undo the steps taken after it."""
-        return self.game.clone(), copy.deepcopy(self.memory)
+        return self.game.clone()
 
-    def restore(self, snapshot: Snapshot) -> None:
-        self.game, self.memory = snapshot
+    def restore(self, snapshot: Game) -> None:
+        self.game = snapshot
 
     # ------------------------------------------------------------ rewards and the end
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES, N_SCORINGS
+from suntzu_env.rules import MAX_DRAW, N_CARD_KINDS, N_EVENTS, N_PROVINCES, N_SCORINGS, N_WARLORDS
 
 STATE_DTYPE = np.int32
 
@@ -39,9 +39,12 @@ DECK_CAPACITY = 14  # non-base cards of a side: its deck never holds more
 RECYCLED_PLAGUE = N_CARD_KINDS  # deck/drawn entry: a Plague copy revealed before and recycled (record "P*")
 MAX_TASKS = 8  # pending army transfers (six-marks, movement, costs, event payments) in one battle
 TASK_SIZE = 6  # side, count, source rule, destination, province, cause
+DRAW_SLOTS = MAX_DRAW  # drawn cards a side may hold at once (R4.6)
 
 # fmt: off
-VARIANT        = _field("variant", 1, "0 standard, 1 beginner")
+VARIANT        = _field("variant", 1, "row of rules.VARIANT_RULES: names the variant, nothing else reads it")
+WARLORDS_ON    = _field("warlords_on", 1, "1 when warlords are in play (the variant's row)")
+KIND_COPIES    = _field("card_copies", N_CARD_KINDS, "copies of each card kind per side (the variant's row)")
 EVENTS_ON      = _field("events_on", 1, "1 when event cards are in play")
 ADJ            = _field("adjacency", N_PROVINCES, "per province: bit mask of its neighbours")
 ROUND          = _field("round", 1, "1..9")
@@ -53,7 +56,7 @@ ORDER_HOLDER   = _field("order_holder", 1, "-1 board order this round, else the 
 PLAGUE_REVEALS = _field("plague_reveals", 1, "Plague reveals so far, a recycled copy again each time")
 VALUES         = _field("province_values", N_PROVINCES * N_SCORINGS, "value at scorings 3/6/9, 3 per province")
 EVENT_UP       = _field("event_face_up", 1, "-1 none, else event id")
-EVENT_DECK     = _field("event_deck", 5, "event ids, top first, -1 past the end")
+EVENT_DECK     = _field("event_deck", N_EVENTS, "event ids, top first, -1 past the end")
 EVENT_DECK_LEN = _field("event_deck_len", 1, "events left in the deck")
 RESERVE        = _field("reserve", 2, "armies in reserve, per side")
 SET_ASIDE      = _field("set_aside", 2, "armies in the set-aside pool, per side")
@@ -64,7 +67,7 @@ HAND           = _field("hand", 2 * N_CARD_KINDS, "cards in hand per side and ki
 DECK           = _field("deck", 2 * DECK_CAPACITY, "deck per side: card ids or RECYCLED_PLAGUE, top first, -1 after")
 DECK_LEN       = _field("deck_len", 2, "cards in deck, per side")
 OUT            = _field("out_of_game", 2 * N_CARD_KINDS, "cards out of the game per side and kind (public)")
-WARLORD        = _field("warlords", 10, "per warlord id: 0 unchosen, 1 held, 2 used")
+WARLORD        = _field("warlords", N_WARLORDS, "per warlord id: 0 unchosen, 1 held, 2 used")
 SIXES          = _field("sixes_revealed", 2, "`6`s revealed in the game, per side (R7.4)")
 PLAGUES_SEEN   = _field("plagues_revealed", 2, "Plague copies revealed at least once, per side, 0..2 (R7.1)")
 HAND_RECYCLED  = _field("hand_recycled_plagues", 2, "of the Plagues in hand, recycled copies, per side (P14)")
@@ -73,6 +76,7 @@ PLACED_RECYCLED = _field("placed_recycled", 2 * N_PROVINCES, "1 where the placed
 CANCELLED      = _field("cancelled", 2 * N_PROVINCES, "1 where the placed card faced an active Plague (R5.2)")
 RECYCLED       = _field("recycled", 2 * N_PROVINCES, "1 where the placed card went back to the deck")
 REVEALED       = _field("revealed", N_PROVINCES, "1 once the province's battle began this round")
+LAST_REVEAL    = _field("last_reveal", 2 * N_PROVINCES, "cards of the last finished round (public), -1 none")
 STEP           = _field("step", 1, "position inside the phase")
 PLACE_PROV     = _field("place_province", 2, "per side, province of its next placement (5: done)")
 BATTLE_PROV    = _field("battle_province", 1, "province of the battle in progress, -1 none")
@@ -84,7 +88,7 @@ WINDOW_AFTER   = _field("window_after", 1, "0 window before battles, 1 after")
 WINDOW_POS     = _field("window_pos", 1, "warlord id being offered in the window")
 ACTIVE_WL      = _field("active_warlord", 1, "-1 none, else the window warlord awaiting targets")
 MARCH_FROM     = _field("march_from", 1, "-1 none, else the province march takes its army from")
-DRAWN          = _field("drawn", 2 * 3, "cards drawn and not yet kept (ids as in the deck), per side, -1 none")
+DRAWN          = _field("drawn", 2 * DRAW_SLOTS, "cards drawn and not yet kept (ids as in the deck), per side, -1 none")
 KEEP_LEFT      = _field("keep_left", 2, "drawn cards each side may still keep")
 TASKS          = _field("tasks", MAX_TASKS * TASK_SIZE, "queue of army transfers, head first")
 TASK_LEN       = _field("task_len", 1, "pending army transfers")
@@ -121,6 +125,8 @@ RULE_ANY, RULE_RESERVE_FIRST, RULE_SHORTFALL = range(3)  # R5.6 / R5.5, R7.1 / R
 DST_SET_ASIDE, DST_MARK, DST_PROVINCE = range(3)
 PAYMENT_CAUSES = ("cost", "six_mark", "pandemic", "champion", "hero", "shortfall")
 CAUSE_COST, CAUSE_MARK, CAUSE_PANDEMIC, CAUSE_CHAMPION, CAUSE_HERO, CAUSE_SHORTFALL = range(6)
+
+WINNER_DRAW = 2  # WINNER of a drawn game (R6.4)
 
 # Warlord statuses (WARLORD).
 WL_UNCHOSEN, WL_HELD, WL_USED = 0, 1, 2

@@ -46,6 +46,7 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    KIND_COPIES,
     MARCH_FROM,
     MARKED,
     ORDER_HOLDER,
@@ -70,8 +71,8 @@ from suntzu_env.layout import (
     SIX_MARKS,
     SIXES,
     VALUES,
-    VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINNER,
     WL_HELD,
     WL_USED,
@@ -163,7 +164,7 @@ OBSERVATION_PIECES: tuple[Piece, ...] = (
     Piece("events_in_deck", len(EVENTS), "events still in the face-down deck (order unknown)"),
     Piece("plague_reveals", 1, "Plague copies revealed at least once, both sides (pandemic at 4, R7.1)",
           float(PANDEMIC_PLAGUES)),
-    Piece("beginner", 1, "1 in the beginner variant"),
+    Piece("beginner", 1, "1 when warlords are out of play (the beginner variant, R2.2)"),
     Piece("sixes_revealed", 2, "`6`s revealed in the game, mine and opponent's (war_chariot at 3, R7.4)",
           float(CHARIOT_SIXES), high=N_ROUNDS),
     Piece("plague_copies_revealed", 2, "my and the opponent's Plague copies revealed at least once",
@@ -267,7 +268,6 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
         out[O_MY_POOLS + j] = s[field + me] / k_[O_MY_POOLS + j]
         out[O_OPP_POOLS + j] = s[field + opp] / k_[O_OPP_POOLS + j]
-    variant = s[VARIANT]
     my_hand = 0
     opp_unseen = 0
     for k in range(NK):
@@ -275,7 +275,7 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         my_hand += s[HAND + me * NK + k]
         out[O_MY_OUT + k] = s[OUT + me * NK + k] / k_[O_MY_OUT + k]
         out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / k_[O_OPP_OUT + k]
-        unseen = COPIES[variant, k] - s[OUT + opp * NK + k]
+        unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k]
         if s[PHASE] != PH_DRAW:  # cards revealed this round are seen (in the draw phase: back or out)
             for p in range(NP):
                 if s[REVEALED + p] == 1 and s[PLACED + opp * NP + p] == k and s[RECYCLED + opp * NP + p] == 0:
@@ -326,7 +326,7 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     for i in range(s[EVENT_DECK_LEN]):
         out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
     out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) / k_[O_PLAGUES]
-    out[O_BEGINNER] = variant
+    out[O_BEGINNER] = 1 - s[WARLORDS_ON]
     out[O_SIXES] = s[SIXES + me] / k_[O_SIXES]
     out[O_SIXES + 1] = s[SIXES + opp] / k_[O_SIXES + 1]
     out[O_PCOPIES] = s[PLAGUES_SEEN + me] / k_[O_PCOPIES]

@@ -31,6 +31,7 @@ import numpy as np
 
 from suntzu_env import engine
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.engine.checks import I_CARDS, I_PLAGUES, I_SIXES
 from suntzu_env.layout import (
     ACTIVE_WL,
     ADJ,
@@ -77,6 +78,8 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    KIND_COPIES,
+    LAST_REVEAL,
     MARCH_FROM,
     MARKED,
     MAX_TASKS,
@@ -123,6 +126,7 @@ from suntzu_env.layout import (
     VALUES,
     VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINDOW_AFTER,
     WINDOW_POS,
     WINNER,
@@ -134,7 +138,6 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_COPIES,
     CARD_COST,
     CARD_IS_RELATIVE,
     CARD_MINUS1,
@@ -159,12 +162,13 @@ from suntzu_env.rules import (
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
     SCORE_DISPLAYS,
     SEATS,
-    START_ARMIES,
+    VARIANT_RULES,
     VARIANTS,
     W_COUNTER_PLAGUE,
     W_DEVASTATING_PLAGUE,
@@ -177,6 +181,7 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
+from suntzu_env.tables import MAX_COPIES
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
@@ -186,10 +191,10 @@ SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "ha
 SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
 # Fields that the R11 keys above already carry; every other field travels under "engine".
 PUBLIC_FIELDS = {
-    "variant", "events_on", "adjacency", "round", "score", "phase", "winner", "privilege",
-    "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len", "reserve",
-    "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len", "warlords",
-    "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
+    "variant", "warlords_on", "card_copies", "events_on", "adjacency", "round", "score", "phase", "winner",
+    "privilege", "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len",
+    "last_reveal", "reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len",
+    "warlords", "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
 }  # fmt: skip
 ENGINE_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
 # Card names of a record's hand and deck: the kinds, then a recycled Plague copy (its deck entry id).
@@ -204,7 +209,7 @@ MAX_MARGIN = int(CARD_NUMBER.max() - CARD_NUMBER[CARD_ONE])  # R5.1: the largest
 # Exact range of every entry of each engine field (the task queue is checked entry by entry).
 ENGINE_RANGES: dict[str, tuple[int, int]] = {
     "order_holder": (-1, 1),
-    "out_of_game": (0, max(max(c) for c in CARD_COPIES.values())),
+    "out_of_game": (0, MAX_COPIES),
     "placed": (-1, NK - 1),
     "placed_recycled": (0, 1),
     "cancelled": (0, 1),
@@ -234,7 +239,7 @@ ENGINE_RANGES: dict[str, tuple[int, int]] = {
     "decision_cause": (-1, len(PAYMENT_CAUSES) - 1),
 }
 
-# The army transfers the engine queues (see engine._push_task), by cause: rule, destination, whether the
+# The army transfers the engine queues (see engine.transfers.push_task), by cause: rule, destination, whether the
 # province is the battle's (else -1), the most armies one transfer moves, the battle step that queues it.
 TASK_KINDS: dict[int, tuple[int, int, bool, int, tuple[int, ...]]] = {
     CAUSE_MARK: (RULE_RESERVE_FIRST, DST_MARK, True, 1, (BS_MARKS,)),
@@ -258,7 +263,7 @@ class RecordError(ValueError):
 
 def _begin_round_values() -> np.ndarray:
     s = new_state()
-    engine._begin_round(s)
+    engine.begin_round(s)
     return s
 
 
@@ -296,7 +301,7 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
         "rules": rules_of(s),
         "round": int(s[ROUND]),
         "score": int(s[SCORE]),
-        "province_values": s[VALUES : VALUES + 3 * NP].reshape(NP, 3).tolist(),
+        "province_values": s[VALUES : VALUES + N_SCORINGS * NP].reshape(NP, N_SCORINGS).tolist(),
         "privilege": _seat(int(s[PRIVILEGE])),
         "plague_reveals": int(s[PLAGUE_REVEALS]),
         "events": {
@@ -304,6 +309,11 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
             "deck": [EVENTS[e] for e in s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]]],
         },
     }
+    if (s[LAST_REVEAL : LAST_REVEAL + 2 * NP] >= 0).any():  # optional: the cards of the last finished round
+        out["last_reveal"] = {
+            seat: [CARDS[k] for k in s[LAST_REVEAL + side * NP : LAST_REVEAL + (side + 1) * NP]]
+            for side, seat in enumerate(SEATS)
+        }
     for side, seat in enumerate(SEATS):
         out[seat] = _side_record(s, side)
     out["phase"] = PHASE_NAMES[s[PHASE]]
@@ -324,7 +334,7 @@ def hand_names(s: np.ndarray, side: int) -> list[str]:
 def _side_record(s: np.ndarray, side: int) -> dict[str, Any]:
     deck = s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + s[DECK_LEN + side]]
     wl: dict[str, list[str]] = {"held": [], "used": [], "unchosen": []}
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         for j, name in enumerate(WARLORDS[side]):
             wl[("unchosen", "held", "used")[int(s[WARLORD + side * NW + j])]].append(name)
     return {
@@ -414,11 +424,11 @@ def _cards(value: Any, key: str) -> list[int]:
 
 def _read_public(d: Any) -> np.ndarray:
     """The R11 keys into a state (engine fields at their round-start values)."""
-    _keys(d, "", RECORD_KEYS, ("engine",))
+    _keys(d, "", RECORD_KEYS, ("engine", "last_reveal"))
     rules = read_rules(d["rules"])
     variant = VARIANTS.index(rules["variant"])
     s = ROUND_START.copy()
-    s[VARIANT] = variant
+    engine.set_variant(s, variant)
     s[EVENTS_ON] = int(rules["events"])
     s[ADJ : ADJ + NP] = adjacency_masks(rules["adjacency"]) if "adjacency" in rules else DEFAULT_ADJ
     s[ROUND] = _int(d["round"], "round", 1, N_ROUNDS)
@@ -430,12 +440,13 @@ def _read_public(d: Any) -> np.ndarray:
             raise RecordError(f"province_values[{p}]", f"{list(values)} is not one of the score displays (R1.2)")
         if values in [tuple(r) for r in rows[:p]]:
             raise RecordError(f"province_values[{p}]", f"the display {list(values)} is used twice (R3.1)")
-        s[VALUES + 3 * p : VALUES + 3 * p + 3] = values
+        s[VALUES + N_SCORINGS * p : VALUES + N_SCORINGS * (p + 1)] = values
     s[PRIVILEGE] = _side_index(_name(d["privilege"], "privilege", (None, *SEATS)))
     s[PLAGUE_REVEALS] = _int(d["plague_reveals"], "plague_reveals", 0, 2 * MAX_PLAGUE_REVEALS)
     _read_events(s, d["events"], rules["events"])
     for side, seat in enumerate(SEATS):
-        _read_side(s, d[seat], side, seat, variant)
+        _read_side(s, d[seat], side, seat)
+    _read_last_reveal(s, d.get("last_reveal"))
     s[PHASE] = PHASE_NAMES.index(_name(d["phase"], "phase", PHASE_NAMES))
     winner = _name(d["winner"], "winner", (None, *RESULTS))
     s[WINNER] = RESULTS.index(winner) if winner is not None else -1
@@ -444,6 +455,24 @@ def _read_public(d: Any) -> np.ndarray:
 
 def _side_index(seat: str | None) -> int:
     return SEATS.index(seat) if seat is not None else -1
+
+
+def _read_last_reveal(s: np.ndarray, last: Any) -> None:
+    """The optional `last_reveal` key: each seat's five cards of the last finished round (absent or null: none)."""
+    s[LAST_REVEAL : LAST_REVEAL + 2 * NP] = -1
+    if last is None:
+        return
+    _keys(last, "last_reveal", SEATS)
+    if s[ROUND] == 1:
+        raise RecordError("last_reveal", "must be null in round 1: no round has finished")
+    for side, seat in enumerate(SEATS):
+        key = f"last_reveal.{seat}"
+        cards = _list(last[seat], key, NP, "card names, one per province")
+        for p, c in enumerate(cards):
+            s[LAST_REVEAL + side * NP + p] = CARDS.index(_name(c, f"{key}[{p}]", CARDS))
+        for k in set(cards):
+            if cards.count(k) > s[KIND_COPIES + CARDS.index(k)]:
+                raise RecordError(key, f"{cards.count(k)} cards {k!r}, the side has {s[KIND_COPIES + CARDS.index(k)]}")
 
 
 def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:
@@ -466,7 +495,7 @@ def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:
     s[EVENT_DECK_LEN] = len(deck)
 
 
-def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -> None:
+def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str) -> None:
     _keys(side_d, seat, SIDE_KEYS)
     s[RESERVE + side] = _int(side_d["reserve"], f"{seat}.reserve", 0, ARMIES_PER_SIDE)
     s[SET_ASIDE + side] = _int(side_d["set_aside"], f"{seat}.set_aside", 0, ARMIES_PER_SIDE)
@@ -480,7 +509,7 @@ def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -
         raise RecordError(seat, f"I1: reserve + set_aside + marked_armies + sum(armies) is {total}, not 21")
     if s[MARKED + side] > sum(marks):
         raise RecordError(f"{seat}.marked_armies", "more armies in six-mark boxes than six-marks")
-    copies = CARD_COPIES[VARIANTS[variant]]
+    copies = s[KIND_COPIES : KIND_COPIES + NK].tolist()
     hand = _cards(side_d["hand"], f"{seat}.hand")
     deck = _cards(side_d["deck"], f"{seat}.deck")
     if len(deck) > DECK_CAPACITY:
@@ -500,10 +529,10 @@ def _read_side(s: np.ndarray, side_d: Any, side: int, seat: str, variant: int) -
     s[DECK + side * DECK_CAPACITY : DECK + (side + 1) * DECK_CAPACITY] = -1
     s[DECK + side * DECK_CAPACITY : DECK + side * DECK_CAPACITY + len(deck)] = deck
     s[DECK_LEN + side] = len(deck)
-    _read_warlords(s, side_d["warlords"], side, seat, variant)
+    _read_warlords(s, side_d["warlords"], side, seat)
 
 
-def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -> None:
+def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str) -> None:
     key = f"{seat}.warlords"
     _keys(wl, key, ("held", "used", "unchosen"))
     names = WARLORDS[side]
@@ -513,9 +542,10 @@ def _read_warlords(s: np.ndarray, wl: Any, side: int, seat: str, variant: int) -
             _name(name, f"{key}.{part}[{i}]", names)
             s[WARLORD + side * NW + names.index(name)] = status
             listed.append(name)
-    expected = [] if variant == 1 else sorted(names)
+    on = bool(s[WARLORDS_ON])
+    expected = sorted(names) if on else []
     if sorted(listed) != expected:
-        what = "no warlords in the beginner variant" if variant == 1 else f"each of {names} exactly once"
+        what = f"each of {names} exactly once" if on else f"no warlords in the {VARIANTS[int(s[VARIANT])]} variant"
         raise RecordError(key, f"expected {what}")
 
 
@@ -535,7 +565,7 @@ class _Checker:
     def __init__(self, s: np.ndarray) -> None:
         self.s = s
         self.phase = int(s[PHASE])
-        self.standard = int(s[VARIANT]) == 0
+        self.warlords_on = bool(s[WARLORDS_ON])
 
     def fail(self, field: str, problem: str) -> RecordError:
         return RecordError(field if "." in field or field in RECORD_KEYS else f"engine.{field}", problem)
@@ -639,7 +669,7 @@ def _check_plague_copies(c: _Checker, side: int, seat: str) -> None:
                 elif not s[REVEALED + p]:
                     fresh += 1
     seen = int(s[PLAGUES_SEEN + side])
-    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]][CARD_PLAGUE]
+    copies = int(s[KIND_COPIES + CARD_PLAGUE])
     if recycled > seen:
         raise c.fail(f"{seat}.plagues_revealed", f"{seen} copies revealed, but {recycled} recycled copies 'P*' in play")
     if fresh + seen > copies:
@@ -654,7 +684,7 @@ def _check_warlords(c: _Checker, side: int, seat: str) -> None:
     once. (Whether the game's history allowed the second one is not checked: a position may be written
     by hand.)"""
     s = c.s
-    if not c.standard:
+    if not c.warlords_on:
         return
     statuses = [c.warlord(side * NW + j) for j in range(NW)]
     chosen = sum(st != WL_UNCHOSEN for st in statuses)
@@ -705,8 +735,8 @@ def check_inside_round(s: np.ndarray) -> None:
     if (s[DEC_KIND] == DK_NONE) != (ph == PH_OVER) or (s[DEC_SIDE] < 0) != (ph == PH_OVER):
         raise c.fail("decision_kind", "a decision is pending exactly while the game goes on")
     if ph == PH_WARLORDS:
-        if not c.standard or s[ROUND] != 1:
-            raise c.fail("phase", "warlords are chosen only at the setup of a standard game (R3.3)")
+        if not c.warlords_on or s[ROUND] != 1:
+            raise c.fail("phase", "warlords are chosen only at the setup of a game with warlords (R3.3)")
         _check_setup(c)
         c.expect("step", lambda v: v in (0, 1), "is not a side choosing its warlord")
         c.as_round_start(_engine_names_except("step"), "at setup")
@@ -771,12 +801,11 @@ _DECISION_FIELDS = ("decision_kind", "decision_side", "decision_province", "deci
 def _check_setup(c: _Checker) -> None:
     """R3: the warlords are chosen in the state the setup left."""
     s = c.s
-    variant = VARIANTS[int(s[VARIANT])]
+    row = VARIANT_RULES[int(s[VARIANT])]
+    start = (row.start_reserve, row.start_set_aside)
     for side, seat in enumerate(SEATS):
-        if (int(s[RESERVE + side]), int(s[SET_ASIDE + side])) != START_ARMIES[variant]:
-            raise c.fail(
-                f"{seat}.reserve", f"the armies stand as set up (R3.2): reserve and set-aside {START_ARMIES[variant]}"
-            )
+        if (int(s[RESERVE + side]), int(s[SET_ASIDE + side])) != start:
+            raise c.fail(f"{seat}.reserve", f"the armies stand as set up (R3.2): reserve and set-aside {start}")
         if s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].any() or s[SIXES + side] or s[PLAGUES_SEEN + side]:
             raise c.fail(f"{seat}.six_marks", "nothing is revealed before the first round (R3)")
         nonbase = int(s[HAND + side * NK + N_BASE_CARDS : HAND + (side + 1) * NK].sum())
@@ -831,9 +860,9 @@ def _check_placed(c: _Checker, complete: bool) -> None:
             if k == CARD_PLAGUE and not recycled_copy and any(s[PLACED_RECYCLED + side * NP + q] for q in range(p)):
                 fresh_after_recycled = True
             unrevealed = not s[REVEALED + p] or (p == s[BATTLE_PROV] and s[STEP] <= BS_MARKS)
-            if k == CARD_SIX and unrevealed and not engine._may_place_six(s, side, p):
+            if k == CARD_SIX and unrevealed and not engine.may_place_six_at(s, side, p):
                 raise c.fail(at, f"a `6` where {seat} has marked, without double_six (R4.1, P4)")
-        copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+        copies = s[KIND_COPIES : KIND_COPIES + NK]
         cards = [c.card(side, p) for p in range(NP)]
         for k in set(cards) - {-1}:
             if cards.count(k) > copies[k]:
@@ -903,7 +932,7 @@ def _check_battle(c: _Checker, revealed: list[int]) -> None:
     chariot_step = BS_EVENTS + 2 if over else BS_EVENTS + 1
     for side, seat in enumerate(SEATS):
         if s[CHARIOT + side]:
-            if step != chariot_step or not c.standard or not c.event_gone(E_WAR_CHARIOT):
+            if step != chariot_step or not c.warlords_on or not c.event_gone(E_WAR_CHARIOT):
                 raise c.fail(f"chariot_pending[{side}]", "set outside war_chariot's choice (R7.4, P8)")
             if s[SIXES + side] < CHARIOT_SIXES:
                 raise c.fail(f"chariot_pending[{side}]", f"{seat} has not revealed three `6`s (R7.4)")
@@ -939,7 +968,7 @@ def _battle_problem(c: _Checker, p: int, step: int) -> tuple[str, str] | None:
     winner = int(s[BATTLE_WINNER])
     allowed = {-1}
     if step > BS_RESOLVE and not active:
-        d = int(engine._battle_diff(s, bk, rk))
+        d = int(engine.battle_diff(s, bk, rk))
         allowed = {0 if d > 0 else 1 if d < 0 else -1}
         if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY) and s[SCORE]:
             allowed.add(1 if s[SCORE] > 0 else 0)  # R7.5: the side behind wins by 1
@@ -987,7 +1016,7 @@ def _check_queue(c: _Checker, p: int, step: int) -> None:
         elif cause == CAUSE_SHORTFALL:
             ok = side == s[BATTLE_WINNER]
             if step - 1 == BS_RESOLVE:
-                full = abs(int(engine._battle_diff(s, c.card(0, p), c.card(1, p))))
+                full = abs(int(engine.battle_diff(s, c.card(0, p), c.card(1, p))))
             else:
                 ok = ok and c.card(0, p) == c.card(1, p) == CARD_ONE
         elif cause in (CAUSE_CHAMPION, CAUSE_HERO):
@@ -1009,9 +1038,9 @@ def _check_face_up_event(c: _Checker) -> None:
     if up < 0:
         return
     if c.phase == PH_BATTLE:
-        if s[STEP] <= BS_EVENTS or not engine._event_holds(s, up, int(s[BATTLE_PROV])):
+        if s[STEP] <= BS_EVENTS or not engine.event_holds(s, up, int(s[BATTLE_PROV])):
             return
-    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine._event_holds(s, up, -1):
+    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine.event_holds(s, up, -1):
         return
     raise c.fail("events.face_up", f"{EVENTS[up]}'s condition holds: it would have been applied (R7)")
 
@@ -1084,7 +1113,7 @@ def _first_difference(a: np.ndarray, b: np.ndarray) -> str:
 
 
 # The record field to fix when `engine.check_invariants` fails (the others are checked before it runs).
-INVARIANT_FIELDS = {2: "engine.out_of_game", 7: "sixes_revealed", 8: "plagues_revealed"}
+INVARIANT_FIELDS = {I_CARDS: "engine.out_of_game", I_SIXES: "sixes_revealed", I_PLAGUES: "plagues_revealed"}
 
 
 def check_with_engine(s: np.ndarray) -> int:
@@ -1100,7 +1129,7 @@ def check_with_engine(s: np.ndarray) -> int:
         t[STEP] -= 1
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     try:
-        engine._settle(t, mask)
+        engine.settle(t, mask)
     except RuntimeError as error:
         raise RecordError("engine", f"the engine cannot run on from this state ({error})") from None
     if not np.array_equal(t, s):
@@ -1143,7 +1172,7 @@ def state_from_record(d: Any) -> np.ndarray:
 
 def _derive_out_of_game(s: np.ndarray) -> None:
     """At a round's start every card not in hand or deck is out of the game; base cards are in hand."""
-    copies = CARD_COPIES[VARIANTS[int(s[VARIANT])]]
+    copies = s[KIND_COPIES : KIND_COPIES + NK]
     for side, seat in enumerate(SEATS):
         deck = [engine.card_kind(c) for c in s[DECK + side * DECK_CAPACITY :][: s[DECK_LEN + side]]]
         for k in range(NK):
@@ -1157,7 +1186,7 @@ def checked_state(state: np.ndarray) -> np.ndarray:
     """A copy of a raw state vector, if it is one the engine can be in (its record reads back to it)."""
     s = np.array(state, dtype=state.dtype, copy=True)
     hands = s[HAND : HAND + 2 * NK]
-    if hands.min() < 0 or hands.max() > max(max(c) for c in CARD_COPIES.values()):
+    if hands.min() < 0 or hands.max() > MAX_COPIES:
         raise RecordError("state", "hand counts out of range")
     try:
         record = record_from_state(s)

@@ -5,8 +5,8 @@ and six-marks, the cards revealed this round (face-down ones as `?`), pools, car
 and events. Hands, face-down cards, deck orders and unused warlords are never drawn. With `seat` (0 blue,
 1 red) they add what that seat knows besides: its own face-down cards, hand, deck contents (not their
 order), the cards it drew and its unused warlords; never the opponent's. `tests/test_view_leaks.py`
-checks every view against resampled hidden information. The state forgets a round's cards when the next
-round begins, so the environments keep them in a `RevealMemory` to show the last reveal.
+checks every view against resampled hidden information. Until a round's first reveal, the board shows the
+cards of the last finished round, which the state keeps (`last_reveal`): all of them were revealed.
 
 Images are drawn with Pillow and shown in a pygame window for `render_mode="human"`; both are imported
 only when a picture is asked for.
@@ -18,7 +18,6 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.actions import A_PLACE, ACTION_INDEX
 from suntzu_env.layout import (
     ARMIES,
     DEC_KIND,
@@ -29,7 +28,6 @@ from suntzu_env.layout import (
     DECK,
     DECK_CAPACITY,
     DECK_LEN,
-    DK_PLACE,
     DRAWN,
     EVENT_DECK_LEN,
     EVENT_UP,
@@ -37,6 +35,7 @@ from suntzu_env.layout import (
     HAND,
     HAND_RECYCLED,
     KEEP_LEFT,
+    LAST_REVEAL,
     MARKED,
     ORDER_HOLDER,
     PH_DRAW,
@@ -45,7 +44,6 @@ from suntzu_env.layout import (
     PH_WARLORDS,
     PHASE,
     PHASE_NAMES,
-    PLACE_PROV,
     PLACED,
     PRIVILEGE,
     RESERVE,
@@ -55,8 +53,8 @@ from suntzu_env.layout import (
     SET_ASIDE,
     SIX_MARKS,
     VALUES,
-    VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WINNER,
     WL_HELD,
     WL_USED,
@@ -69,57 +67,27 @@ from suntzu_env.rules import (
     N_CARD_KINDS,
     N_PROVINCES,
     N_ROUNDS,
+    N_SCORINGS,
     N_WARLORDS_PER_SIDE,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
+    SCORING_ROUNDS,
     SEATS,
     WARLORD_NAMES,
     WARLORDS,
 )
+from suntzu_env.tables import NEXT_SCORING_COLUMN
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
-UNKNOWN = -2  # a revealed card the memory did not see (a forced last placement)
 
 
-class RevealMemory:
-    """The cards of the last revealed round, kept across the start of the next round.
-
-    Call `before(state, action)` before each action and `after(state)` once it is applied; for a placement
-    made out of turn (simultaneous placement, `Game.apply_for`), `before(state, action, side)` names its side.
-    """
-
-    def __init__(self) -> None:
-        self.round = 0
-        self.cards = np.full((2, NP), -1, dtype=np.int64)
-        self._round_before = 0
-        self._placed = np.full((2, NP), -1, dtype=np.int64)
-
-    def reset(self) -> None:
-        self.round = 0
-        self.cards[:] = -1
-
-    def before(self, s: np.ndarray, action: Any, side: int | None = None) -> None:
-        self._round_before = int(s[ROUND])
-        self._placed[:] = s[PLACED : PLACED + 2 * NP].reshape(2, NP)
-        if side is None:
-            side = int(s[DEC_SIDE])
-        if isinstance(action, str):
-            action = ACTION_INDEX.get(action, -1)
-        if s[DEC_KIND] == DK_PLACE and isinstance(action, (int, np.integer)) and A_PLACE <= action < A_PLACE + NK:
-            self._placed[side, s[PLACE_PROV + side]] = int(action) - A_PLACE
-
-    def after(self, s: np.ndarray) -> None:
-        if int(s[ROUND]) != self._round_before:  # the round ended inside the engine: all five were revealed
-            self.round = self._round_before
-            self.cards[:] = np.where(self._placed >= 0, self._placed, UNKNOWN)
-
-    def view(self, s: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
-        """(round, cards (2, 5), revealed (5,)) of the reveal to show: this round's, else the last one."""
-        revealed = s[REVEALED : REVEALED + NP].astype(bool)
-        if revealed.any() or self.round == 0 or s[PHASE] == PH_OVER:
-            cards = s[PLACED : PLACED + 2 * NP].reshape(2, NP).astype(np.int64)
-            return int(s[ROUND]), cards, revealed
-        return self.round, self.cards, np.ones(NP, dtype=bool)
+def shown_cards(s: np.ndarray) -> tuple[int, np.ndarray, np.ndarray]:
+    """(round, cards (2, 5), revealed (5,)) of the reveal to show: this round's, else the last finished one's."""
+    revealed = s[REVEALED : REVEALED + NP].astype(bool)
+    last = s[LAST_REVEAL : LAST_REVEAL + 2 * NP].reshape(2, NP).astype(np.int64)
+    if revealed.any() or (last < 0).all() or s[PHASE] == PH_OVER:
+        return int(s[ROUND]), s[PLACED : PLACED + 2 * NP].reshape(2, NP).astype(np.int64), revealed
+    return int(s[ROUND]) - 1, last, np.ones(NP, dtype=bool)
 
 
 # ---------------------------------------------------------------- shared facts
@@ -128,7 +96,7 @@ class RevealMemory:
 def _card(k: int, shown: bool) -> str:
     if k == -1:
         return "."
-    if not shown or k == UNKNOWN:
+    if not shown:
         return "?"
     return CARDS[k]
 
@@ -167,7 +135,7 @@ def _side_line(s: np.ndarray, side: int) -> str:
         f"reserve {int(s[RESERVE + side])}, set aside {int(s[SET_ASIDE + side])}, "
         f"six-mark boxes {int(s[MARKED + side])}, hand {hand}, deck {int(s[DECK_LEN + side])}"
     )
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         used = _used_warlords(s, side)
         line += f", warlords used: {', '.join(used) if used else 'none'}"
     return line
@@ -223,7 +191,7 @@ def seat_lines(s: np.ndarray, seat: int) -> list[str]:
     drawn = _card_names(s, s[DRAWN + seat * 3 : DRAWN + seat * 3 + 3])
     if drawn:
         lines.append(f"{name} drew: {' '.join(drawn)}, may keep {int(s[KEEP_LEFT + seat])}")
-    if s[VARIANT] == 0:
+    if s[WARLORDS_ON]:
         held = [w for j, w in enumerate(WARLORDS[seat]) if s[WARLORD + seat * N_WARLORDS_PER_SIDE + j] == WL_HELD]
         lines.append(f"{name} warlords held: {', '.join(held) if held else 'none'}")
     return lines
@@ -232,19 +200,20 @@ def seat_lines(s: np.ndarray, seat: int) -> list[str]:
 # ---------------------------------------------------------------- text
 
 
-def board_text(s: np.ndarray, memory: RevealMemory | None = None, seat: int | None = None) -> str:
+def board_text(s: np.ndarray, seat: int | None = None) -> str:
     """The board as text (render mode "ansi"): the public view, or `seat`'s (0 blue, 1 red) view."""
     rnd = int(s[ROUND])
-    col = min(2, (rnd - 1) // 3)
-    shown_round, cards, revealed = (memory or RevealMemory()).view(s)
+    col = int(NEXT_SCORING_COLUMN[rnd])
+    shown_round, cards, revealed = shown_cards(s)
     lines = [
         f"Sun Tzu  round {rnd}/{N_ROUNDS}  {PHASE_NAMES[s[PHASE]]}  marker {int(s[SCORE]):+d} (+ toward blue)  "
-        f"next scoring: round {3 * (col + 1)}",
+        f"next scoring: round {SCORING_ROUNDS[col]}",
         f"  {'province':<8}  values 3/6/9  holder armies  marks b/r  cards b/r (round {shown_round})",
     ]
     for p, name in enumerate(PROVINCES):
         values = " ".join(
-            f"[{int(s[VALUES + 3 * p + i])}]" if i == col else f" {int(s[VALUES + 3 * p + i])} " for i in range(3)
+            f"[{int(s[VALUES + N_SCORINGS * p + i])}]" if i == col else f" {int(s[VALUES + N_SCORINGS * p + i])} "
+            for i in range(N_SCORINGS)
         )
         side, n = _holder(s, p)
         marks = f"{int(s[SIX_MARKS + p])}/{int(s[SIX_MARKS + NP + p])}"
@@ -286,7 +255,7 @@ def _fonts() -> tuple[Any, Any, Any]:
     return ImageFont.load_default(size=22), ImageFont.load_default(size=16), ImageFont.load_default(size=13)
 
 
-def board_image(s: np.ndarray, memory: RevealMemory | None = None, seat: int | None = None) -> np.ndarray:
+def board_image(s: np.ndarray, seat: int | None = None) -> np.ndarray:
     """The board as an RGB image (H, W, 3) uint8 (render mode "rgb_array"): the public view, or `seat`'s."""
     from PIL import Image, ImageDraw
 
@@ -294,7 +263,7 @@ def board_image(s: np.ndarray, memory: RevealMemory | None = None, seat: int | N
     img = Image.new("RGB", (WIDTH, HEIGHT), COLORS["paper"])
     d = ImageDraw.Draw(img)
     rnd = int(s[ROUND])
-    col = min(2, (rnd - 1) // 3)
+    col = int(NEXT_SCORING_COLUMN[rnd])
 
     title = f"Sun Tzu   round {rnd}/{N_ROUNDS}   {PHASE_NAMES[s[PHASE]]}"
     d.text((20, 14), title, font=big, fill=COLORS["ink"])
@@ -312,15 +281,15 @@ def board_image(s: np.ndarray, memory: RevealMemory | None = None, seat: int | N
         d.text((box[0] + 18, y0 + 17), f"{v:+d}" if v else "0", font=small, fill=COLORS["ink"], anchor="mm")
 
     # provinces
-    shown_round, cards, revealed = (memory or RevealMemory()).view(s)
+    shown_round, cards, revealed = shown_cards(s)
     pw, top, ph = 180, 112, 330
     for p, name in enumerate(PROVINCES):
         left = 20 + p * (pw + 8)
         d.rectangle((left, top, left + pw, top + ph), fill=COLORS["box"], outline=COLORS["faint"], width=2)
         d.text((left + pw // 2, top + 16), name, font=mid, fill=COLORS["ink"], anchor="mm")
-        for i in range(3):  # values at the scorings of rounds 3, 6, 9; the next one framed
+        for i in range(N_SCORINGS):  # values at the scorings of rounds 3, 6, 9; the next one framed
             cx = left + 30 + i * 60
-            label = f"r{3 * (i + 1)}: {int(s[VALUES + 3 * p + i])}"
+            label = f"r{SCORING_ROUNDS[i]}: {int(s[VALUES + N_SCORINGS * p + i])}"
             if i == col:
                 d.rectangle((cx - 26, top + 32, cx + 26, top + 52), outline=COLORS["ink"])
             d.text((cx, top + 42), label, font=small, fill=COLORS["ink"], anchor="mm")
@@ -345,7 +314,7 @@ def board_image(s: np.ndarray, memory: RevealMemory | None = None, seat: int | N
             if k == -1:
                 d.rectangle(card_box, outline=COLORS["faint"])
                 continue
-            face_up = (bool(revealed[p]) or other == seat) and k != UNKNOWN
+            face_up = bool(revealed[p]) or other == seat
             fill = COLORS["card"] if bool(revealed[p]) and face_up else COLORS["own"] if face_up else COLORS["back"]
             d.rectangle(card_box, fill=fill, outline=SIDE_COLOR[other], width=3)
             d.text((cx, top + 240), CARDS[k] if face_up else "?", font=big, fill=SIDE_COLOR[other], anchor="mm")

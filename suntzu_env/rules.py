@@ -65,6 +65,7 @@ N_WARLORDS = len(WARLORD_NAMES)
 ) = range(10)  # fmt: skip
 WINDOW_WARLORDS = (W_MARCH, W_REINFORCE, W_PURGE)  # R8: used in the windows before/after battles
 LAST_WINDOW_ROUND = 6  # R8: window warlords act in rounds 1-6
+DOUBLE_SIX_MARKS = 2  # R5.5, P4: six-marks red may have in one province with double_six (else 1)
 
 # R0/R7: event cards.
 EVENTS: tuple[str, ...] = ("pandemic", "war_chariot", "champion", "hero", "light_infantry")

@@ -255,8 +255,8 @@ class EnvFace:
         if game is None:
             raise RuntimeError("render() before reset(): there is no game yet")
         if self.render_mode == "ansi":
-            return board_text(game.state, self.episode.memory)
-        image = board_image(game.state, self.episode.memory)
+            return board_text(game.state)
+        image = board_image(game.state)
         if self.render_mode == "rgb_array":
             return image
         if self._window is None:

@@ -15,6 +15,7 @@ from suntzu_env.rules import (
     CARD_BONUS,
     CARD_IS_RELATIVE,
     CARD_NUMBER,
+    DOUBLE_SIX_MARKS,
     MAX_SCORE,
     N_CARD_KINDS,
     N_ROUNDS,
@@ -32,7 +33,7 @@ IS_WINDOW_WARLORD = np.array([w in WINDOW_WARLORDS for w in range(N_WARLORDS)], 
 COPIES = np.array([v.card_copies for v in VARIANT_RULES], dtype=np.int64)  # (variant, kind)
 START_RESERVE = np.array([v.start_reserve for v in VARIANT_RULES], dtype=np.int64)
 START_SET_ASIDE = np.array([v.start_set_aside for v in VARIANT_RULES], dtype=np.int64)
-WARLORDS_ON = np.array([v.warlords for v in VARIANT_RULES], dtype=np.int64)
+HAS_WARLORDS = np.array([v.warlords for v in VARIANT_RULES], dtype=np.int64)
 MAX_COPIES = int(COPIES.max())  # the most copies of one kind a side has in any variant
 
 
@@ -93,7 +94,7 @@ def may_place_six(marks: int, is_red: bool, holds_double_six: bool) -> bool:
     """R4.1, P4: whether a side may place a `6` where it has `marks` six-marks (red's double_six allows a second)."""
     if marks == 0:
         return True
-    return is_red and marks < 2 and holds_double_six
+    return is_red and marks < DOUBLE_SIX_MARKS and holds_double_six
 
 
 @njit(cache=True)

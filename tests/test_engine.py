@@ -14,12 +14,12 @@ from hypothesis import strategies as st
 
 from suntzu_env import Game, engine
 from suntzu_env.game import DEFAULT_ADJ
-from suntzu_env.layout import STATE_SIZE
-from suntzu_env.rules import N_ROUNDS, VARIANTS
+from suntzu_env.layout import LAST_REVEAL, PLACED, STATE_SIZE
+from suntzu_env.records import RecordError
+from suntzu_env.render import board_text
+from suntzu_env.rules import CARDS, N_PROVINCES, N_ROUNDS, SEATS, VARIANTS
 
 ADJ = np.array(DEFAULT_ADJ, dtype=np.int64)
-CHECKS = {1: "I1 army conservation", 2: "card conservation", 3: "marker bounds", 4: "one side per province",
-          5: "round in 1..9", 6: "I2: >= 2 legal actions offered"}  # fmt: skip
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
@@ -28,7 +28,7 @@ def test_random_play_invariants(variant: str, events: bool) -> None:
     """I1, I2, card conservation, marker bounds, one side per province, termination: 12,000 games."""
     out = engine.random_playouts_checked(3000, 1000, VARIANTS.index(variant), int(events), ADJ)
     failed = out[out[:, 2] != 0]
-    assert not len(failed), f"{CHECKS[int(failed[0, 2])]} broken in {len(failed)} games"
+    assert not len(failed), f"{engine.INVARIANTS[int(failed[0, 2])]} broken in {len(failed)} games"
     assert set(np.unique(out[:, 0])) <= {0, 1, 2}  # every game ended with a result (R6)
     # termination within 9 rounds: a game is at most 9 rounds of a bounded number of decisions
     assert out[:, 1].max() < N_ROUNDS * 40
@@ -67,6 +67,51 @@ def test_determinism_same_seed_same_actions() -> None:
         assert a.to_dict() == b.to_dict()
         replayed = Game.replay(json.loads(json.dumps(a.record())))
         assert np.array_equal(replayed.state, a.state)
+
+
+def _play_to_round_two(seed: int) -> tuple[Game, np.ndarray]:
+    """A random beginner game played to the start of round 2, and the cards placed in round 1."""
+    rng = np.random.default_rng(seed)
+    game = Game.new(seed, variant="beginner")
+    placed = game.state[PLACED : PLACED + 2 * N_PROVINCES].copy()
+    while game.round == 1:
+        placed = game.state[PLACED : PLACED + 2 * N_PROVINCES].copy()
+        game.apply(int(rng.choice(game.legal_actions())))
+    return game, placed
+
+
+def test_last_reveal_stays_in_the_state() -> None:
+    """R9, R11: the cards of the last finished round, all revealed, stay in the state, its record and its board."""
+    game, placed = _play_to_round_two(3)
+    assert (placed >= 0).all()  # every province got a card from each side in round 1 (R4.1)
+    assert game.state[LAST_REVEAL : LAST_REVEAL + 2 * N_PROVINCES].tolist() == placed.tolist()
+    d = game.to_dict()
+    names = [CARDS[k] for k in placed]
+    assert d["last_reveal"] == {"blue": names[:N_PROVINCES], "red": names[N_PROVINCES:]}
+    assert Game.from_dict(d).to_dict() == d
+    assert "cards b/r (round 1)" in board_text(game.state)
+    assert "last_reveal" not in Game.new(0).to_dict()  # no round has finished
+
+
+def test_record_last_reveal_is_checked() -> None:
+    """R11: `last_reveal` is optional (absent: nothing shown); a bad one is refused naming the key."""
+    game, _ = _play_to_round_two(4)
+    d = game.to_dict()
+    del d["last_reveal"]
+    assert "last_reveal" not in Game.from_dict(d).to_dict()
+    for bad, field in (
+        ({"blue": ["11"] * 5, "red": ["1"] * 5}, "last_reveal.blue[0]"),
+        ({"blue": ["1"] * 4, "red": ["1"] * 5}, "last_reveal.blue"),
+        ({"blue": ["1"] * 5}, "last_reveal.red"),
+        ({seat: ["+2", "1", "2", "3", "4"] for seat in SEATS}, "last_reveal.blue"),  # no +2 in the beginner variant
+    ):
+        with pytest.raises(RecordError) as error:
+            Game.from_dict({**d, "last_reveal": bad})
+        assert error.value.field == field
+    first = Game.new(0).to_dict()
+    with pytest.raises(RecordError, match="round 1") as error:
+        Game.from_dict({**first, "last_reveal": {seat: ["1", "2", "3", "4", "5"] for seat in SEATS}})
+    assert error.value.field == "last_reveal"
 
 
 def test_different_seeds_deal_differently() -> None:

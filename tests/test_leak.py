@@ -62,8 +62,8 @@ from suntzu_env.layout import (
     RECYCLED_PLAGUE,
     REVEALED,
     SIX_MARKS,
-    VARIANT,
     WARLORD,
+    WARLORDS_ON,
     WL_HELD,
     WL_UNCHOSEN,
     WL_USED,
@@ -153,7 +153,7 @@ def deal_unseen_cards(t: np.ndarray, opp: int, rng: np.random.Generator) -> None
 
 def draw_unused_warlords(t: np.ndarray, opp: int, rng: np.random.Generator) -> None:
     """Redraw which of the opponent's unused warlords it holds, keeping how many."""
-    if t[VARIANT] != 0:
+    if not t[WARLORDS_ON]:
         return
     at = WARLORD + opp * NW
     held = [j for j in range(NW) if t[at + j] == WL_HELD]

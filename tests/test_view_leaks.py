@@ -10,7 +10,7 @@ drawn again). At every decision point of random games (both variants, events off
   seat, which the environments draw for `render_mode="ansi"`/`"rgb_array"`) must not change when either
   seat's hidden information is resampled, nor both.
 
-Views are drawn with a `RevealMemory` kept along the game, as the environments do. Images are slower to
+The views show the last finished round's cards, which the state keeps (all revealed). Images are slower to
 draw, so they are compared at every `IMAGE_EVERY`-th decision point. The check is shown to catch a view
 that prints face-down cards (what `Game.render` did before) and one that prints a deck in its order.
 """
@@ -25,13 +25,13 @@ from test_leak import resample
 
 from suntzu_env import Game
 from suntzu_env.layout import DECK, DECK_CAPACITY, DECK_LEN, PH_PLACEMENT, PHASE, PLACED, ROUND
-from suntzu_env.render import RevealMemory, board_image, board_text
+from suntzu_env.render import board_image, board_text
 from suntzu_env.rules import CARDS, N_PROVINCES, SEATS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 GAMES_PER_CONFIG = 4
 IMAGE_EVERY = 25
-View = Callable[[np.ndarray, RevealMemory, int | None], object]
+View = Callable[[np.ndarray, int | None], object]
 
 
 def game_at(s: np.ndarray) -> Game:
@@ -39,19 +39,19 @@ def game_at(s: np.ndarray) -> Game:
     return Game._trusted(s.copy())
 
 
-def text_views(s: np.ndarray, memory: RevealMemory, seat: int | None) -> dict[str, object]:
+def text_views(s: np.ndarray, seat: int | None) -> dict[str, object]:
     g = game_at(s)
     if seat is None:
-        return {"str": str(g), "repr": repr(g), "render()": g.render(), "board_text": board_text(s, memory)}
-    return {"render(seat)": g.render(SEATS[seat]), "board_text(seat)": board_text(s, memory, seat)}
+        return {"str": str(g), "repr": repr(g), "render()": g.render(), "board_text": board_text(s)}
+    return {"render(seat)": g.render(SEATS[seat]), "board_text(seat)": board_text(s, seat)}
 
 
-def image_views(s: np.ndarray, memory: RevealMemory, seat: int | None) -> dict[str, object]:
-    return {"board_image": board_image(s, memory, seat).tobytes()}
+def image_views(s: np.ndarray, seat: int | None) -> dict[str, object]:
+    return {"board_image": board_image(s, seat).tobytes()}
 
 
 def first_view_leak(
-    views: Callable[[np.ndarray, RevealMemory, int | None], dict[str, object]],
+    views: Callable[[np.ndarray, int | None], dict[str, object]],
     configs: list[tuple[str, bool]],
     games: int,
     every: int = 1,
@@ -61,7 +61,6 @@ def first_view_leak(
     for variant, events in configs:
         for seed in range(games):
             game = Game.new(seed, variant, events)
-            memory = RevealMemory()
             point = 0
             while not game.is_terminal:
                 s = game._s
@@ -69,16 +68,14 @@ def first_view_leak(
                     hidden_from = {0: [resample(s, 0, rng)], 1: [resample(s, 1, rng)]}
                     hidden_from[None] = [*hidden_from[0], *hidden_from[1], resample(hidden_from[0][0], 1, rng)]
                     for seat, others in hidden_from.items():
-                        seen = views(s, memory, seat)
+                        seen = views(s, seat)
                         for t in others:
-                            for name, value in views(t, memory, seat).items():
+                            for name, value in views(t, seat).items():
                                 if value != seen[name]:
                                     return f"{name} for {seat}: {variant}/{events} seed {seed}, {game.decision}"
                 point += 1
                 action = game.legal_actions()[rng.integers(len(game.legal_actions()))]
-                memory.before(s, action)
                 game.apply(action)
-                memory.after(game._s)
     return None
 
 
@@ -99,13 +96,13 @@ def test_view_leak_check_catches_face_down_cards() -> None:
     """The check is not vacuous: the old `Game.render`, which printed every placed card after
     placement, is caught; so is a seat view that lists its deck in order."""
 
-    def old_render(s: np.ndarray, memory: RevealMemory, seat: int | None) -> dict[str, object]:
+    def old_render(s: np.ndarray, seat: int | None) -> dict[str, object]:
         if s[PHASE] == PH_PLACEMENT:
             return {"old": ""}
         placed = s[PLACED : PLACED + 2 * N_PROVINCES]
         return {"old": " ".join(CARDS[k] if k >= 0 else "." for k in placed)}
 
-    def deck_in_order(s: np.ndarray, memory: RevealMemory, seat: int | None) -> dict[str, object]:
+    def deck_in_order(s: np.ndarray, seat: int | None) -> dict[str, object]:
         if seat is None:
             return {}
         deck = s[DECK + seat * DECK_CAPACITY : DECK + seat * DECK_CAPACITY + s[DECK_LEN + seat]]
