@@ -7,6 +7,7 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from suntzu_env.game import Game
 from suntzu_env.rules import CARD_BONUS, CARD_IS_RELATIVE, CARD_NUMBER, CARD_PLAGUE, N_CARD_KINDS
 
 NK = N_CARD_KINDS
@@ -20,11 +21,25 @@ class Agent(Protocol):
     `Game.legal_mask()` (at least two legal actions, R10) and must return a legal action id.
     `reset(seed)` starts a new game; a seed makes the agent's own randomness reproducible,
     None keeps its current random stream.
+
+    An agent that searches (`ismcts`) also has `observe_game(game, seat)`: whoever asks it to act hands
+    it the current `Game` first (`ask` below does both). It must use that game only through
+    `game.sample_determinization(seat, ...)` (`suntzu_env.determinize`), which shows nothing the seat
+    may not know (R9).
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
 
     def reset(self, seed: int | None = None) -> None: ...
+
+
+def ask(agent: Agent, game: Game, seat: str) -> int:
+    """The agent's action for `seat` in `game`: hands it the game if it asks for it, then its observation
+    and the legal mask."""
+    observe = getattr(agent, "observe_game", None)
+    if observe is not None:
+        observe(game, seat)
+    return agent.act(game.observation(seat), game.legal_mask())
 
 
 class RandomAgent:

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from agents import Agent, check_spec, make_agent, valid_specs
+from agents.base import ask
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
 from suntzu_env import Game
@@ -128,7 +129,7 @@ def play_game(game_seed: int, blue: Agent, red: Agent, variant: str = "standard"
     decisions = 0
     while (seat := game.current_player) is not None:
         agent = players[0] if seat == "blue" else players[1]
-        game.apply(agent.act(game.observation(seat), game.legal_mask()))
+        game.apply(ask(agent, game, seat))
         decisions += 1
     return {"winner": game.winner, "score": game.score, "decisions": decisions, "actions": game.record()["actions"]}
 
