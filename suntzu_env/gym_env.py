@@ -203,6 +203,9 @@ class SunTzuGymEnv(BoardPictures, gymnasium.Env[np.ndarray, np.int64]):
         game = self.game
         other = SEATS[1 - SIDE[self.seat]]
         while game.current_player == other:
+            observe = getattr(self._opponent, "observe_game", None)  # searching agents get the game (agents.base)
+            if observe is not None:
+                observe(game, other)
             action = self._opponent_action(game.observation(other), game.legal_mask())
             try:
                 self._apply(action)

@@ -14,6 +14,7 @@ from collections import OrderedDict
 from typing import Any, Generic, TypeVar
 
 from agents import make_agent
+from agents.base import ask
 from suntzu_env import Game
 from suntzu_env.play.chronicle import Chronicle
 from suntzu_env.play.view import seat_view
@@ -75,7 +76,7 @@ class LiveGame:
     def _run_agent(self) -> None:
         game = self.game
         while (player := game.current_player) is not None and player != self.seat:
-            self.chronicle.apply(int(self.agent.act(game.observation(player), game.legal_mask())))
+            self.chronicle.apply(int(ask(self.agent, game, player)))
 
     def view(self) -> dict[str, Any]:
         """What the page may show now: the person's view, and the game's settings."""
