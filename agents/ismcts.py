@@ -50,9 +50,9 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
 
-DEFAULT_ITERATIONS = 400
-DEFAULT_EXPLORATION = 0.7
-DEFAULT_HORIZON = 1  # rollouts stop when this many rounds have begun after the root's (0: the game's end)
+DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = 0.3
+DEFAULT_HORIZON = 2  # rollouts stop when this many rounds have begun after the root's (0: the game's end)
 # A node's edges: the owner's own moves (0..N_ACTIONS-1), the other seat's public moves (N_ACTIONS + action),
 # and one edge for every move of the other seat the owner does not see.
 HIDDEN = 2 * N_ACTIONS

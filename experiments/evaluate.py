@@ -529,7 +529,7 @@ class EvaluateConfig:
     Bradley-Terry ratings, the baseline ladder, and a results folder."""
 
     agents: tuple[str, ...] = ("random", "greedy", "heuristic")
-    """two or more agents: random, greedy, heuristic, ppo:<path-to-model>; one given twice plays itself"""
+    """two or more of random, greedy, heuristic, ismcts[:<iterations>], ppo:<path-to-model> (twice: self-play)"""
     games: int = 2000
     """games per pairing, even: games/2 deck seeds, each played in both seats"""
     seed: int = 0
