@@ -275,7 +275,8 @@ class ISMCTSAgent:
     Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1
     constant over win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the
     root's before `evaluate` scores it (default 2; 0 plays to the end). With the defaults a decision costs
-    55-70 ms on one core of a shared machine (`python -m experiments.evaluate --agents ismcts heuristic` shows the pace).
+    55-70 ms on one core of a shared machine (`python -m experiments.evaluate --agents ismcts heuristic`
+    shows the pace).
     Deterministic for a seed (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
