@@ -5,14 +5,17 @@
 | `random`    | `RandomAgent`    | uniformly among the legal actions, seeded                        |
 | `greedy`    | `GreedyAgent`    | a one-step rule: best cards where the coming scoring pays most   |
 | `heuristic` | `HeuristicAgent` | a strategy from the rules: expected-value plans, saved cards     |
+| `ismcts`, `ismcts:<iterations>` | `ISMCTSAgent` | information-set MCTS over determinizations, compiled |
 | `ppo:<path>`| `agents.ppo`     | a trained policy, loaded lazily (imports torch only then)        |
 
-Every agent decides from its side's observation vector and the legal-action mask only (R9).
+Every agent decides from its side's observation vector and the legal-action mask only (R9); `ismcts` also
+gets the game through `observe_game` (`agents.base.ask`) and reads it only through determinizations.
 """
 
 from agents.base import Agent, RandomAgent
 from agents.greedy import GreedyAgent
 from agents.heuristic import HeuristicAgent
+from agents.ismcts import ISMCTSAgent
 from agents.registry import AGENT_NAMES, check_spec, make_agent, valid_specs
 
 __all__ = [
@@ -20,6 +23,7 @@ __all__ = [
     "Agent",
     "GreedyAgent",
     "HeuristicAgent",
+    "ISMCTSAgent",
     "RandomAgent",
     "check_spec",
     "make_agent",

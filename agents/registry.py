@@ -7,19 +7,30 @@ from collections.abc import Callable
 from agents.base import Agent, RandomAgent
 from agents.greedy import GreedyAgent
 from agents.heuristic import HeuristicAgent
+from agents.ismcts import ISMCTSAgent
 
 AGENTS: dict[str, Callable[[int | None], Agent]] = {
     "random": RandomAgent,
     "greedy": GreedyAgent,
     "heuristic": HeuristicAgent,
+    "ismcts": ISMCTSAgent,
 }
 AGENT_NAMES: tuple[str, ...] = tuple(AGENTS)
 PPO_PREFIX = "ppo:"
+ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
 
 
 def valid_specs() -> str:
     """The accepted agent specs, for error messages and `--help`."""
-    return ", ".join(AGENT_NAMES) + f", or {PPO_PREFIX}<path-to-model>"
+    return ", ".join(AGENT_NAMES) + f", {ISMCTS_PREFIX}<iterations>, or {PPO_PREFIX}<path-to-model>"
+
+
+def _iterations(spec: str) -> int:
+    """The iterations of an `ismcts:<iterations>` spec; ValueError unless a whole number >= 1."""
+    text = spec[len(ISMCTS_PREFIX) :]
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"agent {spec!r}: iterations must be a whole number >= 1; valid: {valid_specs()}")
+    return int(text)
 
 
 def check_spec(spec: str) -> None:
@@ -30,11 +41,15 @@ def check_spec(spec: str) -> None:
         return
     if spec.startswith(PPO_PREFIX) and spec[len(PPO_PREFIX) :]:
         return
+    if spec.startswith(ISMCTS_PREFIX):
+        _iterations(spec)
+        return
     raise ValueError(f"unknown agent {spec!r}; valid: {valid_specs()}")
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent named by `spec`: `random`, `greedy`, `heuristic` or `ppo:<path-to-model>`.
+    """Build the agent named by `spec`: `random`, `greedy`, `heuristic`, `ismcts`, `ismcts:<iterations>` or
+    `ppo:<path-to-model>`.
 
     `ppo:` agents come from `agents.ppo.load_ppo_agent`, imported only then, so that importing
     `agents` never imports torch.
@@ -44,4 +59,6 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         from agents.ppo import load_ppo_agent  # lazy: torch only when asked for
 
         return load_ppo_agent(spec[len(PPO_PREFIX) :], seed)
+    if spec.startswith(ISMCTS_PREFIX):
+        return ISMCTSAgent(seed, iterations=_iterations(spec))
     return AGENTS[spec](seed)

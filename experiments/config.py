@@ -66,7 +66,7 @@ class TrainConfig:
 
     # ---------------------------------------------------------------- opponents
     opponents: str = "random=1,greedy=4,heuristic=2,pool=1"
-    """opponent mix, spec=weight pairs: random, greedy, heuristic, ppo:<path>, or pool (the learner's snapshots)"""
+    """opponent mix, spec=weight pairs: random, greedy, heuristic, ismcts[:<n>], ppo:<path>, or pool (its snapshots)"""
     pool_every: int = 20
     """add a snapshot of the learner to the self-play pool every this many PPO updates"""
     pool_size: int = 10

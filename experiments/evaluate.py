@@ -47,7 +47,7 @@ from agents import Agent, check_spec, make_agent, valid_specs
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
 from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
-from suntzu_env.protocol import GameOptions
+from suntzu_env.protocol import GameOptions, ask
 
 SEATS: tuple[str, ...] = GAME.seats
 
@@ -131,7 +131,7 @@ def play_game(game_seed: int, *players: Agent, options: OptionsLike = None) -> d
         agent.reset(agent_seed(game_seed, side))
     decisions = 0
     while (seat := game.current_player) is not None:
-        game.apply(by_seat[seat].act(game.observation(seat), game.legal_mask()))
+        game.apply(ask(by_seat[seat], game, seat))
         decisions += 1
     return {"winner": game.winner, "score": game.score, "decisions": decisions, "record": game.record()}
 
@@ -521,7 +521,7 @@ class EvaluateConfig:
     Bradley-Terry ratings, the baseline ladder, and a results folder."""
 
     agents: tuple[str, ...] = ("random", "greedy", "heuristic")
-    """two or more agents: random, greedy, heuristic, ppo:<path-to-model>; one given twice plays itself"""
+    """two or more of random, greedy, heuristic, ismcts[:<iterations>], ppo:<path-to-model> (twice: self-play)"""
     games: int = 2000
     """games per pairing, even: games/2 deck seeds, each played in both seats"""
     seed: int = 0

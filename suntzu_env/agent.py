@@ -19,6 +19,11 @@ class Agent(Protocol):
     `Game.legal_mask()` (at least two legal actions, R10) and must return a legal action id.
     `reset(seed)` starts a new game; a seed makes the agent's own randomness reproducible,
     None keeps its current random stream.
+
+    An agent that searches (`ismcts`) also has `observe_game(game, seat)`: whoever asks it to act hands it
+    the current `Game` first (`suntzu_env.protocol.ask` does both). It must use that game only through
+    `game.sample_determinization(seat, ...)` (`suntzu_env.determinize`), which shows nothing the seat may
+    not know (R9).
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...

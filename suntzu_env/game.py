@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env import engine, records
+from suntzu_env import determinize, engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
     ARMIES,
@@ -324,6 +324,15 @@ class Game:
         other._actions = list(self._actions)
         other._early = list(self._early)
         return other
+
+    def sample_determinization(self, seat: str, rng: np.random.Generator | int | None = None) -> Game:
+        """A full game `seat` cannot tell from this one (R9), its hidden parts resampled, for search.
+
+        The opponent's hand, face-down and drawn cards, both deck orders, the event order and the
+        opponent's unused warlords are drawn again within the rules' constraints (`suntzu_env.determinize`);
+        the result depends only on what `seat` knows and on `rng` (a numpy Generator or a seed).
+        """
+        return Game(determinize.sample_determinization(self._s, SEATS[check_seat(seat)], rng))
 
     @property
     def state(self) -> np.ndarray:

@@ -13,6 +13,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Agent
 from suntzu_env.episode import RENDER_MODES, EnvSettings, check_reset
 from suntzu_env.options import Options, check_choice
+from suntzu_env.protocol import hand_game
 from suntzu_env.rules import SEATS
 from suntzu_env.suntzu_v1 import EnvFace, observation_box
 
@@ -149,6 +150,7 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
         other = SEATS[1 - SEATS.index(self.seat)]
         while episode.game.current_player == other:
             game = episode.game
+            hand_game(self._opponent, game, other)
             action = self._opponent_action(game.observation(other), game.legal_mask())
             try:
                 episode.play(other, action)

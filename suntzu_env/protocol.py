@@ -140,3 +140,20 @@ class GameRules(Protocol[O]):
     def env(self, options: O | None = None, *, render_mode: str | None = None) -> Any:
         """The PettingZoo AEC environment of the game (its `unwrapped.game` is the `TurnGame` played)."""
         ...
+
+
+def hand_game(agent: Any, game: TurnGame, seat: str) -> None:
+    """Hand `game` to an agent that searches (it has `observe_game(game, seat)`) before it is asked to act.
+
+    Such an agent must use the game only through what `seat` may know (Sun Tzu's agents: through
+    `Game.sample_determinization`); every other agent acts from its observation and mask alone.
+    """
+    observe = getattr(agent, "observe_game", None)
+    if observe is not None:
+        observe(game, seat)
+
+
+def ask(agent: Any, game: TurnGame, seat: str) -> int:
+    """`agent`'s action for `seat` in `game`: the game handed over if the agent searches, then `act`."""
+    hand_game(agent, game, seat)
+    return agent.act(game.observation(seat), game.legal_mask())

@@ -14,7 +14,7 @@ from helpers import PROVINCES, answer, expect, load, make_state, place
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, RandomAgent, make_agent
+from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
 from agents.view import View
 from experiments.evaluate import play_game
 from suntzu_env import Game
@@ -54,8 +54,8 @@ class Checked:
 
 
 def test_registry_builds_every_named_agent() -> None:
-    assert AGENT_NAMES == ("random", "greedy", "heuristic")
-    kinds = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent}
+    assert AGENT_NAMES == ("random", "greedy", "heuristic", "ismcts")
+    kinds = {"random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, "ismcts": ISMCTSAgent}
     for name in AGENT_NAMES:
         agent = make_agent(name, seed=3)
         assert isinstance(agent, kinds[name])

@@ -1,8 +1,9 @@
 """R9: a seat's observation and action mask depend only on what that seat may know.
 
 At every decision point of random games (standard and beginner, events off and on), for each seat,
-everything the seat may not know is resampled consistently with what it knows, and its observation and,
-when it is the seat to act, its action mask must stay byte-identical. Each hidden part is resampled so:
+everything the seat may not know is resampled consistently with what it knows (the library's
+determinization, `suntzu_env.determinize`, the one search uses), and its observation and, when it is the
+seat to act, its action mask must stay byte-identical. Each hidden part is resampled so:
 
 - **the opponent's unseen cards**: its hand, its deck, its face-down placed cards (placed, not yet
   revealed) and the cards it drew and has not kept yet are pooled and dealt again into the same places:
@@ -40,44 +41,29 @@ from helpers import BASE_CARDS, expect, load, make_state, place, with_hands
 
 from suntzu_env import Game, engine
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.determinize import sample_determinization
 from suntzu_env.layout import (
-    DEC_KIND,
     DEC_SIDE,
-    DEC_WARLORD,
     DECK,
     DECK_CAPACITY,
-    DECK_LEN,
-    DK_REACTIVE,
-    DK_WINDOW,
     DRAWN,
     EVENT_DECK,
-    EVENT_DECK_LEN,
     HAND,
     HAND_RECYCLED,
     PH_PLACEMENT,
-    PH_WARLORDS,
     PHASE,
     PLACED,
     PLACED_RECYCLED,
     RECYCLED_PLAGUE,
-    REVEALED,
-    SIX_MARKS,
     WARLORD,
-    WARLORDS_ON,
-    WL_HELD,
-    WL_UNCHOSEN,
-    WL_USED,
 )
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation, observation_views
 from suntzu_env.rules import (
     CARD_PLAGUE,
-    CARD_SIX,
-    N_BASE_CARDS,
     N_CARD_KINDS,
     N_PROVINCES,
     N_WARLORDS_PER_SIDE,
-    W_DOUBLE_SIX,
-    W_HEAD_START,
+    SEATS,
 )
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
@@ -108,100 +94,9 @@ def placement_mask_of(s: np.ndarray, side: int) -> np.ndarray:
 # ---------------------------------------------------------------- resampling what `me` may not know
 
 
-def shuffle_known_orders(t: np.ndarray, me: int, rng: np.random.Generator) -> None:
-    """The seat's own deck order and the event deck order."""
-    rng.shuffle(t[DECK + me * DECK_CAPACITY : DECK + me * DECK_CAPACITY + t[DECK_LEN + me]])
-    rng.shuffle(t[EVENT_DECK : EVENT_DECK + t[EVENT_DECK_LEN]])
-
-
-def deal_unseen_cards(t: np.ndarray, opp: int, rng: np.random.Generator) -> None:
-    """Pool the opponent's unseen cards and deal them again into the same places.
-
-    Cards are deck entries: a kind's id, or `P_STAR` for a recycled Plague copy (in hand it is counted
-    among the Plagues and in `HAND_RECYCLED`; face down it is a Plague flagged in `PLACED_RECYCLED`).
-    """
-    recycled_in_hand = int(t[HAND_RECYCLED + opp])
-    hand = [k for k in range(NK) for _ in range(t[HAND + opp * NK + k] - (recycled_in_hand if k == P else 0))]
-    hand += [P_STAR] * recycled_in_hand
-    deck_at = DECK + opp * DECK_CAPACITY
-    deck = [int(k) for k in t[deck_at : deck_at + t[DECK_LEN + opp]]]
-    drawn_slots = [i for i in range(3) if t[DRAWN + opp * 3 + i] >= 0]
-    drawn = [int(t[DRAWN + opp * 3 + i]) for i in drawn_slots]
-    face_down = [p for p in range(NP) if t[PLACED + opp * NP + p] >= 0 and not t[REVEALED + p]]
-    placed = [P_STAR if t[PLACED_RECYCLED + opp * NP + p] else int(t[PLACED + opp * NP + p]) for p in face_down]
-    pool = hand + deck + drawn + placed
-    base = [k for k in pool if k < N_BASE_CARDS]
-    other = [k for k in pool if k >= N_BASE_CARDS]
-    rng.shuffle(base)
-    rng.shuffle(other)
-    open_slots: list[int | None] = [None] * (len(hand) + len(face_down))  # hand first, then face down
-    for i, k in zip(rng.choice(len(open_slots), size=len(base), replace=False), base, strict=True):
-        open_slots[i] = k
-    filled = [k if k is not None else other.pop() for k in open_slots]
-    t[HAND + opp * NK : HAND + (opp + 1) * NK] = 0
-    t[HAND_RECYCLED + opp] = 0
-    for k in filled[: len(hand)]:
-        t[HAND + opp * NK + engine.card_kind(k)] += 1
-        t[HAND_RECYCLED + opp] += k == P_STAR
-    for p, k in zip(face_down, filled[len(hand) :], strict=True):
-        t[PLACED + opp * NP + p] = engine.card_kind(k)
-        t[PLACED_RECYCLED + opp * NP + p] = k == P_STAR
-    t[deck_at : deck_at + len(deck)] = other[: len(deck)]
-    for i, k in zip(drawn_slots, other[len(deck) :], strict=True):
-        t[DRAWN + opp * 3 + i] = k
-
-
-def draw_unused_warlords(t: np.ndarray, opp: int, rng: np.random.Generator) -> None:
-    """Redraw which of the opponent's unused warlords it holds, keeping how many."""
-    if not t[WARLORDS_ON]:
-        return
-    at = WARLORD + opp * NW
-    held = [j for j in range(NW) if t[at + j] == WL_HELD]
-    kept: list[int] = []
-    asked = t[DEC_WARLORD] - opp * NW
-    if t[DEC_SIDE] == opp and t[DEC_KIND] in (DK_WINDOW, DK_REACTIVE) and 0 <= asked < NW:
-        kept = [int(asked)]  # it is being asked about this one
-    unused = [j for j in range(NW) if t[at + j] != WL_USED and j not in kept]
-    if opp == 0 and t[PHASE] != PH_WARLORDS:
-        unused = [j for j in unused if j != W_HEAD_START]  # chosen, it is spent at once (R3.3)
-    chosen = kept + [int(j) for j in rng.choice(unused, size=len(held) - len(kept), replace=False)]
-    for j in unused + kept:
-        t[at + j] = WL_HELD if j in chosen else WL_UNCHOSEN
-
-
-def consistent(t: np.ndarray, opp: int) -> bool:
-    """The rules could have produced `t`: invariants, legal face-down sixes, P14's order of Plague copies,
-    live pending decisions."""
-    if engine.check_invariants(t):
-        return False
-    for p in range(NP):
-        if t[PLACED + opp * NP + p] == CARD_SIX and not t[REVEALED + p] and t[SIX_MARKS + opp * NP + p]:
-            double_six = opp == 1 and t[WARLORD + W_DOUBLE_SIX] == WL_HELD and t[SIX_MARKS + opp * NP + p] < 2
-            if not double_six:
-                return False
-    # P14: a `P*` placed face down while a never-revealed `P` stayed in hand or went face down later.
-    placed_plagues = [
-        int(t[PLACED_RECYCLED + opp * NP + p])
-        for p in range(NP)
-        if t[PLACED + opp * NP + p] == P and not t[REVEALED + p]
-    ]
-    never_in_hand = t[HAND + opp * NK + P] - t[HAND_RECYCLED + opp]
-    if 1 in placed_plagues and (never_in_hand > 0 or 0 in placed_plagues[placed_plagues.index(1) :]):
-        return False
-    return t[DEC_SIDE] != opp or engine.legal_mask(t, np.zeros(N_ACTIONS, dtype=np.int8)) >= 2
-
-
 def resample(s: np.ndarray, me: int, rng: np.random.Generator) -> np.ndarray:
-    """A state that `me` cannot tell from `s` (see the module docstring)."""
-    opp = 1 - me
-    for _ in range(200):
-        t = s.copy()
-        shuffle_known_orders(t, me, rng)
-        deal_unseen_cards(t, opp, rng)
-        draw_unused_warlords(t, opp, rng)
-        if consistent(t, opp):
-            return t
-    raise AssertionError("no consistent resample found in 200 tries")
+    """A state that `me` cannot tell from `s`: the library's determinization (`suntzu_env.determinize`)."""
+    return sample_determinization(s, SEATS[me], rng)
 
 
 # ---------------------------------------------------------------- the check

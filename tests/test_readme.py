@@ -39,6 +39,8 @@ def test_the_readme_has_snippets() -> None:
 def test_readme_snippet_runs(code: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for name in client_libraries(code):
         require(name)
+    if re.search(r"^import pyspiel\b", code, flags=re.MULTILINE) and not os.environ.get("CI"):
+        pytest.importorskip("pyspiel")  # the openspiel extra (CI installs it)
     monkeypatch.chdir(tmp_path)  # whatever a snippet writes lands in a temporary folder
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" render mode too
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))

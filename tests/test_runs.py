@@ -260,7 +260,7 @@ EVALUATE_ERRORS = [
     (["--games", "0"], "--games must be an even number >= 2"),
     (["--games", "3"], "--games must be an even number >= 2"),
     (["--agents", "random"], "--agents: needs at least two agents"),
-    (["--agents", "random", "bogus"], "--agents: unknown agent 'bogus'; valid: random, greedy, heuristic, or ppo:"),
+    (["--agents", "random", "bogus"], "--agents: unknown agent 'bogus'; valid: random, greedy, heuristic, ismcts,"),
     (["--workers", "0"], "--workers must be at least 1"),
     (["--seed", "-1"], "--seed must be in [0, 2**62)"),
     (["--variant", "expert"], "--variant: 'expert' is not one of standard, beginner"),

@@ -16,6 +16,7 @@ from typing import Any
 
 from agents import make_agent
 from suntzu_env import Game
+from suntzu_env.protocol import ask
 
 RECORDS_FILE = "games.jsonl"
 
@@ -120,7 +121,7 @@ def _play_again(row: dict[str, Any], variant: str, events: bool, specs: dict[str
     decisions = 0
     while (seat := game.current_player) is not None:
         agent = players[0] if seat == "blue" else players[1]
-        game.apply(agent.act(game.observation(seat), game.legal_mask()))
+        game.apply(ask(agent, game, seat))
         decisions += 1
     try:
         _check_row(row, game, decisions)

@@ -17,6 +17,7 @@ from agents import make_agent
 from suntzu_env import Game
 from suntzu_env.play.chronicle import Chronicle
 from suntzu_env.play.view import seat_view
+from suntzu_env.protocol import ask
 from suntzu_env.rules import SEATS, VARIANTS
 
 MAX_KEPT = 64  # games and replays kept in memory; the oldest go first
@@ -75,7 +76,7 @@ class LiveGame:
     def _run_agent(self) -> None:
         game = self.game
         while (player := game.current_player) is not None and player != self.seat:
-            self.chronicle.apply(int(self.agent.act(game.observation(player), game.legal_mask())))
+            self.chronicle.apply(int(ask(self.agent, game, player)))
 
     def view(self) -> dict[str, Any]:
         """What the page may show now: the person's view, and the game's settings."""

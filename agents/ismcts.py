@@ -1,0 +1,345 @@
+"""`ISMCTSAgent`: information-set Monte Carlo tree search over determinizations (multiple-observer ISMCTS).
+
+Each iteration draws a determinization (`suntzu_env.determinize`: the opponent's cards and warlords and
+the deck orders resampled from what this seat knows, R9), descends two trees at once, one per seat,
+then plays the game out with a compiled rollout policy and backs the result up. A tree branches only on
+what its owner sees: a move the other seat makes in secret (a placed card, a kept card, a warlord
+chosen, a warlord not used) is one edge, so neither seat's plan assumes it saw the other's hidden cards
+(Cowling, Powley, Whitehouse 2012, MO-ISMCTS). Selection is UCB1 over the actions legal in the
+determinization, counting for each action the iterations in which it was available. The action played
+is the one visited most at the root.
+
+Everything runs compiled with numba over the engine's state vector: the trees are preallocated arrays,
+the determinization, the moves and the rollouts are the engine's own functions. The agent sees the game
+only through determinizations: it gets the current `Game` through `observe_game(game, seat)` (see
+`agents.base.Agent`) and hands its state to the compiled search, which reads it only through
+`determinize` (whose result depends only on what the seat knows; `tests/test_ismcts.py` checks that the
+agent's move does not change when the hidden parts of the real game are resampled).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+from suntzu_env import engine
+from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, N_ACTIONS
+from suntzu_env.determinize import determinize
+from suntzu_env.engine import legal_mask, random_action, rng_below, rng_seed, step
+from suntzu_env.layout import (
+    ARMIES,
+    DEC_KIND,
+    DEC_SIDE,
+    DK_KEEP,
+    DK_PLACE,
+    DK_REACTIVE,
+    DK_SHORTFALL,
+    DK_SOURCE,
+    DK_WARLORD,
+    DK_WINDOW,
+    HAND,
+    PLACE_PROV,
+    ROUND,
+    SCORE,
+    STATE_DTYPE,
+    STATE_SIZE,
+    VALUES,
+    WINNER,
+)
+from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
+
+DEFAULT_ITERATIONS = 1000
+DEFAULT_EXPLORATION = 0.3
+DEFAULT_HORIZON = 2  # rollouts stop when this many rounds have begun after the root's (0: the game's end)
+# A node's edges: the owner's own moves (0..N_ACTIONS-1), the other seat's public moves (N_ACTIONS + action),
+# and one edge for every move of the other seat the owner does not see.
+HIDDEN = 2 * N_ACTIONS
+N_EDGES = 2 * N_ACTIONS + 1
+NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are made per descent)
+
+
+# Rollout policy: a card kind's rank by strength in battle (R5.1), 1 weakest; the Plague ranks as a 5.
+CARD_RANK = np.array([1, 2, 3, 4, 5, 6, 12, 13, 14, 15, 9, 10, 11, 3, 7], dtype=np.int64)
+ROLLOUT_NOISE = 8  # one rollout move in this many is uniformly random
+
+
+@njit(cache=True)
+def rollout_action(s: np.ndarray, mask: np.ndarray, n: int, rng: np.ndarray) -> int:
+    """A cheap move for rollouts, from the full state: base cards outside scoring rounds and strong cards
+    where a scoring pays (R4.5), no recalls unless nothing else is legal, the strongest drawn card kept,
+    payments from the reserve first; every other choice, and one move in ROLLOUT_NOISE, at random."""
+    if rng_below(rng, ROLLOUT_NOISE) == 0:
+        return random_action(rng, mask, n)
+    kind = s[DEC_KIND]
+    side = s[DEC_SIDE]
+    if kind == DK_PLACE:
+        r = s[ROUND]
+        scoring = r % 3 == 0
+        p = s[PLACE_PROV + side]
+        value = s[VALUES + p * 3 + (r - 1) // 3]
+        total = 0
+        for k in range(N_CARD_KINDS):
+            if mask[A_PLACE + k] and (scoring or k < N_BASE_CARDS):
+                total += CARD_RANK[k] ** value if scoring else 1
+        if total > 0:
+            pick = rng_below(rng, total)
+            for k in range(N_CARD_KINDS):
+                if mask[A_PLACE + k] and (scoring or k < N_BASE_CARDS):
+                    pick -= CARD_RANK[k] ** value if scoring else 1
+                    if pick < 0:
+                        return A_PLACE + k
+    elif kind == DK_KEEP:
+        best = -1
+        for k in range(N_CARD_KINDS):
+            if mask[A_KEEP + k] and (best < 0 or CARD_RANK[k] > CARD_RANK[best]):
+                best = k
+        return A_KEEP + best
+    elif kind == DK_SOURCE or kind == DK_SHORTFALL:
+        if mask[A_RESERVE]:
+            return A_RESERVE
+        m = 0
+        for a in range(A_PROVINCE, A_PROVINCE + N_PROVINCES):
+            m += mask[a]
+        if m > 0:
+            pick = rng_below(rng, m)
+            for a in range(A_PROVINCE, A_PROVINCE + N_PROVINCES):
+                if mask[a]:
+                    if pick == 0:
+                        return a
+                    pick -= 1
+    return random_action(rng, mask, n)
+
+
+# Evaluation at the rollout horizon, in marker points toward blue, turned into blue's chance to win.
+CARD_WORTH = np.array([0, 0, 0, 0, 0, 0, 1.2, 1.6, 2.0, 2.4, 0.6, 0.9, 1.1, 0.2, 1.0])  # a card kept for later
+HOLD_SPREAD = 2.0  # spread of a province's margin over one battle, in armies
+POINTS_SCALE = 2.0  # marker points that make a 73% favourite
+
+
+@njit(cache=True)
+def evaluate(s: np.ndarray) -> float:
+    """Blue's chance to win from `s`: the marker, each province's coming scorings times how surely its
+    holder keeps it (a tanh of the margin over the battles left), cards in hand kept for later (R4.5, R6)."""
+    w = s[WINNER]
+    if w >= 0:
+        return 1.0 if w == 0 else (0.0 if w == 1 else 0.5)
+    r = s[ROUND]
+    points = float(s[SCORE])
+    for p in range(N_PROVINCES):
+        margin = s[ARMIES + p] - s[ARMIES + N_PROVINCES + p]
+        for col in range(3):
+            k = 3 * (col + 1) - r + 1  # battles left before that scoring, this round's included
+            if k >= 1:
+                points += s[VALUES + p * 3 + col] * math.tanh(margin / (HOLD_SPREAD * math.sqrt(k)))
+    for k in range(N_CARD_KINDS):
+        points += CARD_WORTH[k] * (s[HAND + k] - s[HAND + N_CARD_KINDS + k]) * 0.5
+    return 1.0 / (1.0 + math.exp(-points / POINTS_SCALE))
+
+
+@njit(cache=True)
+def _visible(kind: int, a: int) -> bool:
+    """Whether the other seat sees which answer was given (R9): placed and kept cards, warlords chosen and
+    warlords not used are secret; recalls, uses, reveals and army sources are public."""
+    if kind == DK_PLACE:
+        return A_RECALL <= a < A_RECALL + N_CARD_KINDS - N_BASE_CARDS
+    if kind == DK_KEEP or kind == DK_WARLORD:
+        return False
+    return not ((kind == DK_WINDOW or kind == DK_REACTIVE) and a == A_PASS)
+
+
+@njit(cache=True)
+def _new_node(
+    t: int, child: np.ndarray, visits: np.ndarray, wins: np.ndarray, avail: np.ndarray, used: np.ndarray
+) -> int:
+    """A fresh node in tree t, or -1 when the tree is full."""
+    i = used[t]
+    if i >= child.shape[1]:
+        return -1
+    child[t, i, :] = -1
+    visits[t, i, :] = 0
+    wins[t, i, :] = 0.0
+    avail[t, i, :] = 0
+    used[t] = i + 1
+    return i
+
+
+@njit(cache=True)
+def search(
+    root: np.ndarray,
+    seat: int,
+    iterations: int,
+    exploration: float,
+    horizon: int,
+    rng: np.ndarray,
+    child: np.ndarray,
+    visits: np.ndarray,
+    wins: np.ndarray,
+    avail: np.ndarray,
+) -> int:
+    """The most visited root action after `iterations` determinized descents and rollouts.
+
+    `root` is the real state with `seat` to act; it is read only through `determinize`. The tree arrays
+    (`child` (2, nodes, N_EDGES), `visits`, `wins`, `avail` (2, nodes, N_ACTIONS)) are scratch.
+    """
+    used = np.zeros(2, dtype=np.int64)
+    _new_node(0, child, visits, wins, avail, used)
+    _new_node(1, child, visits, wins, avail, used)
+    s = np.empty(STATE_SIZE, dtype=STATE_DTYPE)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    root_mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    node = np.zeros(2, dtype=np.int64)
+    path_tree = np.empty(512, dtype=np.int64)
+    path_node = np.empty(512, dtype=np.int64)
+    path_action = np.empty(512, dtype=np.int64)
+    reward = np.zeros(2, dtype=np.float64)
+    for it in range(iterations):
+        determinize(root, seat, rng, s)
+        n = legal_mask(s, mask)
+        if it == 0:
+            root_mask[:] = mask
+        node[0] = 0
+        node[1] = 0
+        depth = 0
+        expanded = False
+        while n > 0 and not expanded and depth < 512:  # selection and expansion
+            p = s[DEC_SIDE]
+            nd = node[p]
+            untried = 0
+            for a in range(N_ACTIONS):
+                if mask[a] and child[p, nd, a] < 0:
+                    untried += 1
+            best = -1
+            if untried > 0:
+                pick = rng_below(rng, untried)
+                for a in range(N_ACTIONS):
+                    if mask[a] and child[p, nd, a] < 0:
+                        if pick == 0:
+                            best = a
+                            break
+                        pick -= 1
+                expanded = True
+            else:
+                best_value = -1e300
+                for a in range(N_ACTIONS):
+                    if mask[a]:
+                        v = visits[p, nd, a]
+                        value = wins[p, nd, a] / v + exploration * math.sqrt(math.log(avail[p, nd, a]) / v)
+                        if value > best_value:
+                            best_value = value
+                            best = a
+            for a in range(N_ACTIONS):
+                if mask[a]:
+                    avail[p, nd, a] += 1
+            path_tree[depth] = p
+            path_node[depth] = nd
+            path_action[depth] = best
+            depth += 1
+            nxt = child[p, nd, best]
+            if nxt < 0:
+                nxt = _new_node(p, child, visits, wins, avail, used)
+                child[p, nd, best] = nxt
+            q = 1 - p
+            edge = N_ACTIONS + best if _visible(s[DEC_KIND], best) else HIDDEN
+            other = child[q, node[q], edge]
+            if other < 0:
+                other = _new_node(q, child, visits, wins, avail, used)
+                child[q, node[q], edge] = other
+            if nxt < 0 or other < 0:  # out of room: evaluate from here
+                expanded = True
+            node[p] = nxt
+            node[q] = other
+            n = step(s, best, mask)
+        stop = root[ROUND] + horizon if horizon > 0 else 99
+        while n > 0 and s[ROUND] < stop:  # rollout
+            n = step(s, rollout_action(s, mask, n, rng), mask)
+        reward[0] = evaluate(s)
+        reward[1] = 1.0 - reward[0]
+        for i in range(depth):
+            t = path_tree[i]
+            visits[t, path_node[i], path_action[i]] += 1
+            wins[t, path_node[i], path_action[i]] += reward[t]
+    best = -1
+    most = -1
+    for a in range(N_ACTIONS):
+        if root_mask[a] and visits[seat, 0, a] > most:
+            most = visits[seat, 0, a]
+            best = a
+    return best
+
+
+class ISMCTSAgent:
+    """Information-set MCTS (multiple observers) over determinizations, compiled rollouts.
+
+    Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1
+    constant over win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the
+    root's before `evaluate` scores it (default 2; 0 plays to the end). With the defaults a decision costs
+    55-70 ms on one core of a shared machine (`python -m experiments.evaluate --agents ismcts heuristic`
+    shows the pace).
+    Deterministic for a seed (`reset(seed)`).
+
+    It needs the game: whoever asks it to act must first hand it the current `Game` with
+    `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
+    `agents.base.ask`); it reads that game only through `suntzu_env.determinize`.
+    """
+
+    name = "ismcts"
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int = DEFAULT_ITERATIONS,
+        exploration: float = DEFAULT_EXPLORATION,
+        horizon: int = DEFAULT_HORIZON,
+    ) -> None:
+        self.horizon = horizon
+        if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
+            raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
+        if not isinstance(exploration, (int, float)) or not math.isfinite(exploration) or exploration < 0:
+            raise ValueError(f"exploration must be a finite number >= 0, got {exploration!r}")
+        self.iterations = iterations
+        self.exploration = float(exploration)
+        nodes = NODES_PER_ITERATION * iterations + 2
+        self._child = np.empty((2, nodes, N_EDGES), dtype=np.int32)
+        self._visits = np.empty((2, nodes, N_ACTIONS), dtype=np.int32)
+        self._wins = np.empty((2, nodes, N_ACTIONS), dtype=np.float64)
+        self._avail = np.empty((2, nodes, N_ACTIONS), dtype=np.int32)
+        self._game: object | None = None
+        self._seat = -1
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None or not hasattr(self, "_rng"):
+            self._rng = rng_seed(int(np.random.default_rng(seed).integers(2**63)))
+        self._game = None
+
+    def observe_game(self, game: object, seat: str) -> None:
+        """The game about to ask this agent to act as `seat` (read only through determinizations)."""
+        if seat not in SEATS:
+            raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+        self._game = game
+        self._seat = SEATS.index(seat)
+
+    def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
+        game = self._game
+        if game is None:
+            raise RuntimeError(
+                "ismcts needs the game: call observe_game(game, seat) before act (agents.base.ask does both)"
+            )
+        state = np.array(game.state, dtype=STATE_DTYPE)  # type: ignore[attr-defined]
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        if (
+            state[DEC_SIDE] != self._seat
+            or engine.legal_mask(state, mask) < 1
+            or not np.array_equal(mask, np.asarray(action_mask, dtype=np.int8))
+        ):
+            seat = SEATS[self._seat]
+            raise ValueError(f"ismcts was asked to act for {seat}, but the game it observed asks another decision")
+        if int(mask.sum()) == 1:
+            return int(np.flatnonzero(mask)[0])
+        action = search(
+            state, self._seat, self.iterations, self.exploration, self.horizon, self._rng,
+            self._child, self._visits, self._wins, self._avail,
+        )  # fmt: skip
+        return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])

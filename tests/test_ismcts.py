@@ -1,0 +1,75 @@
+"""The `ismcts` agent: named in the registry, seeded, acting through the agent protocol with the game handed
+over by `agents.base.ask`, and blind to what its seat may not know (R9)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from agents import make_agent
+from agents.base import ask
+from agents.ismcts import ISMCTSAgent
+from experiments.evaluate import play_games
+from suntzu_env import Game
+
+ITERATIONS = 30
+
+
+def test_ismcts_specs_in_the_registry() -> None:
+    """`ismcts` and `ismcts:<iterations>` build the agent; a bad count is refused by name."""
+    assert make_agent("ismcts").iterations == ISMCTSAgent().iterations
+    assert make_agent("ismcts:25", seed=1).iterations == 25
+    for bad in ("ismcts:0", "ismcts:x", "ismcts:"):
+        with pytest.raises(ValueError, match="ismcts"):
+            make_agent(bad)
+
+
+def test_ismcts_needs_the_game() -> None:
+    """Asked to act without the game, it says how to hand it over."""
+    game = Game.new(0)
+    agent = make_agent(f"ismcts:{ITERATIONS}")
+    with pytest.raises(RuntimeError, match="observe_game"):
+        agent.act(game.observation("blue"), game.legal_mask())
+
+
+def play(seed: int, agent_seed: int) -> list[str]:
+    game = Game.new(seed, "beginner")
+    agents = [make_agent(f"ismcts:{ITERATIONS}", seed=agent_seed), make_agent("heuristic")]
+    for agent in agents:
+        agent.reset(agent_seed)
+    while (seat := game.current_player) is not None:
+        game.apply(ask(agents[0] if seat == "blue" else agents[1], game, seat))
+    return game.record()["actions"]
+
+
+def test_ismcts_is_deterministic_for_a_seed() -> None:
+    """Same seeds, same game; another agent seed, another game."""
+    assert play(4, 1) == play(4, 1)
+    assert play(4, 1) != play(4, 2)
+
+
+@pytest.mark.parametrize("variant", ["standard", "beginner"])
+def test_r9_ismcts_ignores_hidden_information(variant: str) -> None:
+    """R9: handed a game whose hidden parts were resampled from its seat's view, it plays the same move."""
+    rng = np.random.default_rng(3)
+    game = Game.new(8, variant, events=True)
+    agent = ISMCTSAgent(iterations=ITERATIONS)
+    checked = 0
+    while not game.is_terminal and checked < 40:
+        seat = game.current_player
+        twin = game.sample_determinization(seat, rng)
+        moves = []
+        for g in (game, twin):
+            agent.reset(123)
+            moves.append(ask(agent, g, seat))
+        assert moves[0] == moves[1], game.decision
+        checked += 1
+        legal = game.legal_actions()
+        game.apply(legal[rng.integers(len(legal))])
+
+
+def test_ismcts_plays_through_the_evaluation() -> None:
+    """Whole seat-swapped games through experiments.evaluate, by spec."""
+    (rows,) = play_games([(f"ismcts:{ITERATIONS}", "random")], games=2, seed=0)
+    assert len(rows) == 2 and {r["a_seat"] for r in rows} == {"blue", "red"}
+    assert all(r["result"] in (-1, 0, 1) and r["decisions"] > 0 for r in rows)
