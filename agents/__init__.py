@@ -9,7 +9,7 @@
 | `ppo:<path>`| `agents.ppo`     | a trained policy, loaded lazily (imports torch only then)        |
 
 Every agent decides from its side's observation vector and the legal-action mask only (R9); `ismcts` also
-gets the game through `observe_game` (`agents.base.ask`) and reads it only through determinizations.
+gets the game through `observe_game` (`suntzu_env.protocol.ask`) and reads it only through determinizations.
 """
 
 from agents.base import Agent, RandomAgent

@@ -281,7 +281,7 @@ class ISMCTSAgent:
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
     `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
-    `agents.base.ask`); it reads that game only through `suntzu_env.determinize`.
+    `suntzu_env.protocol.ask`); it reads that game only through `suntzu_env.determinize`.
     """
 
     name = "ismcts"
@@ -325,7 +325,7 @@ class ISMCTSAgent:
         game = self._game
         if game is None:
             raise RuntimeError(
-                "ismcts needs the game: call observe_game(game, seat) before act (agents.base.ask does both)"
+                "ismcts needs the game: call observe_game(game, seat) before act (suntzu_env.protocol.ask does both)"
             )
         state = np.array(game.state, dtype=STATE_DTYPE)  # type: ignore[attr-defined]
         mask = np.zeros(N_ACTIONS, dtype=np.int8)

@@ -1,5 +1,5 @@
 """The `ismcts` agent: named in the registry, seeded, acting through the agent protocol with the game handed
-over by `agents.base.ask`, and blind to what its seat may not know (R9)."""
+over by `suntzu_env.protocol.ask`, and blind to what its seat may not know (R9)."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.base import ask
 from agents.ismcts import ISMCTSAgent
 from experiments.evaluate import play_games
 from suntzu_env import Game
+from suntzu_env.protocol import ask
 
 ITERATIONS = 30
 

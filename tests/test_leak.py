@@ -143,7 +143,7 @@ class Report(NamedTuple):
 
 def play_at_random(game: Game, rng: np.random.Generator) -> None:
     """One random legal action; during placement, half the time by a seat that is not asked now (R4.1)."""
-    if game._s[PHASE] == PH_PLACEMENT and rng.random() < 0.5:
+    if game.state[PHASE] == PH_PLACEMENT and rng.random() < 0.5:
         seats = [seat for seat in ("blue", "red") if game.placement_mask(seat).any()]
         if seats:
             seat = seats[rng.integers(len(seats))]
@@ -163,7 +163,7 @@ def first_leak(encoder: Encoder, games: Iterable[tuple[str, Game]], rng_seed: in
     pieces: set[str] = set()
     for name, game in games:
         while not game.is_terminal:
-            s = game._s
+            s = game.state
             for me in (0, 1):
                 t = resample(s, me, rng)
                 checked += 1

@@ -242,17 +242,17 @@ def play_out(g: Game, seed: int) -> None:
     rng = random.Random(seed)
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     for step in range(MAX_STEPS):
-        code = engine.check_invariants(g._s)
+        code = engine.check_invariants(g.state)
         assert code == 0, f"invariant broken: {engine.INVARIANTS[code]}"
         if step < CLOSURE_STEPS or CLOSURE_STEPS < 0:
             assert_loads_back(g)
         if g.is_terminal:
             assert g.legal_actions() == [] and g.winner is not None
             return
-        n = engine.legal_mask(g._s.copy(), mask)
+        n = engine.legal_mask(g.state.copy(), mask)
         assert n >= 2 and n == len(g.legal_actions()), f"{n} legal answers at {g.decision}"
         early = g.placement_mask("red")
-        if g._s[DEC_KIND] == DK_PLACE and g._s[DEC_SIDE] == 0 and early.any() and rng.random() < 0.3:
+        if g.state[DEC_KIND] == DK_PLACE and g.state[DEC_SIDE] == 0 and early.any() and rng.random() < 0.3:
             g.apply_for("red", int(rng.choice(np.flatnonzero(early))))
         else:
             g.apply(rng.choice(g.legal_actions()))

@@ -35,8 +35,8 @@ View = Callable[[np.ndarray, int | None], object]
 
 
 def game_at(s: np.ndarray) -> Game:
-    """A game over a copy of `s` (resampled states are consistent, but skip the record checks)."""
-    return Game._trusted(s.copy())
+    """A game over a copy of `s` (checked as a record would be)."""
+    return Game(s.copy())
 
 
 def text_views(s: np.ndarray, seat: int | None) -> dict[str, object]:
@@ -63,7 +63,7 @@ def first_view_leak(
             game = Game.new(seed, variant, events)
             point = 0
             while not game.is_terminal:
-                s = game._s
+                s = game.state
                 if point % every == 0:
                     hidden_from = {0: [resample(s, 0, rng)], 1: [resample(s, 1, rng)]}
                     hidden_from[None] = [*hidden_from[0], *hidden_from[1], resample(hidden_from[0][0], 1, rng)]
