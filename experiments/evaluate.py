@@ -443,6 +443,14 @@ def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
     return text.getvalue()
 
 
+def short_label(spec: str, width: int = 28) -> str:
+    """An agent spec short enough for a plot axis: a long model path keeps its end (`ppo:...runs/x/policy`)."""
+    if len(spec) <= width:
+        return spec
+    prefix, _, rest = spec.partition(":")
+    return f"{prefix}:...{rest[-(width - len(prefix) - 4) :]}" if rest else spec[: width - 3] + "..."
+
+
 def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
     """Row agent's win rate against the column agent, annotated with its Wilson 95% interval."""
     import matplotlib
@@ -469,8 +477,9 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
             if text[i][j]:
                 dark = abs(rate[i, j] - 0.5) > 0.3
                 ax.text(j, i, text[i][j], ha="center", va="center", fontsize=9, color="white" if dark else "black")
-    ax.set_xticks(range(n), labels, rotation=30, ha="right")
-    ax.set_yticks(range(n), labels)
+    shown = [short_label(label) for label in labels]
+    ax.set_xticks(range(n), shown, rotation=30, ha="right")
+    ax.set_yticks(range(n), shown)
     ax.set_xlabel("opponent")
     ax.set_ylabel("agent")
     cfg = results["config"]
