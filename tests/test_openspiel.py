@@ -1,5 +1,5 @@
 """The game inside OpenSpiel (`suntzu_env.openspiel`, the `openspiel` extra): OpenSpiel's own checks and
-algorithms run on it. Skipped where pyspiel is not installed, except with CI set (CI installs the extra)."""
+algorithms run on it. The test extra installs it; skipped where pyspiel is missing, except with CI set."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 if os.environ.get("CI"):
-    import pyspiel  # CI installs the openspiel extra: these tests must run, not skip
+    import pyspiel  # CI installs the test extra, which holds the openspiel one: these tests must run
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
