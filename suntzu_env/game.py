@@ -11,8 +11,6 @@ from suntzu_env import determinize, engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
     ARMIES,
-    BATTLE_PROV,
-    BS_EVENTS,
     DEC_CAUSE,
     DEC_KIND,
     DEC_PROV,
@@ -22,14 +20,11 @@ from suntzu_env.layout import (
     DK_PLACE,
     FIELDS,
     PAYMENT_CAUSES,
-    PH_BATTLE,
-    PHASE,
     PLACE_PROV,
     ROUND,
     SCORE,
     STATE_DTYPE,
     STATE_SIZE,
-    STEP,
     VALUES,
     WINNER,
     new_state,
@@ -311,16 +306,13 @@ class Game:
         return RESULTS[w] if w >= 0 else None
 
     def battle_results(self) -> list[dict[str, Any] | None]:
-        """Per province (board order), the result of the last battle fought there, public once revealed: an
-        entry of R11's `battle_results`, `{"outcome", "margin"}` (outcome `combat`, `plague`,
+        """Per province (board order), the result of the last battle fought there, as the engine decided it
+        (public): an entry of R11's `battle_results`, `{"outcome", "margin"}` (outcome `combat`, `plague`,
         `devastating_plague` or `light_infantry`, R5.1-R5.3, R7.5; margin toward blue), or None: no battle
-        there yet, or the battle under way has not passed its events (R5.7), which may still change it.
-
-        A province not revealed this round shows the last round's result.
+        there yet, or the battle under way has not reached its result (R5.7: its reactive warlords and
+        six-marks come first). A province not revealed this round shows the last round's result.
         """
-        s = self._s
-        deciding = int(s[BATTLE_PROV]) if s[PHASE] == PH_BATTLE and s[STEP] <= BS_EVENTS else -1
-        return [None if p == deciding else records.battle_result(s, p) for p in range(N_PROVINCES)]
+        return [records.battle_result(self._s, p) for p in range(N_PROVINCES)]
 
     def returns(self) -> dict[str, float]:
         """R6.5: +1 win, -1 loss, 0 draw (0 for both while the game goes on)."""

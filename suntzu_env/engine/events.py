@@ -62,7 +62,7 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
                 else:
                     push_task(s, side, HERO_COST, RULE_ANY, DST_SET_ASIDE, p, CAUSE_HERO)
     else:  # R7.5, P12: the side behind on the marker wins by 1; D7: at 0, no effect
-        s[BATTLE_OUTCOME + p] = BO_LIGHT_INFANTRY
+        s[BATTLE_OUTCOME + p] = BO_LIGHT_INFANTRY  # over the tie of two `1`s: no decision came between
         if s[SCORE] != 0:
             behind = 1 if s[SCORE] > 0 else 0
             s[BATTLE_WINNER] = behind
