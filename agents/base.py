@@ -8,7 +8,7 @@ import numpy as np
 
 from suntzu_env.agent import Agent as Agent  # declared once, in the package
 from suntzu_env.rules import CARD_PLAGUE
-from suntzu_env.tables import BATTLE_DIFF
+from suntzu_env.tables import BATTLE_DIFF, plague_removed
 
 
 class RandomAgent:
@@ -34,12 +34,9 @@ DIFF_LIST: list[list[int]] = BATTLE_DIFF.tolist()
 
 
 def plagued(n: int, devastating: bool = False) -> int:
-    """R5.2: the margin left in a province after a Plague (the holder loses floor(n/2), or n-1)."""
-    if n == 0:
-        return 0
-    m = abs(n)
-    left = 1 if devastating else m - m // 2
-    return left if n > 0 else -left
+    """R5.2: the margin left in a province after a Plague (the holder loses `tables.plague_removed`)."""
+    left = abs(n) - plague_removed(abs(n), devastating)
+    return left if n >= 0 else -left
 
 
 def battle_margin(n: int, mine: int, theirs: int, counter: bool = False, devastating: bool = False) -> int:

@@ -305,6 +305,15 @@ class Game:
         w = int(self._s[WINNER])
         return RESULTS[w] if w >= 0 else None
 
+    def battle_results(self) -> list[dict[str, Any] | None]:
+        """Per province (board order), the result of the last battle fought there, as the engine decided it
+        (public): an entry of R11's `battle_results`, `{"outcome", "margin"}` (outcome `combat`, `plague`,
+        `devastating_plague` or `light_infantry`, R5.1-R5.3, R7.5; margin toward blue), or None: no battle
+        there yet, or the battle under way has not reached its result (R5.7: its reactive warlords and
+        six-marks come first). A province not revealed this round shows the last round's result.
+        """
+        return [records.battle_result(self._s, p) for p in range(N_PROVINCES)]
+
     def returns(self) -> dict[str, float]:
         """R6.5: +1 win, -1 loss, 0 draw (0 for both while the game goes on)."""
         w = int(self._s[WINNER])

@@ -77,6 +77,8 @@ CANCELLED      = _field("cancelled", 2 * N_PROVINCES, "1 where the placed card f
 RECYCLED       = _field("recycled", 2 * N_PROVINCES, "1 where the placed card went back to the deck")
 REVEALED       = _field("revealed", N_PROVINCES, "1 once the province's battle began this round")
 LAST_REVEAL    = _field("last_reveal", 2 * N_PROVINCES, "cards of the last finished round (public), -1 none")
+BATTLE_OUTCOME = _field("battle_outcome", N_PROVINCES, "per province: BO_* of its last battle (public)")
+BATTLE_MARGIN  = _field("battle_margin", N_PROVINCES, "per province: its last battle's margin, + toward blue (public)")
 STEP           = _field("step", 1, "position inside the phase")
 PLACE_PROV     = _field("place_province", 2, "per side, province of its next placement (5: done)")
 BATTLE_PROV    = _field("battle_province", 1, "province of the battle in progress, -1 none")
@@ -111,6 +113,13 @@ PHASE_NAMES = ("warlords", "placement", "window", "reveal", "battle", "draw", "o
 # Battle steps (STEP during PH_BATTLE), in the order of R5.7.
 BS_FEINT, BS_COUNTER, BS_DEVASTATE, BS_MARKS, BS_RESOLVE, BS_COSTS, BS_EVENTS = range(7)
 BS_CHARIOT, BS_RECYCLE_BLUE, BS_RECYCLE_RED, BS_DONE = range(7, 11)
+
+# Battle outcomes (BATTLE_OUTCOME), per province: how its last battle ended (R5.1-R5.3, R7.5), written by the
+# battle's own steps and cleared when the province's next battle begins (so an unrevealed province shows the
+# last round's). BATTLE_MARGIN holds the margin toward blue of a combat (0: a tie) or of light_infantry (0: the
+# marker stood at 0, D7), and 0 for a Plague.
+BATTLE_OUTCOMES = ("none", "combat", "plague", "devastating_plague", "light_infantry")
+BO_NONE, BO_COMBAT, BO_PLAGUE, BO_DEVASTATED, BO_LIGHT_INFANTRY = range(5)
 
 # Decision kinds (DEC_KIND).
 DECISION_KINDS = (

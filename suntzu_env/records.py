@@ -36,8 +36,16 @@ from suntzu_env.layout import (
     ACTIVE_WL,
     ADJ,
     ARMIES,
+    BATTLE_MARGIN,
+    BATTLE_OUTCOME,
+    BATTLE_OUTCOMES,
     BATTLE_PROV,
     BATTLE_WINNER,
+    BO_COMBAT,
+    BO_DEVASTATED,
+    BO_LIGHT_INFANTRY,
+    BO_NONE,
+    BO_PLAGUE,
     BS_COSTS,
     BS_COUNTER,
     BS_DEVASTATE,
@@ -62,6 +70,7 @@ from suntzu_env.layout import (
     DECK,
     DECK_CAPACITY,
     DECK_LEN,
+    DEVASTATE_ON,
     DK_NONE,
     DK_REACTIVE,
     DRAWN,
@@ -142,7 +151,6 @@ from suntzu_env.rules import (
     CARD_IS_RELATIVE,
     CARD_MINUS1,
     CARD_NINE,
-    CARD_NUMBER,
     CARD_ONE,
     CARD_PLAGUE,
     CARD_SEVEN,
@@ -156,7 +164,9 @@ from suntzu_env.rules import (
     E_PANDEMIC,
     E_WAR_CHARIOT,
     EVENTS,
+    FEINT_CARD,
     HAND_DRAW,
+    LIGHT_INFANTRY_MARGIN,
     MAX_SCORE,
     N_BASE_CARDS,
     N_CARD_KINDS,
@@ -181,19 +191,21 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
-from suntzu_env.tables import MAX_COPIES
+from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
 RECORD_KEYS = ("rules", "round", "score", "province_values", "privilege", "plague_reveals", "events")
 RECORD_KEYS += ("blue", "red", "phase", "winner")
+OPTIONAL_KEYS = ("engine", "last_reveal", "battle_results")
 SIDE_KEYS = ("reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck")
 SIDE_KEYS += ("sixes_revealed", "plagues_revealed", "warlords")
 # Fields that the R11 keys above already carry; every other field travels under "engine".
 PUBLIC_FIELDS = {
     "variant", "warlords_on", "card_copies", "events_on", "adjacency", "round", "score", "phase", "winner",
     "privilege", "plague_reveals", "province_values", "event_face_up", "event_deck", "event_deck_len",
-    "last_reveal", "reserve", "set_aside", "marked_armies", "armies", "six_marks", "hand", "deck", "deck_len",
+    "last_reveal", "battle_outcome", "battle_margin", "reserve", "set_aside", "marked_armies", "armies",
+    "six_marks", "hand", "deck", "deck_len",
     "warlords", "sixes_revealed", "plagues_revealed", "hand_recycled_plagues",
 }  # fmt: skip
 ENGINE_FIELDS: tuple[Field, ...] = tuple(f for f in FIELDS if f.name not in PUBLIC_FIELDS)
@@ -204,7 +216,7 @@ DEFAULT_ADJ = adjacency_masks()
 # may start with (see `_check_counters`): at most four Plague reveals and one `6` per side a round.
 MAX_PLAGUE_REVEALS = 4 * N_ROUNDS
 MAX_SIXES = N_ROUNDS + 2 * N_PROVINCES
-MAX_MARGIN = int(CARD_NUMBER.max() - CARD_NUMBER[CARD_ONE])  # R5.1: the largest win, `10` against `1`
+MAX_MARGIN = int(np.abs(BATTLE_DIFF).max())  # R5.1, R8: the largest win, `10` against a countered Plague
 
 # Exact range of every entry of each engine field (the task queue is checked entry by entry).
 ENGINE_RANGES: dict[str, tuple[int, int]] = {
@@ -314,6 +326,8 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
             seat: [CARDS[k] for k in s[LAST_REVEAL + side * NP : LAST_REVEAL + (side + 1) * NP]]
             for side, seat in enumerate(SEATS)
         }
+    if s[BATTLE_OUTCOME : BATTLE_OUTCOME + NP].any():  # optional: each province's last battle
+        out["battle_results"] = [battle_result(s, p) for p in range(NP)]
     for side, seat in enumerate(SEATS):
         out[seat] = _side_record(s, side)
     out["phase"] = PHASE_NAMES[s[PHASE]]
@@ -321,6 +335,14 @@ def record_from_state(s: np.ndarray) -> dict[str, Any]:
     if not at_round_start(s):
         out["engine"] = {f.name: s[f.offset : f.offset + f.size].tolist() for f in ENGINE_FIELDS}
     return out
+
+
+def battle_result(s: np.ndarray, p: int) -> dict[str, Any] | None:
+    """Province p's entry of `battle_results`: its last battle's outcome and margin toward blue, None for none."""
+    outcome = int(s[BATTLE_OUTCOME + p])
+    if outcome == BO_NONE:
+        return None
+    return {"outcome": BATTLE_OUTCOMES[outcome], "margin": int(s[BATTLE_MARGIN + p])}
 
 
 def hand_names(s: np.ndarray, side: int) -> list[str]:
@@ -424,7 +446,7 @@ def _cards(value: Any, key: str) -> list[int]:
 
 def _read_public(d: Any) -> np.ndarray:
     """The R11 keys into a state (engine fields at their round-start values)."""
-    _keys(d, "", RECORD_KEYS, ("engine", "last_reveal"))
+    _keys(d, "", RECORD_KEYS, OPTIONAL_KEYS)
     rules = read_rules(d["rules"])
     variant = VARIANTS.index(rules["variant"])
     s = ROUND_START.copy()
@@ -447,6 +469,7 @@ def _read_public(d: Any) -> np.ndarray:
     for side, seat in enumerate(SEATS):
         _read_side(s, d[seat], side, seat)
     _read_last_reveal(s, d.get("last_reveal"))
+    _read_battle_results(s, d.get("battle_results"))
     s[PHASE] = PHASE_NAMES.index(_name(d["phase"], "phase", PHASE_NAMES))
     winner = _name(d["winner"], "winner", (None, *RESULTS))
     s[WINNER] = RESULTS.index(winner) if winner is not None else -1
@@ -473,6 +496,23 @@ def _read_last_reveal(s: np.ndarray, last: Any) -> None:
         for k in set(cards):
             if cards.count(k) > s[KIND_COPIES + CARDS.index(k)]:
                 raise RecordError(key, f"{cards.count(k)} cards {k!r}, the side has {s[KIND_COPIES + CARDS.index(k)]}")
+
+
+def _read_battle_results(s: np.ndarray, results: Any) -> None:
+    """The optional `battle_results` key: per province null or {"outcome", "margin"} (absent or null: none)."""
+    s[BATTLE_OUTCOME : BATTLE_OUTCOME + NP] = BO_NONE
+    s[BATTLE_MARGIN : BATTLE_MARGIN + NP] = 0
+    if results is None:
+        return
+    for p, entry in enumerate(_list(results, "battle_results", NP, "results or nulls, one per province")):
+        key = f"battle_results[{p}]"
+        if entry is None:
+            continue
+        _keys(entry, key, ("outcome", "margin"))
+        outcome = BATTLE_OUTCOMES.index(_name(entry["outcome"], f"{key}.outcome", BATTLE_OUTCOMES[1:]))
+        most = {BO_COMBAT: MAX_MARGIN, BO_LIGHT_INFANTRY: LIGHT_INFANTRY_MARGIN}.get(outcome, 0)
+        s[BATTLE_OUTCOME + p] = outcome
+        s[BATTLE_MARGIN + p] = _int(entry["margin"], f"{key}.margin", -most, most)
 
 
 def _read_events(s: np.ndarray, events: Any, events_on: bool) -> None:
@@ -568,7 +608,8 @@ class _Checker:
         self.warlords_on = bool(s[WARLORDS_ON])
 
     def fail(self, field: str, problem: str) -> RecordError:
-        return RecordError(field if "." in field or field in RECORD_KEYS else f"engine.{field}", problem)
+        public = "." in field or field.split("[")[0] in RECORD_KEYS + OPTIONAL_KEYS
+        return RecordError(field if public else f"engine.{field}", problem)
 
     def expect(self, name: str, ok: Callable[[int], bool] | int, why: str) -> None:
         """Each entry of engine field `name` must pass `ok` (or equal it, for an int)."""
@@ -620,8 +661,24 @@ def check_public(s: np.ndarray) -> None:
     for side, seat in enumerate(SEATS):
         _check_plague_copies(c, side, seat)
         _check_warlords(c, side, seat)
+    _check_last_round_results(c)
     if over:
         _check_winner(c)
+
+
+def _check_last_round_results(c: _Checker) -> None:
+    """A province not revealed this round shows the result of its battle of the last round: none in round 1,
+    and one the last round's cards could give when `last_reveal` tells them."""
+    s = c.s
+    for p in range(NP):
+        if s[REVEALED + p] or not s[BATTLE_OUTCOME + p]:
+            continue
+        if s[ROUND] == 1:
+            raise c.fail(f"battle_results[{p}]", "must be null in round 1 until the province is revealed")
+        if s[LAST_REVEAL + p] >= 0:
+            problem = _result_problem(c, p, int(s[LAST_REVEAL + p]), int(s[LAST_REVEAL + NP + p]))
+            if problem:
+                raise c.fail(problem[0], f"{problem[1]} in the last round")
 
 
 def _check_counters(c: _Checker) -> None:
@@ -974,7 +1031,42 @@ def _battle_problem(c: _Checker, p: int, step: int) -> tuple[str, str] | None:
             allowed.add(1 if s[SCORE] > 0 else 0)  # R7.5: the side behind wins by 1
     if winner not in allowed:
         return "battle_winner", f"{winner} is not the result of {PROVINCES[p]}'s battle at this step (R5.1, R7.5)"
+    result = (int(s[BATTLE_OUTCOME + p]), int(s[BATTLE_MARGIN + p]))
+    if step <= BS_RESOLVE:
+        want = {(BO_NONE, 0)}
+    elif active:
+        want = {(BO_DEVASTATED if s[DEVASTATE_ON] else BO_PLAGUE, 0)}
+    else:
+        toward_blue = {-1: 0, 0: 1, 1: -1}[winner]
+        d = int(engine.battle_diff(s, bk, rk))
+        want = {(BO_COMBAT, d)} if (d > 0) - (d < 0) == toward_blue else set()
+        if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY):
+            want.add((BO_LIGHT_INFANTRY, LIGHT_INFANTRY_MARGIN * toward_blue))
+    if result not in want:
+        return f"battle_results[{p}]", f"is not the result of {PROVINCES[p]}'s battle at this step (R5.1-R5.3, R7.5)"
     return None
+
+
+def _result_problem(c: _Checker, p: int, bk: int, rk: int) -> tuple[str, str] | None:
+    """What is wrong with province p's recorded result for a battle of `bk` against `rk` fought earlier, as far
+    as the cards, the warlords used and the events gone tell (R5.1-R5.3, R7.5, R8); None when nothing is."""
+    s = c.s
+    outcome, margin = int(s[BATTLE_OUTCOME + p]), int(s[BATTLE_MARGIN + p])
+    plagues = (bk == CARD_PLAGUE) + (rk == CARD_PLAGUE)
+    if outcome in (BO_PLAGUE, BO_DEVASTATED):
+        ok = plagues > 0 and (outcome == BO_PLAGUE or c.warlord(W_DEVASTATING_PLAGUE) == WL_USED)
+    elif outcome == BO_COMBAT:
+        margins = {int(BATTLE_DIFF[bk, rk])}
+        if CARD_SEVEN <= bk <= CARD_TEN and not CARD_IS_RELATIVE[rk] and c.warlord(W_FEINT) == WL_USED:
+            margins.add(int(BATTLE_DIFF[FEINT_CARD, rk]))
+        countered = plagues == 1 and c.warlord(W_COUNTER_PLAGUE) == WL_USED
+        ok = (plagues == 0 or countered) and margin in margins
+    else:
+        ok = bk == rk == CARD_ONE and c.event_gone(E_LIGHT_INFANTRY)
+    if ok:
+        return None
+    cards = f"{CARDS[bk]!r} against {CARDS[rk]!r}"
+    return f"battle_results[{p}]", f"{BATTLE_OUTCOMES[outcome]} {margin:+d} cannot come of {cards} (R5.1-R5.3, R7.5)"
 
 
 def _check_last_battle(c: _Checker, revealed: list[int]) -> None:
@@ -1075,6 +1167,9 @@ def _check_revealed_cards(c: _Checker) -> None:
                     raise c.fail(f"recycled[{side * NP + p}]", "set where no recycle warlord could act (R8)")
         if p == current or not s[REVEALED + p]:
             continue
+        problem = _result_problem(c, p, *cards) if s[BATTLE_OUTCOME + p] else (f"battle_results[{p}]", "null")
+        if problem:
+            raise c.fail(problem[0], f"{problem[1]} for a battle fought this round")
         has_plague = CARD_PLAGUE in cards
         want = [int(has_plague and cards[side] != CARD_PLAGUE) for side in range(2)]
         got = [int(s[CANCELLED + side * NP + p]) for side in range(2)]

@@ -78,6 +78,15 @@ BATTLE_DIFF = _battle_table()
 
 
 @njit(cache=True)
+def plague_removed(n: int, devastating: bool) -> int:
+    """R5.2: armies the holder of a province with n armies takes back to its reserve when an active Plague is
+    revealed there: floor(n/2), or all but one under `devastating_plague` (R8)."""
+    if n <= 0:
+        return 0
+    return n - 1 if devastating else n // 2
+
+
+@njit(cache=True)
 def scoring_column(r: int) -> int:
     """R4.5: the display column scored at the end of round r (0, 1, 2 for rounds 3, 6, 9), -1 for none."""
     return SCORING_COLUMN[r]

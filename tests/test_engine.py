@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+from helpers import expect, expect_next_round, make_state, single_battle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -112,6 +113,58 @@ def test_record_last_reveal_is_checked() -> None:
     with pytest.raises(RecordError, match="round 1") as error:
         Game.from_dict({**first, "last_reveal": {seat: ["1", "2", "3", "4", "5"] for seat in SEATS}})
     assert error.value.field == "last_reveal"
+
+
+def _round_two_record(results: list | None) -> dict:
+    """A hand-made beginner record at round 2's start, round 1 having been 7-3 at QIN and ties elsewhere."""
+    d = make_state(round_=2)
+    d["last_reveal"] = {"blue": ["7", "2", "8", "4", "5"], "red": ["3", "2", "8", "4", "5"]}
+    if results is not None:
+        d["battle_results"] = results
+    return d
+
+
+TIE = {"outcome": "combat", "margin": 0}
+
+
+def test_battle_results_stay_in_the_state() -> None:
+    """R5.7, R11: each battle's result is public once decided and stays until the province's next battle."""
+    g = single_battle(make_state("standard", blue={"held": ["feint"]}), "9", "8")
+    expect(g, "reactive", "blue", warlord="feint", province="WU")
+    assert g.battle_results() == [TIE] * 4 + [None]  # WU's battle is under way: not decided yet
+    assert g.to_dict()["battle_results"] == [TIE] * 4 + [None]
+    g.apply("use")  # R8 feint: blue's 9 counts as 6 against red's 8, red wins by 2
+    d = expect_next_round(g, 2)
+    assert g.battle_results() == d["battle_results"] == [TIE] * 4 + [{"outcome": "combat", "margin": -2}]
+    assert Game.from_dict(d).to_dict() == d
+    assert "battle_results" not in Game.new(0).to_dict()  # no battle fought yet
+
+
+def test_record_battle_results_are_checked() -> None:
+    """R11: `battle_results` is optional (absent: none shown), must fit the cards, and a bad one names the key."""
+    good = [{"outcome": "combat", "margin": 4}] + [TIE] * 4  # R5.1: 7 - 3
+    assert Game.from_dict(_round_two_record(good)).to_dict()["battle_results"] == good
+    assert "battle_results" not in Game.from_dict(_round_two_record(None)).to_dict()
+    assert "battle_results" not in Game.from_dict(_round_two_record([None] * 5)).to_dict()
+    for bad, field in (
+        ([{"outcome": "won", "margin": 4}] + [TIE] * 4, "battle_results[0].outcome"),
+        ([{"outcome": "combat"}] + [TIE] * 4, "battle_results[0].margin"),
+        ([{"outcome": "combat", "margin": 4, "by": 4}] + [TIE] * 4, "battle_results[0].by"),
+        ([{"outcome": "plague", "margin": 2}] + [TIE] * 4, "battle_results[0].margin"),  # R5.2: no combat
+        ([{"outcome": "light_infantry", "margin": 2}] + [TIE] * 4, "battle_results[0].margin"),  # R7.5: by 1
+        ([TIE] * 4, "battle_results"),
+        ({"QIN": TIE}, "battle_results"),
+        ([{"outcome": "combat", "margin": 3}] + [TIE] * 4, "battle_results[0]"),  # not 7 - 3
+        ([{"outcome": "plague", "margin": 0}] + [TIE] * 4, "battle_results[0]"),  # no Plague revealed
+        ([*good[:4], {"outcome": "combat", "margin": 1}], "battle_results[4]"),  # 5 - 5 ties
+        ([good[0], {"outcome": "light_infantry", "margin": 0}, *good[2:]], "battle_results[1]"),  # no 1s, no events
+    ):
+        with pytest.raises(RecordError) as error:
+            Game.from_dict(_round_two_record(bad))
+        assert error.value.field == field, bad
+    with pytest.raises(RecordError, match="round 1") as error:
+        Game.from_dict({**Game.new(0).to_dict(), "battle_results": [TIE] * 5})
+    assert error.value.field == "battle_results[0]"
 
 
 def test_different_seeds_deal_differently() -> None:

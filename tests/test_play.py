@@ -20,11 +20,12 @@ from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
+from helpers import battle_cards, load, make_state, with_hands
 from play_helpers import check_seat_view
 
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle, Frame, battle_result
+from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
 from suntzu_env.rules import CARDS, PROVINCES, SEATS
 
@@ -49,32 +50,57 @@ def _without_game(view: dict[str, Any]) -> dict[str, Any]:
 
 # ---------------------------------------------------------------- battle results shown on the board
 
+STANDARD = make_state("standard")
+FEINT = make_state("standard", blue={"held": ["feint"]})
+COUNTER = make_state("standard", red={"held": ["counter_plague"]})
+DEVASTATING = make_state("standard", blue={"armies": [0, 0, 0, 0, 3]}, red={"held": ["devastating_plague"]})
+HALVED = "Plague: no battle; the holder takes half its armies back to its reserve"
+ALL_BUT_ONE = "Plague: no battle; the holder takes all but one army back to its reserve"
+
 
 @pytest.mark.parametrize(
-    ("blue", "red", "extra", "winner", "by"),
+    ("state", "blue", "red", "use", "winner", "by", "text"),
     [
-        ("7", "3", {}, "blue", 4),  # R5.1: number cards, 7 - 3
-        ("+2", "5", {}, "blue", 2),  # R5.1: +k beats a number card by k
-        ("4", "-1", {}, "blue", 1),  # R5.1: -1 loses to any number card by 1
-        ("-1", "+3", {}, "red", 3),  # R5.1 table: -1 counts as 0 against +k
-        ("+1", "+1", {}, None, 0),  # R5.1 table: the same card ties
-        ("9", "8", {"feint": True}, "red", 2),  # R8 feint: blue's 9 counts as 6
-        ("P", "2", {"counter": True}, "red", 2),  # R8 counter_plague: the Plague counts as 0
-        ("1", "1", {"infantry": "red", "infantry_applied": True}, "red", 1),  # R7.5: the side behind wins by 1
-        ("1", "1", {"infantry": None, "infantry_applied": True}, None, 0),  # D7: marker at 0, no effect
+        (STANDARD, "7", "3", False, "blue", 4, "blue wins by 4"),  # R5.1: number cards, 7 - 3
+        (STANDARD, "+2", "5", False, "blue", 2, "blue wins by 2"),  # R5.1: +k beats a number card by k
+        (STANDARD, "4", "-1", False, "blue", 1, "blue wins by 1"),  # R5.1: -1 loses to any number card by 1
+        (STANDARD, "-1", "+3", False, "red", 3, "red wins by 3"),  # R5.1 table: -1 counts as 0 against +k
+        (STANDARD, "+1", "+1", False, None, 0, "tie: nothing happens"),  # R5.1 table: the same card ties
+        (FEINT, "9", "8", True, "red", 2, "red wins by 2"),  # R8 feint: blue's 9 counts as 6
+        (COUNTER, "P", "2", True, "red", 2, "red wins by 2"),  # R8 counter_plague: the Plague counts as 0
+        (STANDARD, "9", "P", False, None, 0, HALVED),  # R5.2: an active Plague stops the combat
+        (DEVASTATING, "P", "3", True, None, 0, ALL_BUT_ONE),  # R8 devastating_plague: n - 1 armies
+        (make_state(score=2, events=["light_infantry", "hero"]), "1", "1", False, "red", 1,
+         "tie; light infantry: red wins by 1"),  # R7.5: the side behind on the marker wins by 1
+        (make_state(events=["light_infantry", "hero"]), "1", "1", False, None, 0,
+         "tie; light infantry: marker at 0, no effect"),  # D7: marker at 0, no effect
     ],
-)
-def test_battle_results_worked_by_hand(blue: str, red: str, extra: dict, winner: str | None, by: int) -> None:
-    flags = {"feint": False, "counter": False, "devastating": False, "infantry": None, "infantry_applied": False}
-    result = battle_result(blue, red, **{**flags, **extra})
-    assert (result["winner"], result["by"], result["plague"]) == (winner, by, False)
-
-
-def test_plague_battle_result() -> None:
-    """R5.2: an active Plague stops the combat; countered (R8) it is a 0."""
-    flags = {"feint": False, "devastating": False, "infantry": None, "infantry_applied": False}
-    assert battle_result("9", "P", counter=False, **flags)["plague"]
-    assert not battle_result("9", "P", counter=True, **flags)["plague"]
+)  # fmt: skip
+def test_battle_results_worked_by_hand(
+    state: dict, blue: str, red: str, use: bool, winner: str | None, by: int, text: str
+) -> None:
+    """The log and the board show the battle's result as the engine decided it (R5.1-R5.3, R7.5, R8)."""
+    blue_cards, red_cards = battle_cards(blue, red)
+    chronicle = Chronicle(load(with_hands(state, blue_cards, red_cards)))
+    for card in blue_cards + red_cards:
+        chronicle.apply(f"place:{card}")
+    asked = []
+    while chronicle.game.round == 1:  # the round's other decisions (costs, the draw) answered at random
+        decision = chronicle.game.decision
+        assert decision is not None
+        if decision["kind"] == "reactive":  # asked in WU's battle before its result (R5.7)
+            assert not [e for e in chronicle.log if e.province == "WU" and e.result]
+            asked.append(decision["warlord"])
+            chronicle.apply("use")
+        else:
+            chronicle.apply(chronicle.game.legal_action_strings()[0])
+    assert bool(asked) == use
+    entries = [e for e in chronicle.log if e.province == "WU" and e.result]
+    assert len(entries) == 1
+    assert (entries[0].result["winner"], entries[0].result["by"], entries[0].result["text"]) == (winner, by, text)
+    assert entries[0].result["plague"] == text.startswith("Plague")
+    assert text in entries[0].text
+    assert chronicle.table().results[PROVINCES.index("WU")] == entries[0].result
 
 
 # ---------------------------------------------------------------- R9: a seat's view holds only what it may know

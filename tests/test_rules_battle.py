@@ -52,10 +52,11 @@ VALUE_CASES = [
 
 @pytest.mark.parametrize(("blue_card", "red_card", "blue_wu", "red_wu"), VALUE_CASES)
 def test_r5_1_card_values(blue_card: str, red_card: str, blue_wu: int, red_wu: int) -> None:
-    """R5.1: number, +k and -1 values, and relative cards facing each other."""
+    """R5.1: number, +k and -1 values, and relative cards facing each other; R11: the result in the record."""
     d = finish(single_battle(make_state(), blue_card, red_card))
     assert d["blue"]["armies"] == [0, 0, 0, 0, blue_wu]
     assert d["red"]["armies"] == [0, 0, 0, 0, red_wu]
+    assert d["battle_results"][4] == {"outcome": "combat", "margin": blue_wu - red_wu}  # WU was empty (R5.3)
     assert d["blue"]["reserve"] == 21 - blue_wu
     assert d["red"]["reserve"] == 21 - red_wu
 
@@ -126,6 +127,7 @@ def test_r5_2_plague(
     assert d["blue"]["reserve"] == 21 - blue_after
     assert d["red"]["reserve"] == 21 - red_after
     assert d["plague_reveals"] == reveals
+    assert d["battle_results"][4] == {"outcome": "plague", "margin": 0}  # R11: no combat
 
 
 def test_r5_2_d5_r5_5_six_facing_plague_makes_no_mark() -> None:

@@ -295,13 +295,16 @@ def test_p5_champion_turned_up_sees_the_battle_in_progress() -> None:
 
 
 @pytest.mark.parametrize(
-    ("score", "blue_after", "blue_reserve"),
-    [(2, 2, 19), (-2, 4, 17)],
+    ("score", "blue_after", "blue_reserve", "margin"),
+    [(2, 2, 19, -1), (-2, 4, 17, 1)],
 )
-def test_r7_5_p12_light_infantry_behind_wins_by_one(score: int, blue_after: int, blue_reserve: int) -> None:
-    """R7.5/P12: both reveal `1` at WU (blue holds 3): the side behind wins by 1."""
+def test_r7_5_p12_light_infantry_behind_wins_by_one(
+    score: int, blue_after: int, blue_reserve: int, margin: int
+) -> None:
+    """R7.5/P12: both reveal `1` at WU (blue holds 3): the side behind wins by 1 (R11: margin toward blue)."""
     s = make_state(score=score, events=["light_infantry", "hero"], blue={"armies": [0, 0, 0, 0, 3]})
     d = expect_next_round(single_battle(s, "1", "1"), 2)
+    assert d["battle_results"][4] == {"outcome": "light_infantry", "margin": margin}
     assert d["blue"]["armies"] == [0, 0, 0, 0, blue_after]
     assert d["blue"]["reserve"] == blue_reserve
     assert d["red"]["armies"] == [0, 0, 0, 0, 0]
@@ -324,6 +327,7 @@ def test_d7_light_infantry_at_zero_is_removed_with_no_effect() -> None:
     (blue keeps WU 3) and hero is turned up."""
     s = make_state(events=["light_infantry", "hero"], blue={"armies": [0, 0, 0, 0, 3]})
     d = expect_next_round(single_battle(s, "1", "1"), 2)
+    assert d["battle_results"][4] == {"outcome": "light_infantry", "margin": 0}
     assert d["blue"]["armies"] == [0, 0, 0, 0, 3]
     assert d["red"]["armies"] == [0, 0, 0, 0, 0]
     assert d["events"] == {"face_up": "hero", "deck": []}

@@ -12,8 +12,13 @@ from suntzu_env.engine.scoring import finish_by_marker
 from suntzu_env.engine.transfers import move_armies, push_task
 from suntzu_env.layout import (
     ARMIES,
+    BATTLE_MARGIN,
+    BATTLE_OUTCOME,
     BATTLE_PROV,
     BATTLE_WINNER,
+    BO_COMBAT,
+    BO_DEVASTATED,
+    BO_PLAGUE,
     BS_CHARIOT,
     BS_COSTS,
     BS_COUNTER,
@@ -70,6 +75,7 @@ from suntzu_env.rules import (
     W_RECYCLE_MINUS_ONE,
     W_RECYCLE_PLAGUE,
 )
+from suntzu_env.tables import plague_removed
 
 NP = N_PROVINCES
 NK = N_CARD_KINDS
@@ -93,7 +99,8 @@ def battle_step(s: np.ndarray) -> bool:
             return decide(s, DK_REACTIVE, 1, p, W_COUNTER_PLAGUE, -1)
     elif st == BS_DEVASTATE:
         n = s[ARMIES + p] + s[ARMIES + NP + p]
-        if active_plague and n - 1 > n // 2 and held(s, W_DEVASTATING_PLAGUE):  # it would change something
+        changes = plague_removed(n, True) > plague_removed(n, False)  # it would change something
+        if active_plague and changes and held(s, W_DEVASTATING_PLAGUE):
             return decide(s, DK_REACTIVE, 1, p, W_DEVASTATING_PLAGUE, -1)
     elif st == BS_MARKS:  # R5.5: every revealed 6 marks, army from reserve first
         for side in range(2):
@@ -108,14 +115,16 @@ def battle_step(s: np.ndarray) -> bool:
                     push_task(s, side, 1, RULE_RESERVE_FIRST, DST_MARK, p, CAUSE_MARK)
     elif st == BS_RESOLVE:
         if active_plague:  # R5.2
+            s[BATTLE_OUTCOME + p] = BO_DEVASTATED if s[DEVASTATE_ON] == 1 else BO_PLAGUE
             side = owner(s, p)
             if side >= 0:
-                n = s[ARMIES + side * NP + p]
-                removed = n - 1 if s[DEVASTATE_ON] == 1 else n // 2
+                removed = plague_removed(s[ARMIES + side * NP + p], s[DEVASTATE_ON] == 1)
                 s[ARMIES + side * NP + p] -= removed
                 s[RESERVE + side] += removed
         else:
             d = battle_diff(s, bk, rk)
+            s[BATTLE_OUTCOME + p] = BO_COMBAT
+            s[BATTLE_MARGIN + p] = d
             if d > 0:
                 s[BATTLE_WINNER] = 0
                 move_armies(s, 0, d, p)

@@ -9,7 +9,10 @@ from suntzu_env.engine.board import placed_card
 from suntzu_env.engine.conditions import event_holds
 from suntzu_env.engine.transfers import move_armies, push_task
 from suntzu_env.layout import (
+    BATTLE_MARGIN,
+    BATTLE_OUTCOME,
     BATTLE_WINNER,
+    BO_LIGHT_INFANTRY,
     CAUSE_CHAMPION,
     CAUSE_HERO,
     CAUSE_PANDEMIC,
@@ -58,10 +61,13 @@ def _apply_event(s: np.ndarray, e: int, p: int) -> None:
                     push_task(s, side, CHAMPION_COST, RULE_ANY, DST_SET_ASIDE, p, CAUSE_CHAMPION)
                 else:
                     push_task(s, side, HERO_COST, RULE_ANY, DST_SET_ASIDE, p, CAUSE_HERO)
-    elif s[SCORE] != 0:  # R7.5, P12: the side behind on the marker wins by 1; D7: at 0, no effect
-        behind = 1 if s[SCORE] > 0 else 0
-        s[BATTLE_WINNER] = behind
-        move_armies(s, behind, LIGHT_INFANTRY_MARGIN, p)
+    else:  # R7.5, P12: the side behind on the marker wins by 1; D7: at 0, no effect
+        s[BATTLE_OUTCOME + p] = BO_LIGHT_INFANTRY  # over the tie of two `1`s: no decision came between
+        if s[SCORE] != 0:
+            behind = 1 if s[SCORE] > 0 else 0
+            s[BATTLE_WINNER] = behind
+            s[BATTLE_MARGIN + p] = LIGHT_INFANTRY_MARGIN if behind == 0 else -LIGHT_INFANTRY_MARGIN
+            move_armies(s, behind, LIGHT_INFANTRY_MARGIN, p)
 
 
 @njit(cache=True)

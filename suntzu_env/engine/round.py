@@ -11,8 +11,11 @@ from suntzu_env.engine.scoring import end_of_battles
 from suntzu_env.layout import (
     ACTIVE_WL,
     ARMIES,
+    BATTLE_MARGIN,
+    BATTLE_OUTCOME,
     BATTLE_PROV,
     BATTLE_WINNER,
+    BO_NONE,
     BS_FEINT,
     CANCELLED,
     COUNTER_ON,
@@ -186,6 +189,8 @@ def start_battle(s: np.ndarray, p: int) -> None:
     """R4.4: reveal province p's cards and start its battle; count revealed Plagues and `6`s (R7.1, R7.4)."""
     s[REVEALED + p] = 1
     s[BATTLE_PROV] = p
+    s[BATTLE_OUTCOME + p] = BO_NONE  # the last round's result gives way to this battle's (R5.7: at its resolve)
+    s[BATTLE_MARGIN + p] = 0
     s[PHASE] = PH_BATTLE
     s[STEP] = BS_FEINT
     s[BATTLE_WINNER] = -1

@@ -2,7 +2,8 @@
 
 `Chronicle` drives a `Game` through its public API and keeps, per step, a copy of the game and the cards
 on the table (the engine forgets a round's cards when the next round begins), plus log entries that say
-what happened: the decision answered, each battle revealed with its result, events, scorings, the end.
+what happened: the decision answered, each battle revealed with the result the engine decided
+(`Game.battle_results`), events, scorings, the end.
 Every entry says what both seats may know (`text`) and, when the actor knows more, what the actor and a
 full view see (`secret`), so one log serves both seats and the replay's full view (R9).
 """
@@ -19,7 +20,6 @@ from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
 from suntzu_env.rules import (
     CARD_PLAGUE,
-    CARD_SIX,
     CARDS,
     EVENTS,
     MAX_SCORE,
@@ -29,10 +29,8 @@ from suntzu_env.rules import (
     SCORING_ROUNDS,
     SEATS,
 )
-from suntzu_env.tables import BATTLE_DIFF
 
 NP = N_PROVINCES
-REACTIVE_BEFORE_BATTLE = ("feint", "counter_plague", "devastating_plague")  # R5.7: asked before the result
 UNSEEN = "?"  # a card placed by a forced single-answer placement inside a step that also ended its round
 
 EVENT_EFFECTS = {
@@ -106,25 +104,21 @@ class Frame:
     actor: str | None
 
 
-def battle_result(
-    blue: str, red: str, *, feint: bool, counter: bool, devastating: bool, infantry: str | None, infantry_applied: bool
-) -> dict[str, Any]:
-    """What a battle did (R5.1-R5.3, R7.5): `winner` (a seat or None), `by`, `plague`, and a sentence."""
-    if UNSEEN in (blue, red):
-        return {"winner": None, "by": 0, "plague": False, "text": "resolved"}
-    bk, rk = CARDS.index(blue.rstrip("*")), CARDS.index(red.rstrip("*"))
-    if CARD_PLAGUE in (bk, rk) and not counter:
-        text = "Plague: no battle; the holder takes " + ("all but one army" if devastating else "half its armies")
-        return {"winner": None, "by": 0, "plague": True, "text": text + " back to its reserve"}
-    d = int(BATTLE_DIFF[CARD_SIX if feint else bk, rk])
-    if d == 0 and infantry_applied:
-        if infantry is None:
-            return {"winner": None, "by": 0, "plague": False, "text": "tie; light infantry: marker at 0, no effect"}
-        return {"winner": infantry, "by": 1, "plague": False, "text": f"tie; light infantry: {infantry} wins by 1"}
-    if d == 0:
-        return {"winner": None, "by": 0, "plague": False, "text": "tie: nothing happens"}
-    winner = "blue" if d > 0 else "red"
-    return {"winner": winner, "by": abs(d), "plague": False, "text": f"{winner} wins by {abs(d)}"}
+def describe_result(result: dict[str, Any]) -> dict[str, Any]:
+    """A battle's result as the engine decided it (`Game.battle_results`, R5.1-R5.3, R7.5) told for the board:
+    `winner` (a seat or None), `by`, `plague`, and a sentence."""
+    outcome, margin = result["outcome"], int(result["margin"])
+    winner = "blue" if margin > 0 else "red" if margin < 0 else None
+    plague = outcome in ("plague", "devastating_plague")
+    if plague:
+        taken = "all but one army" if outcome == "devastating_plague" else "half its armies"
+        text = f"Plague: no battle; the holder takes {taken} back to its reserve"
+    elif outcome == "light_infantry":
+        effect = f"{winner} wins by {abs(margin)}" if winner else "marker at 0, no effect"
+        text = f"tie; light infantry: {effect}"
+    else:
+        text = f"{winner} wins by {abs(margin)}" if winner else "tie: nothing happens"
+    return {"winner": winner, "by": abs(margin), "plague": plague, "text": text}
 
 
 class Chronicle:
@@ -137,7 +131,7 @@ class Chronicle:
         self._table = Table.empty(game.round)
         self._last_table: Table | None = None
         self._reactive: dict[int, set[str]] = {}  # province -> reactive warlords used there this round
-        self._pending: list[int] = []  # provinces revealed whose battle result is not known yet
+        self._pending: list[int] = []  # provinces revealed whose battle the engine has not decided yet
         self._sync_table(f)
         self.frames: list[Frame] = [Frame(game.clone(), self.table(), 0, None, None)]
 
@@ -206,9 +200,9 @@ class Chronicle:
             newly = [first] + [p for p in newly if p != first]
         applied = self._events_applied(pre, post)
         for p in newly:
-            self._settle_battles(applied, int(pre["score"][0]), post)  # an earlier battle of this step is over
+            self._settle_battles()  # an earlier battle of this step is over
             self._reveal(p)
-        self._settle_battles(applied, int(pre["score"][0]), post)
+        self._settle_battles()
         ended_by_event = bool(applied) and int(post["event_face_up"][0]) < 0 and int(post["winner"][0]) >= 0
         for e in applied:
             self.log.append(Entry(rnd, "event", f"Event {e}: {EVENT_EFFECTS[e]}."))
@@ -254,27 +248,17 @@ class Chronicle:
             )
         )
 
-    def _settle_battles(self, applied: list[str], score: int, post: dict[str, np.ndarray]) -> None:
-        """Battles whose reactive warlords (feint, counter_plague, devastating_plague) are settled get their result."""
-        d = self.game.decision
-        waiting = d is not None and d["kind"] == "reactive" and d["warlord"] in REACTIVE_BEFORE_BATTLE
+    def _settle_battles(self) -> None:
+        """Battles the engine has decided (`Game.battle_results`: after their events, R5.7) get their result."""
+        decided = self.game.battle_results()
         t = self._table
         for p in list(self._pending):
-            if waiting and int(post["battle_province"][0]) == p:
+            if decided[p] is None:
                 continue
             self._pending.remove(p)
             blue, red = t.cards[0][p] or UNSEEN, t.cards[1][p] or UNSEEN
             used = self._reactive.get(p, set())
-            infantry = "red" if score > 0 else "blue" if score < 0 else None
-            result = battle_result(
-                blue,
-                red,
-                feint="feint" in used,
-                counter="counter_plague" in used,
-                devastating="devastating_plague" in used,
-                infantry=infantry,
-                infantry_applied="light_infantry" in applied and blue == red == "1",
-            )
+            result = describe_result(decided[p])
             t.results[p] = result
             notes = [f"{w} used" for w in sorted(used)]
             how = f" ({', '.join(notes)})" if notes else ""
