@@ -1,10 +1,11 @@
-"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S] [--connect-four]`.
+"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S] [--positions G] [--connect-four]`.
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
 through the Python `Game` API, and steps per second through the raw PettingZoo AEC environment with the
 observation and action mask built at every step (`--connect-four` measures PettingZoo's own
-`connect_four_v3` raw environment the same way, for reference).
+`connect_four_v3` raw environment the same way, for reference), and the compiled scripted agents'
+decisions per second (one core) on the observations of random-play positions.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env import Game, engine, raw_env
+from suntzu_env import Game, baselines, engine, raw_env
+from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
 
@@ -64,10 +66,41 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every decision's observation and mask in `games` games of random legal play (seeds 0..games-1)."""
+    rng = random.Random(0)
+    observations, masks = [], []
+    for seed in range(games):
+        game = Game.new(seed, events=bool(seed % 2))
+        while (seat := game.current_player) is not None:
+            observations.append(game.observation(seat))
+            masks.append(game.legal_mask())
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    return np.array(observations), np.array(masks)
+
+
+def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 3) -> dict[str, float]:
+    """Decisions per second of each compiled baseline over the positions (batched call, best of `repeats`)."""
+    out = np.zeros(len(observations), dtype=np.int64)
+    rates = {}
+    for agent, name in enumerate(baselines.BASELINES):
+        rng = rng_seed(0)
+        baselines.baseline_act_batch(agent, observations[:2], masks[:2], rng, baselines.DEFAULT_PARAMS_ARRAY, out[:2])
+        best = 0.0
+        for _ in range(repeats):
+            start = time.perf_counter()
+            baselines.baseline_act_batch(agent, observations, masks, rng, baselines.DEFAULT_PARAMS_ARRAY, out)
+            best = max(best, len(observations) / (time.perf_counter() - start))
+        rates[name] = best
+    return rates
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
+    parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
 
@@ -88,6 +121,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Python Game API, random legal play: {bench_game_api(args.seconds):,.0f} decision steps/s")
     aec = bench_aec(args.seconds)
     print(f"PettingZoo raw AEC env, random legal play, observation + mask each step: {aec:,.0f} steps/s")
+    observations, masks = random_play_positions(args.positions)
+    for name, rate in bench_baselines(observations, masks).items():
+        where = f"compiled, {len(observations):,} random-play positions"
+        print(f"scripted agents, decisions/s: {name}: {rate:,.0f} ({where})")
     if args.connect_four:
         from pettingzoo.classic import connect_four_v3
 
