@@ -10,7 +10,6 @@ import numpy as np
 from suntzu_env import determinize, engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
-    ARMIES,
     DEC_CAUSE,
     DEC_KIND,
     DEC_PROV,
@@ -25,7 +24,6 @@ from suntzu_env.layout import (
     SCORE,
     STATE_DTYPE,
     STATE_SIZE,
-    VALUES,
     WINNER,
     new_state,
 )
@@ -33,8 +31,6 @@ from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
 from suntzu_env.rules import (
-    N_PROVINCES,
-    N_SCORINGS,
     PROVINCES,
     SCORING_ROUNDS,
     SEATS,
@@ -42,7 +38,7 @@ from suntzu_env.rules import (
     WARLORD_NAMES,
     adjacency_masks,
 )
-from suntzu_env.tables import next_scoring_column, projected_score
+from suntzu_env.tables import next_scoring_column
 
 RESULTS = records.RESULTS
 DEFAULT_ADJ = records.DEFAULT_ADJ
@@ -380,10 +376,7 @@ class Game:
 
         Each province held scores its value at `next_scoring_round`.
         """
-        s = self._s
-        col = next_scoring_column(int(s[ROUND]))
-        values = s[VALUES + col : VALUES + N_SCORINGS * N_PROVINCES : N_SCORINGS]
-        return int(projected_score(int(s[SCORE]), s[ARMIES : ARMIES + N_PROVINCES], s[ARMIES + N_PROVINCES :], values))
+        return int(engine.projected_marker(self._s))
 
     def record(self) -> dict[str, Any]:
         """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""
