@@ -123,7 +123,7 @@ class Game:
         seed = check_seed(seed)
         s = new_state()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), _adjacency(options), mask)
+        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), engine_map(options), mask)
         return cls._trusted(s, seed=seed, options=options)
 
     @classmethod
@@ -417,7 +417,7 @@ class Game:
         return f"Game(round={self.round}, score={self.score}, winner={self.winner!r})"
 
 
-def _adjacency(options: Options) -> np.ndarray:
+def engine_map(options: Options) -> np.ndarray:
     """The engine's map (a neighbour bit mask per province) of `options`."""
     pairs = options.adjacency
     return np.array(adjacency_masks(pairs) if pairs is not None else DEFAULT_ADJ, dtype=np.int64)
