@@ -1,4 +1,4 @@
-"""The agent protocol, the random baseline and the battle arithmetic the scripted agents share."""
+"""The agent protocol, the random baseline, and the checks every compiled baseline's input passes first."""
 
 from __future__ import annotations
 
@@ -6,49 +6,45 @@ import random
 
 import numpy as np
 
+from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Agent as Agent  # declared once, in the package
-from suntzu_env.rules import CARD_PLAGUE
-from suntzu_env.tables import BATTLE_DIFF
+from suntzu_env.baselines import random_act
+from suntzu_env.engine.rng import rng_seed
+from suntzu_env.observation import OBSERVATION_SIZE
+
+
+def checked(observation: np.ndarray, action_mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The observation as float32 and the mask as int8, contiguous; ValueError unless they fit the game."""
+    obs = np.ascontiguousarray(observation, dtype=np.float32)
+    mask = np.ascontiguousarray(action_mask, dtype=np.int8)
+    if obs.shape != (OBSERVATION_SIZE,):
+        raise ValueError(f"observation must have shape ({OBSERVATION_SIZE},), got {obs.shape}")
+    if mask.shape != (N_ACTIONS,) or not mask.any():
+        raise ValueError(f"action_mask must have shape ({N_ACTIONS},) with a legal action, got shape {mask.shape}")
+    return obs, mask
+
+
+def generator(seed: int | None) -> np.ndarray:
+    """A compiled generator's state (`engine.rng`) from a seed; None draws one from the system's entropy."""
+    if seed is None:
+        seed = random.SystemRandom().getrandbits(63)
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+        raise ValueError(f"seed must be a whole number or None, got {seed!r}")
+    return rng_seed(int(seed) % (1 << 63))
 
 
 class RandomAgent:
-    """Uniform over the legal actions, from its own seeded generator."""
+    """Uniform over the legal actions, from its own seeded generator (`suntzu_env.baselines.random_act`)."""
 
     name = "random"
 
     def __init__(self, seed: int | None = None) -> None:
-        self._rng = random.Random(seed)
+        self._rng = generator(seed)
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
-            self._rng.seed(seed)
+            self._rng = generator(seed)
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        legal = np.flatnonzero(action_mask)
-        return int(legal[self._rng.randrange(len(legal))])
-
-
-# R5.1: the shared battle table as lists, for speed: `DIFF_LIST[c][o]` is my margin when my card c meets the
-# opponent's card o, a Plague entered as a 0 (see `battle_margin`).
-DIFF_LIST: list[list[int]] = BATTLE_DIFF.tolist()
-
-
-def plagued(n: int, devastating: bool = False) -> int:
-    """R5.2: the margin left in a province after a Plague (the holder loses floor(n/2), or n-1)."""
-    if n == 0:
-        return 0
-    m = abs(n)
-    left = 1 if devastating else m - m // 2
-    return left if n > 0 else -left
-
-
-def battle_margin(n: int, mine: int, theirs: int, counter: bool = False, devastating: bool = False) -> int:
-    """The margin (mine positive) after my card `mine` meets `theirs` in a province at margin n.
-
-    R5.3 moves the margin by exactly the battle's difference; a Plague halves the holder's armies
-    (`devastating`: leaves one), unless `counter` (counter_plague) makes it a 0. Shortfalls and
-    costs are left out.
-    """
-    if not counter and (mine == CARD_PLAGUE or theirs == CARD_PLAGUE):
-        return plagued(n, devastating)
-    return n + DIFF_LIST[mine][theirs]
+        obs, mask = checked(observation, action_mask)
+        return int(random_act(obs, mask, self._rng))

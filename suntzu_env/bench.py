@@ -1,9 +1,10 @@
-"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S] [--envs N] [--threads T] [--ppo] [--connect-four]`.
+"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--positions`, `--envs`, `--threads`, `--ppo`).
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
 through the Python `Game` API, steps per second through the raw PettingZoo AEC environment with the
-observation and action mask built at every step, and learner steps per second through the batched
+observation and action mask built at every step, the compiled scripted agents' decisions per second (one
+core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
 plays random legal actions; observations and masks built). `--ppo` times `MaskablePPO` (sb3-contrib, a small
 MLP) learning on the batched environment and on `StubVecEnv`, a zero-cost `VecEnv` of random observations and
@@ -23,8 +24,9 @@ import numba
 import numpy as np
 from gymnasium import spaces
 
-from suntzu_env import Game, engine, raw_env
+from suntzu_env import Game, baselines, engine, raw_env
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.rules import VARIANTS
@@ -161,6 +163,36 @@ def bench_ppo(env: Any, timesteps: int, batch_size: int = 2048) -> float:
     return timesteps / (time.perf_counter() - start)
 
 
+def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every decision's observation and mask in `games` games of random legal play (seeds 0..games-1)."""
+    rng = random.Random(0)
+    observations, masks = [], []
+    for seed in range(games):
+        game = Game.new(seed, events=bool(seed % 2))
+        while (seat := game.current_player) is not None:
+            observations.append(game.observation(seat))
+            masks.append(game.legal_mask())
+            legal = game.legal_actions()
+            game.apply(legal[rng.randrange(len(legal))])
+    return np.array(observations), np.array(masks)
+
+
+def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 3) -> dict[str, float]:
+    """Decisions per second of each compiled baseline over the positions (batched call, best of `repeats`)."""
+    out = np.zeros(len(observations), dtype=np.int64)
+    rates = {}
+    for agent, name in enumerate(baselines.BASELINES):
+        rng = rng_seed(0)
+        baselines.baseline_act_batch(agent, observations[:2], masks[:2], rng, baselines.DEFAULT_PARAMS_ARRAY, out[:2])
+        best = 0.0
+        for _ in range(repeats):
+            start = time.perf_counter()
+            baselines.baseline_act_batch(agent, observations, masks, rng, baselines.DEFAULT_PARAMS_ARRAY, out)
+            best = max(best, len(observations) / (time.perf_counter() - start))
+        rates[name] = best
+    return rates
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
@@ -168,6 +200,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
     parser.add_argument("--threads", type=int, default=0, help="numba threads for the batched env (0: numba's default)")
     parser.add_argument("--ppo", action="store_true", help="also time MaskablePPO on the batched env and the stub")
+    parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
     if args.threads:
@@ -190,6 +223,10 @@ def main(argv: list[str] | None = None) -> None:
     print(f"Python Game API, random legal play: {bench_game_api(args.seconds):,.0f} decision steps/s")
     aec = bench_aec(args.seconds)
     print(f"PettingZoo raw AEC env, random legal play, observation + mask each step: {aec:,.0f} steps/s")
+    observations, masks = random_play_positions(args.positions)
+    for name, rate in bench_baselines(observations, masks).items():
+        where = f"compiled, {len(observations):,} random-play positions"
+        print(f"scripted agents, decisions/s: {name}: {rate:,.0f} ({where})")
     from suntzu_env.vec_core import COMPILED_AGENTS
 
     for opponent in COMPILED_AGENTS:

@@ -4,7 +4,7 @@ The observation is a flat float32 vector seen from one side ("me"), whose own fe
 so that one policy can play either seat. `OBSERVATION_PIECES` is the single declaration: the
 encoder writes each piece at its offset, divided by the piece's scale; `describe_observation()`, the
 environment's docstring table and `observation_bounds()` are generated from it; `observation_views(obs)`
-names the parts of a vector and `agents.view` decodes it with the same scales. The `map` piece carries
+names the parts of a vector and `suntzu_env.baselines.observed` decodes it with the same scales. The `map` piece carries
 the game's borders, so a policy sees a custom `adjacency=`.
 
 It never holds the opponent's hand, its face-down cards, deck orders or its unused warlords.
@@ -102,7 +102,7 @@ class Piece(NamedTuple):
 
     Each entry is a count divided by `scale` (1 for one-hot and 0/1 pieces); the count lies in
     [low, high] (high None: up to `scale`, so that the entry is at most 1). The encoder divides by
-    the scale, `agents.view` multiplies it back, `observation_bounds` divides the count bounds by it.
+    the scale, `baselines.observed.decode` multiplies it back, `observation_bounds` divides the count bounds by it.
     """
 
     name: str
@@ -216,7 +216,7 @@ def _scales() -> np.ndarray:
     return out
 
 
-# Per entry, the declared scale of its piece: the encoder divides counts by it, `agents.view` multiplies.
+# Per entry, the declared scale of its piece: the encoder divides counts by it, `baselines.observed.decode` multiplies.
 OBSERVATION_SCALE = _scales()
 
 

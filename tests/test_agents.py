@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
 import subprocess
 import sys
 import types
@@ -15,11 +17,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
-from agents.view import View
 from experiments.evaluate import play_game
 from suntzu_env import Game
 from suntzu_env.actions import A_PLACE, A_RECALL, ACTION_STRINGS
-from suntzu_env.observation import observation_views
+from suntzu_env.baselines.observed import borders, decision_province, decode, opp_hand_estimate, round_number
+from suntzu_env.observation import OBSERVATION_SLICES, observation_views
 from suntzu_env.rules import N_BASE_CARDS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
@@ -157,7 +159,7 @@ def test_greedy_spends_its_strongest_card_where_the_scoring_pays_most() -> None:
     placed = []
     while game.current_player == "blue":
         obs = game.observation("blue")
-        placed.append((View(obs, game.legal_mask()).province, agent.act(obs, game.legal_mask())))
+        placed.append((decision_province(decode(obs)), agent.act(obs, game.legal_mask())))
         game.apply(placed[-1][1])
     by_province = dict(placed)
     assert ACTION_STRINGS[by_province[4]] == "place:10"
@@ -229,12 +231,21 @@ ALL_PAIRS = tuple(itertools.combinations(PROVINCES, 2))
 def test_the_observation_carries_the_games_map(
     adjacency: tuple[tuple[str, str], ...] | None, piece: list[int], neighbours: list[tuple[int, ...]]
 ) -> None:
-    """R1.4/D1: both sides see the map the game was made with, and `View` decodes its borders."""
+    """R1.4/D1: both sides see the map the game was made with, and the baselines decode its borders."""
     game = Game.new(5, adjacency=adjacency)
     for seat in ("blue", "red"):
         obs = game.observation(seat)
         assert observation_views(obs)["map"].tolist() == piece
-        assert list(View(obs, game.legal_mask()).neighbours) == neighbours
+        assert _neighbours(obs) == neighbours
+
+
+def _neighbours(obs: np.ndarray) -> list[tuple[int, ...]]:
+    """Per province, its neighbours in board order as the baselines read them off an observation."""
+    x = decode(obs)
+    return [tuple(q for q in range(len(PROVINCES)) if borders(x, p, q)) for p in range(len(PROVINCES))]
+
+
+_borders = borders  # the test below names its drawn pairs `borders`
 
 
 @given(borders=st.lists(st.sampled_from(ALL_PAIRS), unique=True))
@@ -244,10 +255,10 @@ def test_any_map_is_seen_as_given(borders: list[tuple[str, str]]) -> None:
     game = Game.new(0, adjacency=tuple((b, a) if i % 2 else (a, b) for i, (a, b) in enumerate(borders)))
     seen = observation_views(game.observation("blue"))["map"].tolist()
     assert seen == [1.0 if pair in borders else 0.0 for pair in ALL_PAIRS]
-    view = View(game.observation("red"), game.legal_mask())
+    x = decode(game.observation("red"))
     for a, b in ALL_PAIRS:
         i, j = PROVINCES.index(a), PROVINCES.index(b)
-        assert (j in view.neighbours[i]) == (i in view.neighbours[j]) == ((a, b) in borders)
+        assert _borders(x, i, j) == _borders(x, j, i) == ((a, b) in borders)
 
 
 @pytest.mark.parametrize("name", ["greedy", "heuristic"])
@@ -279,18 +290,88 @@ def test_march_follows_the_games_own_borders(name: str, adjacency: tuple[tuple[s
         assert "province:WU" not in chosen
 
 
-def test_view_decodes_counts_with_the_declared_scales() -> None:
-    """The decoded view gives back the record's counts (armies, values, hand, marker, card counts)."""
+def test_baselines_decode_counts_with_the_declared_scales() -> None:
+    """The decoded observation gives back the record's counts (armies, values, hand, marker, card counts)."""
     blue = {"armies": [3, 0, 2, 0, 0], "hand": [*BASE, "10", "-1", "-1"], "deck": ["7", "P"], "set_aside": 4}
     red = {"armies": [0, 5, 0, 0, 1], "hand": BASE, "deck": ["8"]}
     game = load(make_state("standard", round_=4, score=-3, values=VALUES, blue=blue, red=red))
     record = game.to_dict()
-    view = View(game.observation("blue"), game.legal_mask())
-    assert view.my_armies == [3, 0, 2, 0, 0] and view.opp_armies == [0, 5, 0, 0, 1]
-    assert view.values == VALUES and view.score == -3 and view.round == 4
-    assert view.my_pools[:2] == [record["blue"]["reserve"], 4]
-    assert view.hand == [1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0]
-    assert view.my_deck == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
-    assert (view.opp_hand_size, view.opp_deck_size) == (6, 1)
-    red_view = View(game.observation("red"), game.legal_mask())
-    assert red_view.score == 3 and red_view.my_armies == [0, 5, 0, 0, 1]
+    x = decode(game.observation("blue"))
+    view = {name: x[sl].tolist() for name, sl in OBSERVATION_SLICES.items()}
+    assert view["my_armies"] == [3, 0, 2, 0, 0] and view["opp_armies"] == [0, 5, 0, 0, 1]
+    assert view["province_values"] == [v for row in VALUES for v in row]
+    assert view["my_score"] == [-3] and round_number(x) == 4
+    assert view["my_pools"][:2] == [record["blue"]["reserve"], 4]
+    assert view["my_hand"] == [1, 1, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 0, 2, 0]
+    assert view["my_deck"] == [0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1]
+    assert view["card_counts"][1::2] == [6, 1]  # the opponent's hand and deck sizes
+    red_view = {name: decode(game.observation("red"))[sl].tolist() for name, sl in OBSERVATION_SLICES.items()}
+    assert red_view["my_score"] == [3] and red_view["my_armies"] == [0, 5, 0, 0, 1]
+
+
+def test_the_opponent_hand_estimate_counts_what_is_unseen() -> None:
+    """R9: red's six base cards are in hand for sure; its one unseen non-base card (the `8`) is in its deck."""
+    blue = {"hand": [*BASE, "10"]}
+    red = {"hand": BASE, "deck": ["8"]}
+    game = load(make_state("standard", round_=4, values=VALUES, blue=blue, red=red))
+    est = opp_hand_estimate(decode(game.observation("blue")))
+    assert est.tolist() == [1.0] * 6 + [0.0] * 9
+
+
+UNCOMPILED_GAME = """
+import json
+from agents import make_agent
+from suntzu_env import Game
+
+game = Game.new(3, variant="standard", events=True)
+players = {"blue": make_agent("heuristic"), "red": make_agent("greedy")}
+actions = []
+while (seat := game.current_player) is not None:
+    actions.append(players[seat].act(game.observation(seat), game.legal_mask()))
+    game.apply(actions[-1])
+chooser = make_agent("random", seed=5)
+game = Game.new(4)
+picks = [chooser.act(game.observation("blue"), game.legal_mask()) for _ in range(20)]
+print(json.dumps([actions, picks]))
+"""
+
+
+def test_uncompiled_baselines_decide_as_compiled() -> None:
+    """The baselines' source runs as plain Python under NUMBA_DISABLE_JIT=1 and makes the same decisions."""
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-c", UNCOMPILED_GAME], env=env, capture_output=True, text=True,
+                          check=True, cwd=os.path.dirname(os.path.dirname(__file__)))  # fmt: skip
+    actions, picks = json.loads(done.stdout)
+    game = Game.new(3, variant="standard", events=True)
+    players = {"blue": make_agent("heuristic"), "red": make_agent("greedy")}
+    for action in actions:
+        seat = game.current_player
+        assert players[seat].act(game.observation(seat), game.legal_mask()) == action
+        game.apply(action)
+    assert game.is_terminal
+    chooser = make_agent("random", seed=5)
+    game = Game.new(4)
+    assert [chooser.act(game.observation("blue"), game.legal_mask()) for _ in range(20)] == picks
+
+
+def test_heuristic_params_are_checked() -> None:
+    """A bad parameter is named before anything reaches compiled code; good ones change the array."""
+    from agents.heuristic import HeuristicParams
+
+    for bad in ({"sigma": 0.0}, {"card_worth": (1.0,)}, {"blue_picks": (12,)}, {"save": float("nan")}):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            HeuristicAgent(params=HeuristicParams(**bad))  # type: ignore[arg-type]
+    assert (
+        HeuristicAgent(params=HeuristicParams(save=2.0)).params_array.tolist() != HeuristicAgent().params_array.tolist()
+    )
+
+
+@pytest.mark.parametrize("name", ["random", "greedy", "heuristic"])
+def test_bad_input_is_refused_before_compiled_code(name: str) -> None:
+    game = Game.new(0)
+    obs, mask = game.observation("blue"), game.legal_mask()
+    agent = make_agent(name, seed=0)
+    with pytest.raises(ValueError, match="observation"):
+        agent.act(obs[:-1], mask)
+    with pytest.raises(ValueError, match="action_mask"):
+        agent.act(obs, np.zeros_like(mask))
