@@ -10,7 +10,8 @@ opponent is a policy, evaluated in Python for all such games at once, stops wher
 Per game the integers live in one row of `table` (columns `T_*`), so that the whole batch is a handful of
 arrays: `states` (N, S), `masks` (N, A), `table` (N, T), `phi` (N,), `streams` (N,), `actions` (N, C) with
 `finished` (N, C) (the actions of the game in progress and of the last finished one), and the outputs
-`obs`, `terminal_obs` (N, D), `rewards` (N,). `settings` is (variant, events, seat mode); `adj` the map.
+`obs`, `terminal_obs` (N, D), `rewards` (N,), with `scratch` (N, D) for the compiled opponents' observations.
+`settings` is (variant, events, seat mode); `adj` the map.
 """
 
 from __future__ import annotations
@@ -19,7 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.engine import init_state, projected_marker, random_action, result, rng_seed, side_to_act, step
+from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act, random_act
+from suntzu_env.engine import init_state, projected_marker, result, rng_seed, side_to_act, step
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
@@ -56,10 +58,9 @@ SET_EVENTS = 1
 SET_SEATS = 2
 SEAT_ALTERNATE = 2  # seat modes: 0 the learner is always blue, 1 always red, 2 alternating per game
 
-# Compiled opponents by id (a slot's agent id; -1 a policy evaluated in Python).
+# Compiled opponents by id: the baselines of `suntzu_env.baselines` (a slot's agent id; -1 a policy asked from Python).
 AGENT_POLICY = -1
-AGENT_RANDOM = 0
-COMPILED_AGENTS: tuple[str, ...] = ("random",)
+COMPILED_AGENTS: tuple[str, ...] = BASELINES
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _MIX1 = np.uint64(0xBF58476D1CE4E5B9)
@@ -88,11 +89,15 @@ def _draw_slot(streams: np.ndarray, i: int, mix_cdf: np.ndarray) -> int:
 
 
 @njit(cache=True)
-def compiled_action(agent: int, s: np.ndarray, side: int, mask: np.ndarray, n_legal: int, rng: np.ndarray) -> int:
-    """The answer of compiled opponent `agent` (an id of `COMPILED_AGENTS`) for `side` at state `s`."""
-    if agent == AGENT_RANDOM:
-        return random_action(rng, mask, n_legal)
-    raise ValueError("unknown compiled opponent")
+def compiled_action(
+    agent: int, s: np.ndarray, side: int, mask: np.ndarray, rng: np.ndarray, scratch: np.ndarray
+) -> int:
+    """The answer of baseline `agent` (an id of `COMPILED_AGENTS`) for `side` at state `s`: it sees that side's
+    observation (written into `scratch`; `random` reads none) and the mask."""
+    if agent == RANDOM:
+        return random_act(scratch, mask, rng)
+    encode_observation(s, side, scratch)
+    return baseline_act(agent, scratch, mask, rng, DEFAULT_PARAMS_ARRAY)
 
 
 @njit(cache=True)
@@ -164,6 +169,7 @@ def run_game(
     obs: np.ndarray,
     terminal_obs: np.ndarray,
     rewards: np.ndarray,
+    scratch: np.ndarray,
     slot_agent: np.ndarray,
     mix_cdf: np.ndarray,
     settings: np.ndarray,
@@ -187,7 +193,7 @@ def run_game(
                 table[i, T_WAITING] = 1
                 return
             rng = table[i, T_AGENT_RNG : T_AGENT_RNG + 1]
-            a = compiled_action(agent, s, 1 - learner, mask, table[i, T_N_LEGAL], rng)
+            a = compiled_action(agent, s, 1 - learner, mask, rng, scratch[i])
             record_action(i, table, actions, a)
             table[i, T_N_LEGAL] = step(s, a, mask)
         if table[i, T_STAGE] == S_PLAY:
@@ -226,6 +232,7 @@ def step_games(
     obs: np.ndarray,
     terminal_obs: np.ndarray,
     rewards: np.ndarray,
+    scratch: np.ndarray,
     slot_agent: np.ndarray,
     mix_cdf: np.ndarray,
     settings: np.ndarray,
@@ -255,7 +262,7 @@ def step_games(
             table[i, T_N_LEGAL] = step(states[i], a, masks[i])
             table[i, T_STAGE] = S_PLAY
         run_game(
-            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards,
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
             slot_agent, mix_cdf, settings, adj, weight,
         )  # fmt: skip
 
@@ -274,6 +281,7 @@ def resume_games(
     obs: np.ndarray,
     terminal_obs: np.ndarray,
     rewards: np.ndarray,
+    scratch: np.ndarray,
     slot_agent: np.ndarray,
     mix_cdf: np.ndarray,
     settings: np.ndarray,
@@ -288,7 +296,7 @@ def resume_games(
         record_action(i, table, actions, answers[j])
         table[i, T_N_LEGAL] = step(states[i], answers[j], masks[i])
         run_game(
-            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards,
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
             slot_agent, mix_cdf, settings, adj, weight,
         )  # fmt: skip
 
@@ -307,6 +315,7 @@ def start_games(
     obs: np.ndarray,
     terminal_obs: np.ndarray,
     rewards: np.ndarray,
+    scratch: np.ndarray,
     slot_agent: np.ndarray,
     mix_cdf: np.ndarray,
     settings: np.ndarray,
@@ -321,7 +330,7 @@ def start_games(
         rewards[i] = 0.0
         new_game(i, states, masks, table, streams, mix_cdf, settings, adj, game_seeds[i], learners[i])
         run_game(
-            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards,
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
             slot_agent, mix_cdf, settings, adj, weight,
         )  # fmt: skip
 

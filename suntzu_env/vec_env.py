@@ -14,7 +14,8 @@ vector API.
     env = SunTzuVecEnv(64, opponents="random", seed=0)
     MaskablePPO("MlpPolicy", env).learn(100_000)
 
-Opponents are compiled agents (`random`), played inside the compiled step, or policies: a callable
+Opponents are the compiled baselines (`random`, `greedy`, `heuristic`: `suntzu_env.baselines`), played inside
+the compiled step, or policies: a callable
 `policy(observations[M, D], masks[M, A]) -> actions[M]` asked once per "opponent round" for all the games
 waiting on it (one batched forward pass), an object with such an `act_batch` method (`agents.ppo.PPOAgent`
 has one), or an `Agent` asked game by game. This module imports Stable-Baselines3, so the package does not
@@ -87,8 +88,8 @@ class SunTzuVecEnv(VecEnv):
     - `n_envs`: how many games are played at once (an int >= 1).
     - `opponents`: one opponent for every env, a sequence of `n_envs` (env i always meets the i-th), or a
       mapping opponent -> weight (each new game draws its opponent with those weights from the env's seed).
-      An opponent is an agent spec string (`random` is compiled; other specs go through
-      `agents.make_agent` and are asked from Python), a callable `policy(observations[M, D], masks[M, A])
+      An opponent is an agent spec string (`random`, `greedy`, `heuristic` play compiled; other specs go
+      through `agents.make_agent` and are asked from Python), a callable `policy(observations[M, D], masks[M, A])
       -> actions[M]` (int8 masks, one batched call for every game waiting on it), or an object with
       `act_batch(observations, masks)` or `act(observation, mask)`. `set_opponents` changes them.
     - `seed`: the seed of every deck, seat draw and opponent generator (an int in [0, 2**63), None: fresh
@@ -153,6 +154,7 @@ class SunTzuVecEnv(VecEnv):
         self._terminal_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float32)
         self._policy_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._scratch = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._mutable = (
             self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
             self._obs, self._terminal_obs, self._rewards,
@@ -300,8 +302,8 @@ class SunTzuVecEnv(VecEnv):
     def _args(self) -> tuple[Any, ...]:
         return (
             self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
-            self._obs, self._terminal_obs, self._rewards, self._slot_agent, self._mix_cdf, self._settings,
-            self._adj, self._weight,
+            self._obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
+            self._settings, self._adj, self._weight,
         )  # fmt: skip
 
     def _run(self, kernel: Callable[..., None], first: np.ndarray, second: np.ndarray) -> None:

@@ -117,6 +117,34 @@ def test_same_games_as_the_gym_env(n_envs: int, shaped_reward: float, illegal_ev
         assert illegal > 0 and ends > 0
 
 
+@pytest.mark.parametrize("opponent", ["greedy", "heuristic"])
+def test_compiled_baselines_play_as_in_the_gym_env(opponent: str) -> None:
+    """The compiled baselines inside the batched step answer as the same agents do in `SunTzuGymEnv`."""
+    n_envs = 4
+    vec = SunTzuVecEnv(n_envs, opponents=opponent, seed=2, shaped_reward=0.5, records=True)
+    gyms = [SunTzuGymEnv(opponent=opponent, seat=("blue", "red")[i % 2], shaped_reward=0.5) for i in range(n_envs)]
+    first = [gym.reset(seed=i)[0] for i, gym in enumerate(gyms)]
+    np.testing.assert_array_equal(
+        vec.play_games([g.game.record()["seed"] for g in gyms], [g.seat for g in gyms]), first
+    )
+    rng = np.random.default_rng(3)
+    active = [True] * n_envs
+    while any(active):
+        actions = random_legal(rng, vec.action_masks())
+        obs, rewards, dones, infos = vec.step(actions)
+        for i, gym in enumerate(gyms):
+            if active[i]:
+                g_obs, g_reward, terminated, _, _ = gym.step(int(actions[i]))
+                assert rewards[i] == np.float32(g_reward) and bool(dones[i]) == terminated
+                if terminated:
+                    assert infos[i]["record"] == gym.game.record()
+                    assert infos[i]["opponent"] == opponent
+                    np.testing.assert_array_equal(infos[i]["terminal_observation"], g_obs)
+                    active[i] = False
+                else:
+                    np.testing.assert_array_equal(obs[i], g_obs)
+
+
 def play(env: SunTzuVecEnv, steps: int, seed: int = 0) -> tuple[list[np.ndarray], list[dict]]:
     rng = np.random.default_rng(seed)
     out = [env.reset()]
