@@ -103,6 +103,23 @@ class PPOAgent:
         p = np.exp(logits - logits.max())
         return int(self._rng.choice(len(p), p=p / p.sum()))
 
+    def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+        """`act` for M games in one forward pass: (M, D) observations and (M, A) masks -> (M,) action ids.
+
+        `suntzu_env.vec_env.SunTzuVecEnv` asks it once per opponent round for every game waiting on it.
+        """
+        masks = np.asarray(action_masks, dtype=bool)
+        if not masks.any(axis=1).all():
+            raise ValueError("an action mask allows no action: the game is over or the mask is wrong")
+        logits = np.where(masks, self.actor.logits(observations), -np.inf)
+        if self.deterministic:
+            return np.argmax(logits, axis=1)
+        p = np.exp(logits - logits.max(axis=1, keepdims=True))
+        cumulative = np.cumsum(p / p.sum(axis=1, keepdims=True), axis=1)
+        picks = np.minimum((cumulative < self._rng.random((len(p), 1))).sum(axis=1), p.shape[1] - 1)
+        last_legal = p.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)  # where rounding runs past the end
+        return np.where(masks[np.arange(len(p)), picks], picks, last_legal)
+
     def __repr__(self) -> str:
         return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"
 

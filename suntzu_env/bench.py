@@ -1,11 +1,15 @@
-"""Benchmarks: `python -m suntzu_env.bench [--games N] [--seconds S] [--positions G] [--connect-four]`.
+"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--positions`, `--envs`, `--threads`, `--ppo`).
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
-through the Python `Game` API, and steps per second through the raw PettingZoo AEC environment with the
-observation and action mask built at every step (`--connect-four` measures PettingZoo's own
-`connect_four_v3` raw environment the same way, for reference), and the compiled scripted agents'
-decisions per second (one core) on the observations of random-play positions.
+through the Python `Game` API, steps per second through the raw PettingZoo AEC environment with the
+observation and action mask built at every step, the compiled scripted agents' decisions per second (one
+core) on the observations of random-play positions, and learner steps per second through the batched
+`SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
+plays random legal actions; observations and masks built). `--ppo` times `MaskablePPO` (sb3-contrib, a small
+MLP) learning on the batched environment and on `StubVecEnv`, a zero-cost `VecEnv` of random observations and
+masks: the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
+`connect_four_v3` raw environment like the AEC environment, for reference.
 """
 
 from __future__ import annotations
@@ -16,11 +20,15 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import numba
 import numpy as np
+from gymnasium import spaces
 
 from suntzu_env import Game, baselines, engine, raw_env
+from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
+from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.rules import VARIANTS
 
 
@@ -66,6 +74,95 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def bench_vec_env(seconds: float, n_envs: int, opponent: str) -> float:
+    """Learner steps/s of `SunTzuVecEnv` against `opponent`, the learner choosing uniformly among its legal actions."""
+    from suntzu_env.vec_env import SunTzuVecEnv  # lazy: imports Stable-Baselines3
+
+    env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0)
+    env.reset()
+    rng = np.random.default_rng(0)
+    noise = rng.random((8, n_envs, N_ACTIONS))
+    env.step(env.action_masks().argmax(1))  # warm-up
+    steps, k = 0, 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.step((noise[k % 8] * env.action_masks()).argmax(1))
+        steps += n_envs
+        k += 1
+    return steps / (time.perf_counter() - start)
+
+
+class StubVecEnv:
+    """A zero-cost stand-in for `SunTzuVecEnv` (built on first use): random observations and masks of the right
+    shapes, an episode end now and then. MaskablePPO's own throughput on it is the limit for any environment."""
+
+    def __new__(cls, n_envs: int, seed: int = 0, episode_length: int = 70) -> Any:
+        from stable_baselines3.common.vec_env import VecEnv
+
+        from suntzu_env.suntzu_v1 import observation_box
+
+        class _Stub(VecEnv):
+            def __init__(self) -> None:
+                self.render_mode = None
+                super().__init__(n_envs, observation_box(), spaces.Discrete(N_ACTIONS))
+                self.rng = np.random.default_rng(seed)
+                self.obs = self.rng.random((16, n_envs, OBSERVATION_SIZE), dtype=np.float32)
+                masks = self.rng.random((16, n_envs, N_ACTIONS)) < 0.3
+                masks[..., 0] = True
+                self.masks = masks
+                self.k = 0
+
+            def reset(self) -> np.ndarray:
+                return self.obs[0].copy()
+
+            def step_async(self, actions: np.ndarray) -> None:
+                self.k += 1
+
+            def step_wait(self) -> Any:
+                dones = self.rng.random(n_envs) < 1.0 / episode_length
+                infos = [{} for _ in range(n_envs)]
+                for i in np.flatnonzero(dones):
+                    infos[i] = {"terminal_observation": self.obs[self.k % 16, i].copy()}
+                rewards = np.where(dones, 1.0, 0.0).astype(np.float32)
+                return self.obs[self.k % 16].copy(), rewards, dones, infos
+
+            def action_masks(self) -> np.ndarray:
+                return self.masks[self.k % 16]
+
+            def close(self) -> None:
+                pass
+
+            def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+                return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+
+            def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+                raise AttributeError(attr_name)
+
+            def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+                if method_name == "action_masks":
+                    return list(self.action_masks()[list(self._get_indices(indices))])
+                raise AttributeError(method_name)
+
+            def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+                return [False] * len(list(self._get_indices(indices)))
+
+        return _Stub()
+
+
+def bench_ppo(env: Any, timesteps: int, batch_size: int = 2048) -> float:
+    """Learner steps/s of MaskablePPO learning on `env`: a 64x64 MLP, 4,096 steps per rollout, 4 epochs, CPU."""
+    from sb3_contrib import MaskablePPO
+
+    n_steps = max(1, 4096 // env.num_envs)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=n_steps, batch_size=min(batch_size, n_steps * env.num_envs), n_epochs=4,
+        policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0, verbose=0,
+    )  # fmt: skip
+    start = time.perf_counter()
+    model.learn(timesteps)
+    return timesteps / (time.perf_counter() - start)
+
+
 def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:
     """Every decision's observation and mask in `games` games of random legal play (seeds 0..games-1)."""
     rng = random.Random(0)
@@ -100,9 +197,14 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
+    parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
+    parser.add_argument("--threads", type=int, default=0, help="numba threads for the batched env (0: numba's default)")
+    parser.add_argument("--ppo", action="store_true", help="also time MaskablePPO on the batched env and the stub")
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
+    if args.threads:
+        numba.set_num_threads(args.threads)
 
     start = time.perf_counter()
     adj = np.array(DEFAULT_ADJ, dtype=np.int64)
@@ -125,6 +227,25 @@ def main(argv: list[str] | None = None) -> None:
     for name, rate in bench_baselines(observations, masks).items():
         where = f"compiled, {len(observations):,} random-play positions"
         print(f"scripted agents, decisions/s: {name}: {rate:,.0f} ({where})")
+    from suntzu_env.vec_core import COMPILED_AGENTS
+
+    for opponent in COMPILED_AGENTS:
+        rate = bench_vec_env(args.seconds, args.envs, opponent)
+        print(
+            f"SunTzuVecEnv, {args.envs} games, {numba.get_num_threads()} threads, vs {opponent}, random legal "
+            f"learner, observation + mask each step: {rate:,.0f} learner steps/s"
+        )
+    if args.ppo:
+        from suntzu_env.vec_env import SunTzuVecEnv
+
+        for n_envs in (32, 256):
+            timesteps = 32_768
+            ours = bench_ppo(SunTzuVecEnv(n_envs, opponents="random", seed=0), timesteps)
+            stub = bench_ppo(StubVecEnv(n_envs), timesteps)
+            print(
+                f"MaskablePPO learn, {n_envs} envs, {timesteps:,} steps: SunTzuVecEnv vs random {ours:,.0f} steps/s, "
+                f"zero-cost stub {stub:,.0f} steps/s ({ours / stub:.0%} of the stub)"
+            )
     if args.connect_four:
         from pettingzoo.classic import connect_four_v3
 

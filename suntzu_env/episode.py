@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.game import Game
+from suntzu_env.game import RESULTS, Game
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import (
     OPTION_FIELDS,
@@ -28,7 +28,8 @@ from suntzu_env.options import (
     check_number,
     check_seed,
 )
-from suntzu_env.rules import MAX_SCORE, SEATS
+from suntzu_env.rules import SEATS
+from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
 ILLEGAL_ACTION_MODES = ("raise", "loss")
@@ -259,32 +260,33 @@ class Episode:
 
         The result at the end (R6.5: +1, -1, 0); an illegal action (`offenders`, under "loss") ends the
         game: -1 to the offender, +1 to the other (-1 to both when both offended). With `shaped_reward` w,
-        each step also pays w·(Φ(s') − Φ(s)) toward blue (the opposite to red), Φ the potential.
+        each step also pays w·(Φ(s') − Φ(s)) toward blue (the opposite to red), Φ the potential. The rules
+        are `suntzu_env.tables`' `episode_over`, `step_reward`, `shaping_potential`, `shaping_term`, which the
+        batched environment calls too.
         """
-        if offenders:
+        result = self._result()
+        offender_bits = sum(OFFENDER_BIT[SEATS.index(seat)] for seat in set(offenders))
+        if episode_over(result, offender_bits):
             self.over = True
-            if len(offenders) == len(SEATS):
-                rewards = dict.fromkeys(SEATS, -1.0)
-            else:
-                rewards = {seat: -1.0 if seat in offenders else 1.0 for seat in SEATS}
-        elif self.game.is_terminal:
-            self.over = True
-            rewards = self.game.returns()
-        else:
-            rewards = {"blue": 0.0, "red": 0.0}
+        rewards = {seat: step_reward(result, offender_bits, side) for side, seat in enumerate(SEATS)}
         if self.settings.shaped_reward:
             phi = self.potential()
-            rewards["blue"] += phi - self._phi
-            rewards["red"] -= phi - self._phi
+            for side, seat in enumerate(SEATS):
+                rewards[seat] += shaping_term(phi, self._phi, side)
             self._phi = phi
         return rewards
+
+    def _result(self) -> int:
+        """The game's result code for the reward functions: -1 going on, else 0 blue, 1 red, 2 a draw."""
+        winner = self.game.winner
+        return -1 if winner is None else RESULTS.index(winner)
 
     def potential(self) -> float:
         """Φ toward blue: w times the marker as it would stand if the next scoring were made now, / 9; 0 once
         the episode is over (so the shaping terms add up to zero over a game)."""
         if self.over:
             return 0.0
-        return self.settings.shaped_reward * (self.game.projected_score() / MAX_SCORE)
+        return shaping_potential(self.game.projected_score(), self.settings.shaped_reward, False)
 
     def restart_shaping(self) -> None:
         """Measure the next step's shaping from here (the first state a learner sees)."""

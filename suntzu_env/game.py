@@ -10,7 +10,6 @@ import numpy as np
 from suntzu_env import determinize, engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.layout import (
-    ARMIES,
     DEC_CAUSE,
     DEC_KIND,
     DEC_PROV,
@@ -25,7 +24,6 @@ from suntzu_env.layout import (
     SCORE,
     STATE_DTYPE,
     STATE_SIZE,
-    VALUES,
     WINNER,
     new_state,
 )
@@ -33,8 +31,6 @@ from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
 from suntzu_env.rules import (
-    N_PROVINCES,
-    N_SCORINGS,
     PROVINCES,
     SCORING_ROUNDS,
     SEATS,
@@ -42,7 +38,7 @@ from suntzu_env.rules import (
     WARLORD_NAMES,
     adjacency_masks,
 )
-from suntzu_env.tables import next_scoring_column, projected_score
+from suntzu_env.tables import next_scoring_column
 
 RESULTS = records.RESULTS
 DEFAULT_ADJ = records.DEFAULT_ADJ
@@ -127,7 +123,7 @@ class Game:
         seed = check_seed(seed)
         s = new_state()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), _adjacency(options), mask)
+        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), engine_map(options), mask)
         return cls._trusted(s, seed=seed, options=options)
 
     @classmethod
@@ -389,10 +385,7 @@ class Game:
 
         Each province held scores its value at `next_scoring_round`.
         """
-        s = self._s
-        col = next_scoring_column(int(s[ROUND]))
-        values = s[VALUES + col : VALUES + N_SCORINGS * N_PROVINCES : N_SCORINGS]
-        return int(projected_score(int(s[SCORE]), s[ARMIES : ARMIES + N_PROVINCES], s[ARMIES + N_PROVINCES :], values))
+        return int(engine.projected_marker(self._s))
 
     def record(self) -> dict[str, Any]:
         """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""
@@ -433,7 +426,7 @@ class Game:
         return f"Game(round={self.round}, score={self.score}, winner={self.winner!r})"
 
 
-def _adjacency(options: Options) -> np.ndarray:
+def engine_map(options: Options) -> np.ndarray:
     """The engine's map (a neighbour bit mask per province) of `options`."""
     pairs = options.adjacency
     return np.array(adjacency_masks(pairs) if pairs is not None else DEFAULT_ADJ, dtype=np.int64)

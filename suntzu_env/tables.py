@@ -129,3 +129,47 @@ def projected_score(score: int, armies_blue: np.ndarray, armies_red: np.ndarray,
     armies first give the marker toward that side.
     """
     return max(-MAX_SCORE, min(MAX_SCORE, score + scoring_margin(armies_blue, armies_red, values_at_column)))
+
+
+# The episode's rewards (R6.5 and the illegal-action policy) and its shaping potential, written once for the
+# episode core (`suntzu_env.episode.Episode`) and the batched environment (`suntzu_env.vec_env`).
+OFFENDER_BIT = (1, 2)  # a side's bit in an `offenders` mask: blue 1, red 2
+
+
+@njit(cache=True)
+def episode_over(result: int, offenders: int) -> bool:
+    """Whether a step ends the episode: the game is over (`result` >= 0, R6) or a side acted illegally
+    (`offenders` != 0: a bit per side, `OFFENDER_BIT`, under `illegal_action="loss"`)."""
+    return offenders != 0 or result >= 0
+
+
+@njit(cache=True)
+def step_reward(result: int, offenders: int, side: int) -> float:
+    """`side`'s reward for a step before shaping.
+
+    `result` is the game's (-1 going on, else the winner: 0 blue, 1 red, 2 a draw); `offenders` the sides
+    whose action was illegal (a bit per side). An illegal action loses: -1 to each offender, +1 to the other.
+    Else the result (R6.5): +1 win, -1 loss, 0 a draw or a game going on.
+    """
+    if offenders != 0:
+        return -1.0 if offenders & (1 << side) else 1.0
+    if result == side:
+        return 1.0
+    if result == 1 - side:
+        return -1.0
+    return 0.0
+
+
+@njit(cache=True)
+def shaping_potential(projected: int, weight: float, over: bool) -> float:
+    """Φ toward blue: `weight` times the marker as it would stand after a scoring made now (`projected`,
+    R4.5) over 9; 0 once the episode is over, so the shaping terms add up to zero over a game."""
+    if over:
+        return 0.0
+    return weight * (projected / MAX_SCORE)
+
+
+@njit(cache=True)
+def shaping_term(phi: float, phi_before: float, side: int) -> float:
+    """`side`'s potential-based shaping for a step from Φ `phi_before` to `phi` (both toward blue)."""
+    return phi - phi_before if side == 0 else -(phi - phi_before)

@@ -8,6 +8,7 @@ is applied on the spot. Entry points:
 - `legal_mask(s, mask)`: fills an int8 mask over the flat action space, returns how many are legal.
 - `step(s, action, mask)`: applies a legal action, runs on, refills the mask.
 - `step_batch` / `random_playouts`: the same over an (N, S) batch and whole random games.
+- `side_to_act(s)`, `result(s)`, `projected_marker(s)`: who is asked, the result, the marker after a scoring now.
 
 The package in layers, each module importing only those listed before it:
 
@@ -24,13 +25,14 @@ Everything runs compiled with numba (`cache=True`) and as plain Python under `NU
 """
 
 from suntzu_env.engine.batch import random_action, random_playouts, step_batch
-from suntzu_env.engine.board import card_kind, may_place_six_at
+from suntzu_env.engine.board import card_kind, may_place_six_at, result, side_to_act
 from suntzu_env.engine.checks import INVARIANTS, check_invariants, random_playouts_checked
 from suntzu_env.engine.conditions import battle_diff, event_holds
 from suntzu_env.engine.decisions import legal_mask, placement_mask
 from suntzu_env.engine.drive import advance, init_state, place_out_of_turn, set_variant, settle, step
 from suntzu_env.engine.rng import rng_below, rng_seed
 from suntzu_env.engine.round import begin_round
+from suntzu_env.engine.scoring import projected_marker
 from suntzu_env.tables import COPIES, DISPLAYS, IS_WINDOW_WARLORD, START_RESERVE, START_SET_ASIDE
 
 __all__ = [
@@ -51,13 +53,16 @@ __all__ = [
     "may_place_six_at",
     "place_out_of_turn",
     "placement_mask",
+    "projected_marker",
     "random_action",
     "random_playouts",
     "random_playouts_checked",
+    "result",
     "rng_below",
     "rng_seed",
     "set_variant",
     "settle",
+    "side_to_act",
     "step",
     "step_batch",
 ]

@@ -14,6 +14,7 @@ from suntzu_env.layout import (
     DEC_PROV,
     DEC_SIDE,
     DEC_WARLORD,
+    DK_NONE,
     HAND,
     HAND_RECYCLED,
     OUT,
@@ -24,6 +25,7 @@ from suntzu_env.layout import (
     SIX_MARKS,
     VALUES,
     WARLORD,
+    WINNER,
     WL_HELD,
 )
 from suntzu_env.rules import CARD_PLAGUE, N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, N_SCORINGS, RED, W_DOUBLE_SIX
@@ -161,3 +163,15 @@ def decide(s: np.ndarray, kind: int, side: int, p: int, w: int, cause: int) -> b
     s[DEC_WARLORD] = w
     s[DEC_CAUSE] = cause
     return True
+
+
+@njit(cache=True)
+def side_to_act(s: np.ndarray) -> int:
+    """The side asked the pending decision, -1 when none is pending (the game is over)."""
+    return s[DEC_SIDE] if s[DEC_KIND] != DK_NONE else -1
+
+
+@njit(cache=True)
+def result(s: np.ndarray) -> int:
+    """R6: -1 while the game goes on, else the winner: 0 blue, 1 red, 2 a draw (`layout.WINNER_DRAW`)."""
+    return s[WINNER]

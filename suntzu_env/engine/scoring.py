@@ -38,7 +38,7 @@ from suntzu_env.rules import (
     N_PROVINCES,
     N_ROUNDS,
 )
-from suntzu_env.tables import projected_score, scoring_column
+from suntzu_env.tables import next_scoring_column, projected_score, scoring_column
 
 NP = N_PROVINCES
 NK = N_CARD_KINDS
@@ -114,3 +114,10 @@ def end_of_battles(s: np.ndarray) -> None:
             s[base + i] = -1
         s[DECK_LEN + side] = left
         s[KEEP_LEFT + side] = min(keep, n)
+
+
+@njit(cache=True)
+def projected_marker(s: np.ndarray) -> int:
+    """R4.5: the marker toward blue as it would stand if the next scoring were made now, in [-9, 9]."""
+    col = next_scoring_column(s[ROUND])
+    return projected_score(s[SCORE], s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], values_at(s, col))

@@ -1,0 +1,351 @@
+"""The batched episode core: many learner episodes stepped at once in compiled code.
+
+`suntzu_env.vec_env.SunTzuVecEnv` is the Python face over it. One call steps every game: the learner's
+action, the compiled opponents' replies until the learner must act again, the reward (the episode rules of
+`suntzu_env.tables`, shared with `suntzu_env.episode.Episode`), the end of the episode and a new game, the
+learner's observation (`suntzu_env.observation.encode_observation`) and its mask (the engine's). A game whose
+opponent is a policy, evaluated in Python for all such games at once, stops where that opponent is asked
+(`waiting`), and `resume_games` goes on once its answers are in.
+
+Per game the integers live in one row of `table` (columns `T_*`), so that the whole batch is a handful of
+arrays: `states` (N, S), `masks` (N, A), `table` (N, T), `phi` (N,), `streams` (N,), `actions` (N, C) with
+`finished` (N, C) (the actions of the game in progress and of the last finished one), and the outputs
+`obs`, `terminal_obs` (N, D), `rewards` (N,), with `scratch` (N, D) for the compiled opponents' observations.
+`settings` is (variant, events, seat mode); `adj` the map.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act, random_act
+from suntzu_env.engine import init_state, projected_marker, result, rng_seed, side_to_act, step
+from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
+from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
+
+RECORD_CAPACITY = 1024  # decisions a game's record may hold: several times the longest game (about 200)
+
+# Columns of the per-game table.
+T_N_LEGAL = 0  # legal answers of the pending decision (0: the game is over)
+T_LEARNER = 1  # the learner's side in the game in progress: 0 blue, 1 red
+T_STAGE = 2  # where the step stands, one of the S_* below
+T_SLOT = 3  # the opponent slot of the game in progress
+T_FIXED_SLOT = 4  # the opponent slot of every game of this env, -1: drawn from the mix at each new game
+T_GAME_SEED = 5  # the game's deck seed
+T_REC_LEN = 6  # actions recorded in the game in progress
+T_AGENT_RNG = 7  # the compiled opponent's generator (one int64, the engine's generator state)
+T_DONE = 8  # 1 when this step ended an episode
+T_ILLEGAL = 9  # 1 when that end was the learner's illegal action
+T_WAITING = 10  # 1 while a policy opponent must answer
+T_FIN_LEN = 11  # the last finished game: actions recorded, deck seed, learner's side, result, opponent slot
+T_FIN_SEED = 12
+T_FIN_LEARNER = 13
+T_FIN_RESULT = 14
+T_FIN_SLOT = 15
+T_NEXT_SEAT = 16  # the learner's side in the next game (seat mode "alternate")
+TABLE_COLUMNS = 17
+
+# Stages of a step.
+S_PLAY = 0  # the learner has acted: opponents to answer, then the reward
+S_FRESH = 1  # a new game: opponents to answer before the learner's first decision
+S_READY = 2  # the learner must act
+
+# `settings` entries and seat modes.
+SET_VARIANT = 0
+SET_EVENTS = 1
+SET_SEATS = 2
+SEAT_ALTERNATE = 2  # seat modes: 0 the learner is always blue, 1 always red, 2 alternating per game
+
+# Compiled opponents by id: the baselines of `suntzu_env.baselines` (a slot's agent id; -1 a policy asked from Python).
+AGENT_POLICY = -1
+COMPILED_AGENTS: tuple[str, ...] = BASELINES
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
+_MIX2 = np.uint64(0x94D049BB133111EB)
+_S27, _S30, _S31, _S11 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(11)
+_TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
+
+
+@njit(cache=True)
+def draw(streams: np.ndarray, i: int) -> np.uint64:
+    """The next 64-bit number of env i's stream (splitmix64): deck seeds, opponents, the opponents' generators."""
+    streams[i] += _GOLDEN
+    z = streams[i]
+    z = (z ^ (z >> _S30)) * _MIX1
+    z = (z ^ (z >> _S27)) * _MIX2
+    return z ^ (z >> _S31)
+
+
+@njit(cache=True)
+def _draw_slot(streams: np.ndarray, i: int, mix_cdf: np.ndarray) -> int:
+    u = np.int64(draw(streams, i) >> _S11) * _TO_UNIT
+    for k in range(mix_cdf.shape[0]):
+        if u < mix_cdf[k]:
+            return k
+    return mix_cdf.shape[0] - 1
+
+
+@njit(cache=True)
+def compiled_action(
+    agent: int, s: np.ndarray, side: int, mask: np.ndarray, rng: np.ndarray, scratch: np.ndarray
+) -> int:
+    """The answer of baseline `agent` (an id of `COMPILED_AGENTS`) for `side` at state `s`: it sees that side's
+    observation (written into `scratch`; `random` reads none) and the mask."""
+    if agent == RANDOM:
+        return random_act(scratch, mask, rng)
+    encode_observation(s, side, scratch)
+    return baseline_act(agent, scratch, mask, rng, DEFAULT_PARAMS_ARRAY)
+
+
+@njit(cache=True)
+def new_game(
+    i: int,
+    states: np.ndarray,
+    masks: np.ndarray,
+    table: np.ndarray,
+    streams: np.ndarray,
+    mix_cdf: np.ndarray,
+    settings: np.ndarray,
+    adj: np.ndarray,
+    game_seed: int,
+    learner: int,
+) -> None:
+    """Start env i's next game: from `game_seed` (-1: drawn from the env's stream) with the learner at `learner`
+    (-1: as the seat mode says), the opponent of its slot (or drawn from the mix), the opponent's generator."""
+    if game_seed < 0:
+        game_seed = np.int64(draw(streams, i) >> np.uint64(1))
+    if learner < 0:
+        learner = settings[SET_SEATS] if settings[SET_SEATS] != SEAT_ALTERNATE else table[i, T_NEXT_SEAT]
+    table[i, T_NEXT_SEAT] = 1 - learner
+    table[i, T_LEARNER] = learner
+    table[i, T_GAME_SEED] = game_seed
+    fixed = table[i, T_FIXED_SLOT]
+    table[i, T_SLOT] = fixed if fixed >= 0 else _draw_slot(streams, i, mix_cdf)
+    table[i, T_AGENT_RNG] = rng_seed(np.int64(draw(streams, i) >> np.uint64(1)))[0]
+    table[i, T_REC_LEN] = 0
+    table[i, T_STAGE] = S_FRESH
+    table[i, T_N_LEGAL] = init_state(states[i], game_seed, settings[SET_VARIANT], settings[SET_EVENTS], adj, masks[i])
+
+
+@njit(cache=True)
+def record_action(i: int, table: np.ndarray, actions: np.ndarray, a: int) -> None:
+    n = table[i, T_REC_LEN]
+    if n >= actions.shape[1]:
+        raise RuntimeError("a game longer than the record capacity")
+    actions[i, n] = a
+    table[i, T_REC_LEN] = n + 1
+
+
+@njit(cache=True)
+def _finish(
+    i: int, states: np.ndarray, table: np.ndarray, actions: np.ndarray, finished: np.ndarray, terminal_obs: np.ndarray
+) -> None:
+    """Env i's episode ended: the learner's last observation and the game's record are kept."""
+    learner = table[i, T_LEARNER]
+    encode_observation(states[i], learner, terminal_obs[i])
+    n = table[i, T_REC_LEN]
+    finished[i, :n] = actions[i, :n]
+    table[i, T_FIN_LEN] = n
+    table[i, T_FIN_SEED] = table[i, T_GAME_SEED]
+    table[i, T_FIN_LEARNER] = learner
+    table[i, T_FIN_RESULT] = result(states[i])
+    table[i, T_FIN_SLOT] = table[i, T_SLOT]
+    table[i, T_DONE] = 1
+
+
+@njit(cache=True)
+def run_game(
+    i: int,
+    states: np.ndarray,
+    masks: np.ndarray,
+    table: np.ndarray,
+    phi: np.ndarray,
+    streams: np.ndarray,
+    actions: np.ndarray,
+    finished: np.ndarray,
+    obs: np.ndarray,
+    terminal_obs: np.ndarray,
+    rewards: np.ndarray,
+    scratch: np.ndarray,
+    slot_agent: np.ndarray,
+    mix_cdf: np.ndarray,
+    settings: np.ndarray,
+    adj: np.ndarray,
+    weight: float,
+) -> None:
+    """Play env i on until the learner must act (its observation written) or a policy opponent must answer.
+
+    After the learner's action (stage S_PLAY) the opponent answers, then the step is settled as
+    `Episode.settle` does: the result, the shaping w·(Φ(s') − Φ(s)) toward the learner, the end; at the end the
+    learner's observation and the record are kept and a new game starts (S_FRESH), whose opening opponent
+    moves are made and whose potential becomes the next step's Φ(s).
+    """
+    s = states[i]
+    mask = masks[i]
+    while True:
+        learner = table[i, T_LEARNER]
+        while table[i, T_N_LEGAL] > 0 and side_to_act(s) != learner:
+            agent = slot_agent[table[i, T_SLOT]]
+            if agent == AGENT_POLICY:
+                table[i, T_WAITING] = 1
+                return
+            rng = table[i, T_AGENT_RNG : T_AGENT_RNG + 1]
+            a = compiled_action(agent, s, 1 - learner, mask, rng, scratch[i])
+            record_action(i, table, actions, a)
+            table[i, T_N_LEGAL] = step(s, a, mask)
+        if table[i, T_STAGE] == S_PLAY:
+            res = result(s)
+            over = episode_over(res, 0)
+            reward = step_reward(res, 0, learner)
+            if weight != 0.0:
+                potential = shaping_potential(projected_marker(s), weight, over)
+                reward += shaping_term(potential, phi[i], learner)
+                phi[i] = potential
+            rewards[i] = reward
+            if over:
+                _finish(i, states, table, actions, finished, terminal_obs)
+                new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1)
+                continue
+        else:
+            if table[i, T_N_LEGAL] == 0:
+                raise RuntimeError("a game ended before the learner's first decision")
+            phi[i] = shaping_potential(projected_marker(s), weight, False) if weight != 0.0 else 0.0
+        table[i, T_STAGE] = S_READY
+        encode_observation(s, learner, obs[i])
+        return
+
+
+@njit(cache=True, parallel=True)
+def step_games(
+    learner_actions: np.ndarray,
+    illegal: np.ndarray,
+    states: np.ndarray,
+    masks: np.ndarray,
+    table: np.ndarray,
+    phi: np.ndarray,
+    streams: np.ndarray,
+    actions: np.ndarray,
+    finished: np.ndarray,
+    obs: np.ndarray,
+    terminal_obs: np.ndarray,
+    rewards: np.ndarray,
+    scratch: np.ndarray,
+    slot_agent: np.ndarray,
+    mix_cdf: np.ndarray,
+    settings: np.ndarray,
+    adj: np.ndarray,
+    weight: float,
+) -> None:
+    """Every env's learner plays `learner_actions[i]` (checked legal by the caller unless `illegal[i]`: then the
+    episode is lost, as `Episode.settle` rules for an offender), and each game runs on (`run_game`)."""
+    for i in prange(states.shape[0]):
+        table[i, T_DONE] = 0
+        table[i, T_ILLEGAL] = 0
+        table[i, T_WAITING] = 0
+        learner = table[i, T_LEARNER]
+        if illegal[i]:
+            offenders = OFFENDER_BIT[learner]
+            reward = step_reward(result(states[i]), offenders, learner)
+            if weight != 0.0:
+                reward += shaping_term(shaping_potential(0, weight, True), phi[i], learner)
+                phi[i] = 0.0
+            rewards[i] = reward
+            table[i, T_ILLEGAL] = 1
+            _finish(i, states, table, actions, finished, terminal_obs)
+            new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1)
+        else:
+            a = learner_actions[i]
+            record_action(i, table, actions, a)
+            table[i, T_N_LEGAL] = step(states[i], a, masks[i])
+            table[i, T_STAGE] = S_PLAY
+        run_game(
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
+            slot_agent, mix_cdf, settings, adj, weight,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def resume_games(
+    envs: np.ndarray,
+    answers: np.ndarray,
+    states: np.ndarray,
+    masks: np.ndarray,
+    table: np.ndarray,
+    phi: np.ndarray,
+    streams: np.ndarray,
+    actions: np.ndarray,
+    finished: np.ndarray,
+    obs: np.ndarray,
+    terminal_obs: np.ndarray,
+    rewards: np.ndarray,
+    scratch: np.ndarray,
+    slot_agent: np.ndarray,
+    mix_cdf: np.ndarray,
+    settings: np.ndarray,
+    adj: np.ndarray,
+    weight: float,
+) -> None:
+    """The policy opponents' answers (`answers[j]` for env `envs[j]`, checked legal by the caller) are
+    played, and each of those games runs on."""
+    for j in prange(envs.shape[0]):
+        i = envs[j]
+        table[i, T_WAITING] = 0
+        record_action(i, table, actions, answers[j])
+        table[i, T_N_LEGAL] = step(states[i], answers[j], masks[i])
+        run_game(
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
+            slot_agent, mix_cdf, settings, adj, weight,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def start_games(
+    game_seeds: np.ndarray,
+    learners: np.ndarray,
+    states: np.ndarray,
+    masks: np.ndarray,
+    table: np.ndarray,
+    phi: np.ndarray,
+    streams: np.ndarray,
+    actions: np.ndarray,
+    finished: np.ndarray,
+    obs: np.ndarray,
+    terminal_obs: np.ndarray,
+    rewards: np.ndarray,
+    scratch: np.ndarray,
+    slot_agent: np.ndarray,
+    mix_cdf: np.ndarray,
+    settings: np.ndarray,
+    adj: np.ndarray,
+    weight: float,
+) -> None:
+    """A new game in every env (deck seed and learner's side from the arrays, -1: drawn / by seat mode)."""
+    for i in prange(states.shape[0]):
+        table[i, T_DONE] = 0
+        table[i, T_ILLEGAL] = 0
+        table[i, T_WAITING] = 0
+        rewards[i] = 0.0
+        new_game(i, states, masks, table, streams, mix_cdf, settings, adj, game_seeds[i], learners[i])
+        run_game(
+            i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
+            slot_agent, mix_cdf, settings, adj, weight,
+        )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def opponent_observations(envs: np.ndarray, states: np.ndarray, table: np.ndarray, out: np.ndarray) -> None:
+    """`out[j]`: what env `envs[j]`'s opponent observes now (its own seat's view)."""
+    for j in prange(envs.shape[0]):
+        i = envs[j]
+        encode_observation(states[i], 1 - table[i, T_LEARNER], out[j])
+
+
+__all__ = [
+    "COMPILED_AGENTS",
+    "N_ACTIONS",
+    "OBSERVATION_SIZE",
+    "RECORD_CAPACITY",
+]

@@ -1,0 +1,551 @@
+"""`SunTzuVecEnv`: many games of Sun Tzu for one learner, stepped at once in compiled code.
+
+A Stable-Baselines3 `VecEnv` (with `action_masks()` for sb3-contrib's `MaskablePPO`) whose every call steps
+all its games in compiled code (`suntzu_env.vec_core`): the learner's actions, the opponents' replies, the
+rewards, the ends and new games, the observations and masks, written into preallocated arrays. It plays
+the games `SunTzuGymEnv` plays, game for game (the same engine, observation encoder and episode rules:
+`suntzu_env.tables`' `episode_over`, `step_reward`, `shaping_potential`, `shaping_term`, which
+`suntzu_env.episode.Episode` calls too). `SunTzuVectorEnv` is the same environment under Gymnasium's
+vector API.
+
+    from sb3_contrib import MaskablePPO
+    from suntzu_env.vec_env import SunTzuVecEnv
+
+    env = SunTzuVecEnv(64, opponents="random", seed=0)
+    MaskablePPO("MlpPolicy", env).learn(100_000)
+
+Opponents are the compiled baselines (`random`, `greedy`, `heuristic`: `suntzu_env.baselines`), played inside
+the compiled step, or policies: a callable
+`policy(observations[M, D], masks[M, A]) -> actions[M]` asked once per "opponent round" for all the games
+waiting on it (one batched forward pass), an object with such an `act_batch` method (`agents.ppo.PPOAgent`
+has one), or an `Agent` asked game by game. This module imports Stable-Baselines3, so the package does not
+import it: `from suntzu_env.vec_env import SunTzuVecEnv`.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
+
+from suntzu_env import vec_core as core
+from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
+from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action_warning
+from suntzu_env.game import RESULTS, Game, engine_map
+from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
+from suntzu_env.observation import OBSERVATION_SIZE
+from suntzu_env.options import Options, check_choice, check_number, check_seed, is_integer
+from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.suntzu_v1 import observation_box
+
+SEAT_MODES = ("alternate", "blue", "red")
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+Opponent = str | Policy | Any  # a spec, a batched policy, or an object with act_batch or act
+OPPONENTS_HELP = (
+    "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>'), a callable policy(observations[M, D], "
+    "masks[M, A]) -> actions[M], an object with .act_batch(observations, masks) or .act(observation, mask)"
+)
+
+
+class _Slot:
+    """One opponent of the env: a compiled agent (`agent` >= 0) or a policy asked from Python."""
+
+    def __init__(self, key: Any, name: str, agent: int, policy: Policy | None) -> None:
+        self.key = key
+        self.name = name
+        self.agent = agent
+        self.policy = policy
+
+
+def _row_by_row(agent: Any) -> Policy:
+    """A batched policy over an `Agent`: its `act` asked for each game in turn."""
+
+    def policy(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.array([agent.act(o, m) for o, m in zip(observations, masks, strict=True)], dtype=np.int64)
+
+    return policy
+
+
+def _describe(opponent: Any) -> str:
+    if isinstance(opponent, str):
+        return opponent
+    return getattr(opponent, "name", None) or getattr(opponent, "__name__", None) or type(opponent).__name__
+
+
+class SunTzuVecEnv(VecEnv):
+    """`n_envs` games of Sun Tzu, one learner seat each, against compiled or policy opponents.
+
+    Arguments:
+
+    - `n_envs`: how many games are played at once (an int >= 1).
+    - `opponents`: one opponent for every env, a sequence of `n_envs` (env i always meets the i-th), or a
+      mapping opponent -> weight (each new game draws its opponent with those weights from the env's seed).
+      An opponent is an agent spec string (`random`, `greedy`, `heuristic` play compiled; other specs go
+      through `agents.make_agent` and are asked from Python), a callable `policy(observations[M, D], masks[M, A])
+      -> actions[M]` (int8 masks, one batched call for every game waiting on it), or an object with
+      `act_batch(observations, masks)` or `act(observation, mask)`. `set_opponents` changes them.
+    - `seed`: the seed of every deck, seat draw and opponent generator (an int in [0, 2**63), None: fresh
+      entropy). The same seed and the same actions give the same games.
+    - `seat`: the learner's seat: "alternate" (the default: env i starts as blue when i is even, red when
+      odd, and changes seat every game), "blue" or "red".
+    - `records`: put each finished game's record (`{"seed", "rules", "actions"}`, `Game.replay` rebuilds it) in
+      `infos[i]["record"]`; `last_record(i)` returns it either way.
+    - `options` (or `variant`, `events`, `adjacency`), `shaped_reward`, `illegal_action`: as for
+      `SunTzuGymEnv` (declared in `suntzu_env.episode.EnvSettings`; illegal actions lose by default).
+
+    The step (SB3's convention): `step(actions)` returns observations (N, D) float32, rewards (N,) float32,
+    dones (N,) bool and N info dicts. A finished game's env has already started its next game: its
+    observation is the new game's, and its info holds the last one as "terminal_observation", with "seat",
+    "winner" (None after an illegal action), "opponent" (its name), "illegal_action" (when so) and "record"
+    (with `records=True`). `action_masks()` gives the (N, A) bool masks of the learner's legal actions.
+    Rewards: +1/-1/0 at the end (R6.5), plus w·(Φ(s')−Φ(s)) toward the learner when `shaped_reward` = w.
+    An illegal learner action under `illegal_action="raise"` raises ValueError naming the env, the decision
+    and the legal actions, and nothing is played; a policy opponent that answers illegally (or raises) leaves
+    every game as it was before the step.
+    """
+
+    def __init__(
+        self,
+        n_envs: int,
+        opponents: Opponent | Sequence[Opponent] | Mapping[Opponent, float] = "random",
+        seed: int | None = None,
+        seat: str = "alternate",
+        records: bool = False,
+        options: Options | Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
+        if not is_integer(n_envs) or isinstance(n_envs, bool):
+            raise TypeError(f"n_envs must be an integer >= 1, got {n_envs!r} ({type(n_envs).__name__})")
+        if n_envs < 1:
+            raise ValueError(f"n_envs must be an integer >= 1, got {n_envs}")
+        n = int(n_envs)
+        kwargs.setdefault("illegal_action", "loss")
+        settings = EnvSettings.of(options, **kwargs)
+        if settings.render_mode is not None:
+            raise ValueError("render_mode: SunTzuVecEnv does not render; leave it None (SunTzuGymEnv renders a game)")
+        if settings.flat_observation:
+            raise ValueError("flat_observation: SunTzuVecEnv's observation is already one Box vector; leave it False")
+        self.settings = settings
+        self.seat_mode = check_choice(seat, "seat", SEAT_MODES)
+        if not isinstance(records, (bool, np.bool_)):
+            raise TypeError(f"records must be True or False, got {records!r}")
+        self.records = bool(records)
+        self.render_mode = None
+        self._seed = check_seed(seed, optional=True)
+        super().__init__(n, observation_box(), spaces.Discrete(N_ACTIONS))
+
+        self._states = np.zeros((n, STATE_SIZE), dtype=STATE_DTYPE)
+        self._masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
+        self._table = np.zeros((n, core.TABLE_COLUMNS), dtype=np.int64)
+        self._table[:, core.T_FIN_SEED] = -1
+        self._phi = np.zeros(n, dtype=np.float64)
+        self._streams = np.zeros(n, dtype=np.uint64)
+        self._actions = np.zeros((n, core.RECORD_CAPACITY), dtype=np.int16)
+        self._finished = np.zeros((n, core.RECORD_CAPACITY), dtype=np.int16)
+        self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._terminal_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._rewards = np.zeros(n, dtype=np.float32)
+        self._policy_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._scratch = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._mutable = (
+            self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
+            self._obs, self._terminal_obs, self._rewards,
+        )  # fmt: skip
+        options = settings.options
+        seat_code = core.SEAT_ALTERNATE if self.seat_mode == "alternate" else SEATS.index(self.seat_mode)
+        self._settings = np.array([VARIANTS.index(options.variant), int(options.events), seat_code], np.int64)
+        self._adj = engine_map(options)
+        self._rules = Game.new(0, options).record()["rules"]
+        self._weight = float(settings.shaped_reward)
+        self._slots: list[_Slot] = []
+        self._slot_agent = np.zeros(0, dtype=np.int64)
+        self._mix_cdf = np.ones(1, dtype=np.float64)
+        self._pending_actions: np.ndarray | None = None
+        self._illegal = np.zeros(n, dtype=np.uint8)
+        self._warned_illegal = False
+        self._started = False
+        self._seed_streams(self._seed)
+        self.set_opponents(opponents)
+
+    # ------------------------------------------------------------ opponents
+
+    def _slot(self, opponent: Any) -> int:
+        """The slot index of `opponent`, added if new (a spec string is resolved once)."""
+        for k, slot in enumerate(self._slots):
+            if slot.key is opponent or (isinstance(opponent, str) and slot.key == opponent):
+                return k
+        if isinstance(opponent, str):
+            if opponent in core.COMPILED_AGENTS:
+                slot = _Slot(opponent, opponent, core.COMPILED_AGENTS.index(opponent), None)
+            else:
+                from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
+
+                agent = make_agent(opponent, seed=int(np.random.SeedSequence(self._seed).generate_state(1)[0]))
+                if callable(getattr(agent, "observe_game", None)):
+                    raise ValueError(
+                        f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv; "
+                        "evaluate it with experiments.evaluate"
+                    )
+                slot = _Slot(opponent, opponent, core.AGENT_POLICY, self._policy_of(agent))
+        elif callable(getattr(opponent, "act_batch", None)) or callable(getattr(opponent, "act", None)):
+            if callable(getattr(opponent, "observe_game", None)):
+                raise ValueError(f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv")
+            slot = _Slot(opponent, _describe(opponent), core.AGENT_POLICY, self._policy_of(opponent))
+        elif callable(opponent):
+            slot = _Slot(opponent, _describe(opponent), core.AGENT_POLICY, opponent)
+        else:
+            raise TypeError(f"opponents: each opponent must be {OPPONENTS_HELP}; got {opponent!r}")
+        self._slots.append(slot)
+        self._slot_agent = np.array([s.agent for s in self._slots], dtype=np.int64)
+        return len(self._slots) - 1
+
+    @staticmethod
+    def _policy_of(agent: Any) -> Policy:
+        act_batch = getattr(agent, "act_batch", None)
+        return act_batch if callable(act_batch) else _row_by_row(agent)
+
+    def set_opponents(
+        self, opponents: Opponent | Sequence[Opponent] | Mapping[Opponent, float], indices: VecEnvIndices = None
+    ) -> None:
+        """Play `opponents` from each env's next game on (the game in progress keeps its opponent).
+
+        One opponent, a sequence (one per env of `indices`), or a mapping opponent -> weight (drawn per game;
+        for every env, so `indices` must be None). See the class docstring for what an opponent is.
+        """
+        envs = list(self._get_indices(indices))
+        if isinstance(opponents, Mapping):
+            if indices is not None:
+                raise ValueError("set_opponents: a mix (opponent -> weight) applies to every env; leave indices None")
+            if not opponents:
+                raise ValueError("opponents: an empty mix; give at least one opponent with a weight > 0")
+            weights = {}
+            for opponent, weight in opponents.items():
+                w = check_number(weight, f"opponents[{_describe(opponent)!r}] (a weight)", low=0.0)
+                k = self._slot(opponent)
+                weights[k] = weights.get(k, 0.0) + w
+            total = sum(weights.values())
+            if total <= 0:
+                raise ValueError("opponents: the weights of the mix add up to 0; give one a weight > 0")
+            cdf = np.zeros(len(self._slots), dtype=np.float64)
+            for k, w in weights.items():
+                cdf[k] = w / total
+            self._mix_cdf = np.cumsum(cdf)
+            self._mix_cdf[-1] = 1.0
+            self._table[:, core.T_FIXED_SLOT] = -1
+            return
+        if isinstance(opponents, Sequence) and not isinstance(opponents, str):
+            if len(opponents) != len(envs):
+                raise ValueError(
+                    f"opponents: a sequence needs one opponent per env ({len(envs)}), got {len(opponents)}"
+                )
+            slots = [self._slot(opponent) for opponent in opponents]
+        else:
+            slots = [self._slot(opponents)] * len(envs)
+        self._table[envs, core.T_FIXED_SLOT] = slots
+        if self._mix_cdf.shape[0] != len(self._slots):  # keep the mix's table as long as the slots
+            self._mix_cdf = np.concatenate([self._mix_cdf, np.ones(len(self._slots) - self._mix_cdf.shape[0])])
+
+    def set_opponent(self, opponent: Opponent, indices: VecEnvIndices = None) -> None:
+        """`set_opponents` with one opponent (the name `SunTzuGymEnv` uses, for `env_method("set_opponent", ...)`)."""
+        self.set_opponents(opponent, indices)
+
+    @property
+    def opponent_names(self) -> list[str]:
+        """The name of the opponent each env plays in its game in progress."""
+        return [self._slots[k].name for k in self._table[:, core.T_SLOT]]
+
+    # ------------------------------------------------------------ seeds and games
+
+    def _seed_streams(self, seed: int | None) -> None:
+        self._streams[:] = np.random.SeedSequence(seed).generate_state(self.num_envs, np.uint64)
+        self._table[:, core.T_NEXT_SEAT] = np.arange(self.num_envs) % 2
+
+    def seed(self, seed: int | None = None) -> Sequence[int | None]:
+        """Seed the games that the next `reset` starts (and all after them); returns the seed per env."""
+        self._seeds = [check_seed(seed, optional=True)] * self.num_envs
+        return list(self._seeds)
+
+    def reset(self) -> np.ndarray:
+        """A new game in every env (the games in progress are dropped); returns the learners' observations."""
+        if self._seeds[0] is not None:
+            self._seed = self._seeds[0]
+            self._seed_streams(self._seed)
+        self._reset_seeds()
+        self._reset_options()
+        n = self.num_envs
+        return self._start(np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64))
+
+    def play_games(self, game_seeds: Sequence[int] | np.ndarray, seats: Sequence[str]) -> np.ndarray:
+        """A new game in every env from the given deck seeds and learner seats (e.g. to evaluate on fixed deals);
+        when they end, each env goes on with games drawn from its seed. Returns the observations."""
+        n = self.num_envs
+        if len(game_seeds) != n or len(seats) != n:
+            raise ValueError(f"play_games needs {n} deck seeds and {n} seats, got {len(game_seeds)} and {len(seats)}")
+        seeds = np.array([check_seed(s, f"game_seeds[{i}]") for i, s in enumerate(game_seeds)], dtype=np.int64)
+        sides = np.array([SEATS.index(check_choice(s, f"seats[{i}]", SEATS)) for i, s in enumerate(seats)], np.int64)
+        return self._start(seeds, sides)
+
+    def _start(self, game_seeds: np.ndarray, sides: np.ndarray) -> np.ndarray:
+        self._run(core.start_games, game_seeds, sides)
+        self._started = True
+        self.reset_infos = [{} for _ in range(self.num_envs)]
+        return self._obs.copy()
+
+    def _args(self) -> tuple[Any, ...]:
+        return (
+            self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
+            self._obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
+            self._settings, self._adj, self._weight,
+        )  # fmt: skip
+
+    def _run(self, kernel: Callable[..., None], first: np.ndarray, second: np.ndarray) -> None:
+        """Run a kernel, then the policy opponents' rounds; a failing policy leaves everything as it was."""
+        saved = [a.copy() for a in self._mutable] if (self._slot_agent == core.AGENT_POLICY).any() else None
+        try:
+            kernel(first, second, *self._args())
+            self._serve_policies()
+        except BaseException:
+            if saved is not None:
+                for array, copy in zip(self._mutable, saved, strict=True):
+                    np.copyto(array, copy)
+            raise
+
+    def _serve_policies(self) -> None:
+        """Opponent rounds: every game waiting on a policy gets its answer from one call per policy."""
+        table = self._table
+        while True:
+            waiting = np.flatnonzero(table[:, core.T_WAITING])
+            if waiting.size == 0:
+                return
+            answers = np.empty(waiting.size, dtype=np.int64)
+            slots = table[waiting, core.T_SLOT]
+            for k in np.unique(slots):
+                at = np.flatnonzero(slots == k)
+                envs = waiting[at]
+                observations = self._policy_obs[: envs.size]
+                core.opponent_observations(envs, self._states, table, observations)
+                masks = self._masks[envs]
+                answers[at] = self._checked_answers(self._slots[k], self._slots[k].policy(observations, masks), envs)
+            core.resume_games(waiting, answers, *self._args())
+
+    def _checked_answers(self, slot: _Slot, answers: Any, envs: np.ndarray) -> np.ndarray:
+        """A policy's answers as int64, each legal; else ValueError naming the opponent, the env and the decision."""
+        out = np.asarray(answers)
+        if out.size != envs.size or (out.ndim > 1 and out.shape[0] != envs.size):
+            raise ValueError(
+                f"opponent {slot.name!r} returned actions of shape {out.shape} for {envs.size} games; "
+                f"a policy must return one action per observation"
+            )
+        out = out.reshape(envs.size)
+        if not np.issubdtype(out.dtype, np.integer):
+            raise ValueError(f"opponent {slot.name!r} returned actions of dtype {out.dtype}; expected integers")
+        ok = (out >= 0) & (out < N_ACTIONS)
+        ok[ok] = self._masks[envs[ok], out[ok]] != 0
+        if not ok.all():
+            j = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"opponent {slot.name!r} played an illegal action: {self._illegal_error(envs[j], out[j])}")
+        return out.astype(np.int64)
+
+    def _illegal_error(self, i: int, action: Any) -> ValueError:
+        """The error of `action` in env i's pending decision (the same text as `Game.apply`)."""
+        try:
+            Game(self._states[i].copy()).apply(action.item() if isinstance(action, np.generic) else action)
+        except ValueError as error:
+            return ValueError(f"env {i}: {error}")
+        return ValueError(f"env {i}: action {action!r} is not the learner's to play now")
+
+    # ------------------------------------------------------------ stepping
+
+    def step_async(self, actions: np.ndarray) -> None:
+        if not self._started:
+            raise RuntimeError("step() needs games in progress: call reset() first")
+        self._pending_actions = self._checked_actions(actions)
+
+    def _checked_actions(self, actions: Any) -> np.ndarray:
+        """The learners' actions as int64 (N,); illegal ones flagged in `_illegal` (or raised, "raise")."""
+        n = self.num_envs
+        a = np.asarray(actions)
+        if a.shape not in ((n,), (n, 1)):
+            raise ValueError(f"actions must have shape ({n},), one action id per env, got shape {a.shape}")
+        if not np.issubdtype(a.dtype, np.integer):
+            raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
+        a = a.reshape(n).astype(np.int64)
+        ok = (a >= 0) & (a < N_ACTIONS)
+        ok[ok] = self._masks[np.flatnonzero(ok), a[ok]] != 0
+        self._illegal[:] = ~ok
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            error = self._illegal_error(i, a[i])
+            if self.settings.illegal_action == "raise":
+                raise error
+            if not self._warned_illegal:
+                self._warned_illegal = True
+                seat = SEATS[self._table[i, core.T_LEARNER]]
+                warnings.warn(illegal_action_warning(error, seat), IllegalActionWarning, stacklevel=4)
+            a[~ok] = 0
+        return a
+
+    def step_wait(self) -> VecEnvStepReturn:
+        if self._pending_actions is None:
+            raise RuntimeError("step_wait() without step_async(): call step(actions)")
+        actions, self._pending_actions = self._pending_actions, None
+        self._run(core.step_games, actions, self._illegal)
+        table = self._table
+        dones = table[:, core.T_DONE].astype(bool)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones).tolist():
+            infos[i] = self._end_info(i)
+        return self._obs.copy(), self._rewards.copy(), dones, infos
+
+    def _end_info(self, i: int) -> dict[str, Any]:
+        row = self._table[i]
+        result = int(row[core.T_FIN_RESULT])
+        info: dict[str, Any] = {
+            "terminal_observation": self._terminal_obs[i].copy(),
+            "seat": SEATS[row[core.T_FIN_LEARNER]],
+            "winner": RESULTS[result] if result >= 0 else None,
+            "opponent": self._slots[row[core.T_FIN_SLOT]].name,
+        }
+        if row[core.T_ILLEGAL]:
+            info["illegal_action"] = True
+        if self.records:
+            info["record"] = self.last_record(i)
+        return info
+
+    def action_masks(self) -> np.ndarray:
+        """The learners' legal actions, (N, A) bool (every env's learner is to act between steps)."""
+        if not self._started:
+            raise RuntimeError("action_masks() before reset(): there are no games yet, call reset() first")
+        return self._masks.astype(bool)
+
+    def last_record(self, i: int) -> dict[str, Any]:
+        """The record of env i's last finished game: `{"seed", "rules", "actions"}` (`Game.replay` rebuilds it)."""
+        i = self._env_index(i)
+        row = self._table[i]
+        if row[core.T_FIN_SEED] < 0:
+            raise ValueError(f"env {i} has not finished a game yet")
+        actions = self._finished[i, : row[core.T_FIN_LEN]].tolist()
+        return {
+            "seed": int(row[core.T_FIN_SEED]),
+            "rules": dict(self._rules),
+            "actions": [ACTION_STRINGS[a] for a in actions],
+        }
+
+    def game(self, i: int) -> Game:
+        """A copy of env i's game in progress as a `Game` (its record holds the actions played so far)."""
+        i = self._env_index(i)
+        game = Game.replay(
+            {
+                "seed": int(self._table[i, core.T_GAME_SEED]),
+                "rules": dict(self._rules),
+                "actions": [ACTION_STRINGS[a] for a in self._actions[i, : self._table[i, core.T_REC_LEN]].tolist()],
+            }
+        )
+        return game
+
+    @property
+    def seats(self) -> list[str]:
+        """The learner's seat in each env's game in progress."""
+        return [SEATS[side] for side in self._table[:, core.T_LEARNER]]
+
+    def _env_index(self, i: Any) -> int:
+        if not is_integer(i) or not 0 <= int(i) < self.num_envs:
+            raise ValueError(f"env index must be an integer in [0, {self.num_envs}), got {i!r}")
+        return int(i)
+
+    # ------------------------------------------------------------ the rest of SB3's VecEnv
+
+    def close(self) -> None:
+        """Nothing to release: the games live in this process's arrays."""
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """The env's attribute `attr_name`, once per env of `indices` ("seat" and "opponent": each env's own)."""
+        envs = list(self._get_indices(indices))
+        if attr_name == "seat":
+            return [self.seats[i] for i in envs]
+        if attr_name == "opponent":
+            return [self.opponent_names[i] for i in envs]
+        if attr_name.startswith("_") or not hasattr(self, attr_name):
+            raise AttributeError(f"SunTzuVecEnv has no attribute {attr_name!r}")
+        value = getattr(self, attr_name)
+        return [value for _ in envs]
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Only "opponent" can be set (per env, from its next game): see `set_opponents`."""
+        if attr_name != "opponent":
+            raise AttributeError(f"SunTzuVecEnv: only 'opponent' can be set with set_attr, not {attr_name!r}")
+        self.set_opponents(value, indices)
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
+        """ "action_masks" (each env's row, as MaskablePPO asks) or "set_opponent"."""
+        envs = list(self._get_indices(indices))
+        if method_name == "action_masks":
+            return list(self.action_masks()[envs])
+        if method_name == "set_opponent":
+            self.set_opponents(*method_args, indices=indices, **method_kwargs)
+            return [None for _ in envs]
+        raise AttributeError(f"SunTzuVecEnv: env_method knows 'action_masks' and 'set_opponent', not {method_name!r}")
+
+    def has_attr(self, attr_name: str) -> bool:
+        return attr_name in ("seat", "opponent") or (not attr_name.startswith("_") and hasattr(self, attr_name))
+
+    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._get_indices(indices)]
+
+    def get_images(self) -> Sequence[np.ndarray | None]:
+        raise NotImplementedError("SunTzuVecEnv does not render; replay a record with SunTzuGymEnv or the play app")
+
+
+class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
+    """`SunTzuVecEnv` under Gymnasium's vector API (same-step autoreset: a finished env's observation is its
+    next game's, the last one in `infos["final_obs"]` where `infos["_final_obs"]`).
+
+    Takes `SunTzuVecEnv`'s arguments (`num_envs` for `n_envs`). `infos["action_mask"]` holds the (N, A) int8
+    masks after every reset and step; `action_masks()` gives them as booleans.
+    """
+
+    metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012
+
+    def __init__(self, num_envs: int, **kwargs: Any) -> None:
+        self.env = SunTzuVecEnv(num_envs, **kwargs)
+        self.num_envs = self.env.num_envs
+        self.single_observation_space = self.env.observation_space
+        self.single_action_space = self.env.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if options:
+            raise ValueError(f"reset(options=...): SunTzuVectorEnv takes no reset options, got {options!r}")
+        if seed is not None:
+            self.env.seed(seed)
+        obs = self.env.reset()
+        return obs, {"action_mask": self.env._masks.copy()}
+
+    def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        obs, rewards, dones, _ = self.env.step(actions)
+        infos: dict[str, Any] = {"action_mask": self.env._masks.copy()}
+        if dones.any():
+            infos["final_obs"] = np.where(dones[:, None], self.env._terminal_obs, 0.0).astype(np.float32)
+            infos["_final_obs"] = dones.copy()
+        return obs, rewards, dones, np.zeros_like(dones), infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.env.action_masks()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.env.close()
+
+
+__all__ = ["SEAT_MODES", "SunTzuVecEnv", "SunTzuVectorEnv"]

@@ -1,0 +1,437 @@
+"""The batched environment `SunTzuVecEnv`: game for game the games of `SunTzuGymEnv`, SB3 and Gymnasium APIs,
+policy opponents, records, determinism, bad arguments."""
+
+from __future__ import annotations
+
+import warnings
+
+import gymnasium
+import numpy as np
+import pytest
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
+
+from suntzu_env import Game, IllegalActionWarning, SunTzuGymEnv
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.observation import OBSERVATION_SIZE
+from suntzu_env.vec_env import SunTzuVecEnv, SunTzuVectorEnv
+
+
+def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+    """A deterministic opponent for `SunTzuGymEnv`: its first legal action."""
+    return int(np.argmax(mask))
+
+
+class FirstLegalPolicy:
+    """The same opponent as a batched policy, logging the observations and masks it is handed."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def __call__(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        self.calls += 1
+        self.seen += [(o.copy(), m.copy()) for o, m in zip(observations, masks, strict=True)]
+        return masks.argmax(axis=1)
+
+
+def random_legal(rng: np.random.Generator, masks: np.ndarray) -> np.ndarray:
+    return np.array([rng.choice(np.flatnonzero(m)) for m in masks], dtype=np.int64)
+
+
+@pytest.mark.parametrize(
+    ("n_envs", "shaped_reward", "illegal_every"), [(1, 0.0, 0), (5, 0.5, 0), (4, 0.25, 37), (3, 0.0, 23)]
+)
+def test_same_games_as_the_gym_env(n_envs: int, shaped_reward: float, illegal_every: int) -> None:
+    """For the same decks, seats and actions, each env plays the game `SunTzuGymEnv` plays against the same
+    (deterministic) opponent: observations, masks, rewards, ends, terminal observations, records."""
+    policy = FirstLegalPolicy()
+    vec = SunTzuVecEnv(n_envs, opponents=policy, seed=1, shaped_reward=shaped_reward, records=True)
+    rng = np.random.default_rng(7)
+    gym_seen: list[tuple[np.ndarray, np.ndarray]] = []
+
+    def logging_first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
+        gym_seen.append((observation.copy(), mask.copy()))
+        return first_legal(observation, mask)
+
+    games = ends = illegal = 0
+    for round_ in range(3):
+        gyms = [
+            SunTzuGymEnv(
+                opponent=logging_first_legal, seat=("blue", "red")[(i + round_) % 2], shaped_reward=shaped_reward
+            )
+            for i in range(n_envs)
+        ]
+        seen_before, gym_seen_before = len(policy.seen), len(gym_seen)
+        first = [gym.reset(seed=100 * round_ + i)[0] for i, gym in enumerate(gyms)]
+        obs = vec.play_games([gym.game.record()["seed"] for gym in gyms], [gym.seat for gym in gyms])
+        for i, gym in enumerate(gyms):
+            np.testing.assert_array_equal(obs[i], first[i])
+            np.testing.assert_array_equal(vec.action_masks()[i], gym.action_masks())
+        assert vec.seats == [gym.seat for gym in gyms]
+        active = [True] * n_envs
+        step = 0
+        while any(active):
+            step += 1
+            masks = vec.action_masks()
+            actions = random_legal(rng, masks)
+            for i in range(n_envs):
+                if active[i] and illegal_every and i % 2 == 0 and (step + 11 * i) % illegal_every == 0:
+                    actions[i] = int(np.flatnonzero(~masks[i])[0])  # an illegal action: the learner loses
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", IllegalActionWarning)
+                obs, rewards, dones, infos = vec.step(actions)
+            for i, gym in enumerate(gyms):
+                if not active[i]:
+                    continue
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore", IllegalActionWarning)
+                    g_obs, g_reward, terminated, truncated, g_info = gym.step(int(actions[i]))
+                assert rewards[i] == np.float32(g_reward), (i, step)
+                assert bool(dones[i]) == terminated and not truncated
+                if terminated:
+                    info = infos[i]
+                    np.testing.assert_array_equal(info["terminal_observation"], g_obs)
+                    assert info["seat"] == gym.seat
+                    assert info["winner"] == g_info["winner"]
+                    assert info.get("illegal_action", False) == g_info.get("illegal_action", False)
+                    assert info["record"] == gym.game.record() == vec.last_record(i)
+                    np.testing.assert_array_equal(Game.replay(info["record"]).state, gym.game.state)
+                    active[i] = False
+                    games += 1
+                    ends += info["winner"] is not None
+                    illegal += "illegal_action" in info
+                else:
+                    assert infos[i] == {}
+                    np.testing.assert_array_equal(obs[i], g_obs)
+                    np.testing.assert_array_equal(vec.action_masks()[i], gym.action_masks())
+        if n_envs == 1:  # one game at a time: the policy saw, call for call, what the gym env's opponent saw
+            gym_round = gym_seen[gym_seen_before:]
+            vec_round = policy.seen[seen_before : seen_before + len(gym_round)]  # (then the next game's opening)
+            assert len(vec_round) == len(gym_round) > 0
+            for (o1, m1), (o2, m2) in zip(vec_round, gym_round, strict=True):
+                np.testing.assert_array_equal(o1, o2)
+                np.testing.assert_array_equal(m1, m2)
+    assert games == 3 * n_envs
+    assert policy.calls > 0
+    if illegal_every:
+        assert illegal > 0 and ends > 0
+
+
+@pytest.mark.parametrize("opponent", ["greedy", "heuristic"])
+def test_compiled_baselines_play_as_in_the_gym_env(opponent: str) -> None:
+    """The compiled baselines inside the batched step answer as the same agents do in `SunTzuGymEnv`."""
+    n_envs = 4
+    vec = SunTzuVecEnv(n_envs, opponents=opponent, seed=2, shaped_reward=0.5, records=True)
+    gyms = [SunTzuGymEnv(opponent=opponent, seat=("blue", "red")[i % 2], shaped_reward=0.5) for i in range(n_envs)]
+    first = [gym.reset(seed=i)[0] for i, gym in enumerate(gyms)]
+    np.testing.assert_array_equal(
+        vec.play_games([g.game.record()["seed"] for g in gyms], [g.seat for g in gyms]), first
+    )
+    rng = np.random.default_rng(3)
+    active = [True] * n_envs
+    while any(active):
+        actions = random_legal(rng, vec.action_masks())
+        obs, rewards, dones, infos = vec.step(actions)
+        for i, gym in enumerate(gyms):
+            if active[i]:
+                g_obs, g_reward, terminated, _, _ = gym.step(int(actions[i]))
+                assert rewards[i] == np.float32(g_reward) and bool(dones[i]) == terminated
+                if terminated:
+                    assert infos[i]["record"] == gym.game.record()
+                    assert infos[i]["opponent"] == opponent
+                    np.testing.assert_array_equal(infos[i]["terminal_observation"], g_obs)
+                    active[i] = False
+                else:
+                    np.testing.assert_array_equal(obs[i], g_obs)
+
+
+def play(env: SunTzuVecEnv, steps: int, seed: int = 0) -> tuple[list[np.ndarray], list[dict]]:
+    rng = np.random.default_rng(seed)
+    out = [env.reset()]
+    records = []
+    for _ in range(steps):
+        obs, rewards, dones, infos = env.step(random_legal(rng, env.action_masks()))
+        out += [obs, rewards, dones]
+        records += [info["record"] for info in infos if "record" in info]
+    return out, records
+
+
+def test_a_seed_gives_the_same_games() -> None:
+    a, records_a = play(SunTzuVecEnv(4, seed=3, records=True), 200)
+    b, records_b = play(SunTzuVecEnv(4, seed=3, records=True), 200)
+    _, records_c = play(SunTzuVecEnv(4, seed=4, records=True), 200)
+    assert len(records_a) > 4
+    assert records_a == records_b
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    assert records_a != records_c
+    for record in records_a:
+        assert Game.replay(record).is_terminal
+
+
+def test_seats_alternate_and_seed_restarts() -> None:
+    env = SunTzuVecEnv(4, seed=5, records=True)
+    env.reset()
+    assert env.seats == ["blue", "red", "blue", "red"]
+    seats_by_env: dict[int, list[str]] = {i: [] for i in range(4)}
+    rng = np.random.default_rng(0)
+    while min(len(s) for s in seats_by_env.values()) < 3:
+        _, _, dones, infos = env.step(random_legal(rng, env.action_masks()))
+        for i in np.flatnonzero(dones):
+            seats_by_env[i].append(infos[i]["seat"])
+    for i, seats in seats_by_env.items():
+        first = ("blue", "red")[i % 2]
+        other = ("red", "blue")[i % 2]
+        assert seats[:3] == [first, other, first]
+    assert env.seed(9) == [9] * 4
+    first_obs = env.reset()
+    np.testing.assert_array_equal(first_obs, SunTzuVecEnv(4, seed=9).reset())
+    fixed = SunTzuVecEnv(3, seat="red", seed=0)
+    fixed.reset()
+    assert fixed.seats == ["red"] * 3
+
+
+def test_sb3_vec_env_interface() -> None:
+    env = SunTzuVecEnv(6, seed=0)
+    assert isinstance(env, VecEnv)
+    obs = env.reset()
+    assert obs.shape == (6, OBSERVATION_SIZE) and obs.dtype == np.float32
+    assert all(env.observation_space.contains(o) for o in obs)
+    masks = env.action_masks()
+    assert masks.shape == (6, N_ACTIONS) and masks.dtype == bool and (masks.sum(axis=1) >= 2).all()
+    np.testing.assert_array_equal(np.stack(env.env_method("action_masks")), masks)
+    assert env.has_attr("action_masks")
+    assert env.get_attr("render_mode") == [None] * 6
+    assert env.get_attr("seat", indices=[0, 1]) == ["blue", "red"]
+    assert env.get_attr("opponent") == ["random"] * 6
+    assert env.env_is_wrapped(gymnasium.Wrapper) == [False] * 6
+    with pytest.raises(AttributeError, match="no attribute"):
+        env.get_attr("nonsense")
+    monitored = VecMonitor(env)
+    monitored.reset()
+    rng = np.random.default_rng(1)
+    episodes = 0
+    for _ in range(400):
+        obs, rewards, dones, infos = monitored.step(random_legal(rng, env.action_masks()))
+        assert obs.shape == (6, OBSERVATION_SIZE) and rewards.dtype == np.float32 and dones.dtype == bool
+        for i in np.flatnonzero(dones):
+            assert infos[i]["terminal_observation"].shape == (OBSERVATION_SIZE,)
+            assert rewards[i] in (-1.0, 0.0, 1.0)
+            assert "episode" in infos[i]
+            episodes += 1
+        assert all(not info for i, info in enumerate(infos) if not dones[i])
+    assert episodes > 0
+    env.close()
+
+
+def test_gymnasium_vector_api() -> None:
+    envs = SunTzuVectorEnv(3, seed=0)
+    assert isinstance(envs, gymnasium.vector.VectorEnv)
+    obs, infos = envs.reset(seed=2)
+    assert envs.observation_space.contains(obs)
+    assert infos["action_mask"].shape == (3, N_ACTIONS)
+    rng = np.random.default_rng(0)
+    finished = 0
+    for _ in range(300):
+        obs, _, terminations, truncations, infos = envs.step(random_legal(rng, infos["action_mask"]))
+        assert obs.shape == (3, OBSERVATION_SIZE) and not truncations.any()
+        if terminations.any():
+            assert (infos["_final_obs"] == terminations).all()
+            assert infos["final_obs"][terminations].shape == (terminations.sum(), OBSERVATION_SIZE)
+            finished += int(terminations.sum())
+    assert finished > 0
+    again, _ = envs.reset(seed=2)
+    first, _ = SunTzuVectorEnv(3).reset(seed=2)
+    np.testing.assert_array_equal(again, first)
+    envs.close()
+
+
+def test_maskable_ppo_learns_on_it() -> None:
+    from sb3_contrib import MaskablePPO
+
+    env = SunTzuVecEnv(8, opponents={"random": 1.0, FirstLegalPolicy(): 1.0}, seed=0, shaped_reward=0.1)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=32, batch_size=64, n_epochs=1, policy_kwargs={"net_arch": [16]}, seed=0
+    )
+    model.learn(512)
+    assert model.num_timesteps >= 512
+
+
+def test_self_play_policy_opponent_in_one_batch() -> None:
+    """A learned policy as the opponent: every waiting game answered in one call per opponent round."""
+    from sb3_contrib import MaskablePPO
+
+    from agents.ppo import PolicyActor, PPOAgent
+
+    env = SunTzuVecEnv(6, opponents="random", seed=0)
+    model = MaskablePPO(
+        "MlpPolicy", env, n_steps=16, batch_size=48, n_epochs=1, policy_kwargs={"net_arch": [16]}, seed=0
+    )
+    actor = PolicyActor.from_policy(model.policy)
+    calls: list[int] = []
+
+    class Counting(PPOAgent):
+        def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            calls.append(len(observations))
+            answers = super().act_batch(observations, action_masks)
+            assert all(action_masks[j, a] for j, a in enumerate(answers))
+            return answers
+
+    for deterministic in (True, False):
+        calls.clear()
+        env.set_opponents(Counting(actor, deterministic=deterministic, seed=1))
+        env.reset()
+        assert env.opponent_names == ["ppo"] * 6
+        rng = np.random.default_rng(0)
+        for _ in range(60):
+            env.step(random_legal(rng, env.action_masks()))
+        assert calls and max(calls) > 1  # several games answered in one forward pass
+    model.learn(96)
+
+
+def test_opponent_mix_and_set_opponent() -> None:
+    policy = FirstLegalPolicy()
+    env = SunTzuVecEnv(8, opponents={"random": 1.0, policy: 3.0}, seed=0)
+    env.reset()
+    seen = set(env.opponent_names)
+    rng = np.random.default_rng(0)
+    names = []
+    for _ in range(300):
+        _, _, dones, infos = env.step(random_legal(rng, env.action_masks()))
+        names += [infos[i]["opponent"] for i in np.flatnonzero(dones)]
+    assert seen | set(names) == {"random", "FirstLegalPolicy"}
+    env.env_method("set_opponent", "random", indices=[0])
+    env.set_attr("opponent", policy, indices=[1])
+    for _ in range(300):
+        env.step(random_legal(rng, env.action_masks()))
+    assert env.opponent_names[0] == "random" and env.opponent_names[1] == "FirstLegalPolicy"
+
+
+def test_illegal_action_raise_changes_nothing() -> None:
+    env = SunTzuVecEnv(3, seed=0, illegal_action="raise")
+    env.reset()
+    masks = env.action_masks()
+    actions = masks.argmax(axis=1)
+    bad = int(np.flatnonzero(~masks[1])[0])
+    actions[1] = bad
+    before = env.game(1).record()
+    with pytest.raises(ValueError, match=r"env 1: illegal action .* for decision '\w+' .*; legal: "):
+        env.step(actions)
+    assert env.game(1).record() == before
+    np.testing.assert_array_equal(env.action_masks(), masks)
+    env.step(masks.argmax(axis=1))  # and it goes on
+
+
+def test_illegal_action_loss_warns_once() -> None:
+    env = SunTzuVecEnv(2, seed=0)
+    env.reset()
+    masks = env.action_masks()
+    actions = masks.argmax(axis=1)
+    actions[0] = N_ACTIONS + 5
+    with pytest.warns(IllegalActionWarning, match="illegal_action='loss'"):
+        _, rewards, dones, infos = env.step(actions)
+    assert dones[0] and rewards[0] == -1.0 and infos[0]["illegal_action"] and infos[0]["winner"] is None
+    assert not dones[1]
+    actions = env.action_masks().argmax(axis=1)
+    actions[1] = -1
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllegalActionWarning)
+        _, rewards, dones, _ = env.step(actions)
+    assert dones[1] and rewards[1] == -1.0
+
+
+def test_a_policy_answering_illegally_changes_nothing() -> None:
+    def bad(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return (masks == 0).argmax(axis=1)  # the first illegal action
+
+    def broken(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        raise RuntimeError("the network fell over")
+
+    for opponent, error, match in (
+        (bad, ValueError, r"opponent 'bad' played an illegal action: env \d: illegal action .* legal: "),
+        (broken, RuntimeError, "fell over"),
+    ):
+        env = SunTzuVecEnv(4, opponents=opponent, seed=0, seat="blue")
+        obs = env.reset()  # blue is asked first: the opponent has not answered yet
+        records = [env.game(i).record() for i in range(4)]
+        masks = env.action_masks()
+        with pytest.raises(error, match=match):
+            env.step(masks.argmax(axis=1))
+        assert [env.game(i).record() for i in range(4)] == records
+        np.testing.assert_array_equal(env.action_masks(), masks)
+        env.set_opponents("random")  # from the next games on; these still meet the failing opponent
+        with pytest.raises(error, match=match):
+            env.step(masks.argmax(axis=1))
+        env.seed(0)
+        np.testing.assert_array_equal(env.reset(), SunTzuVecEnv(4, opponents="random", seed=0, seat="blue").reset())
+        assert obs.shape == (4, OBSERVATION_SIZE)
+
+
+def test_bad_arguments_are_named() -> None:
+    for n_envs, error in ((0, ValueError), (-2, ValueError), ("4", TypeError), (True, TypeError), (2.0, TypeError)):
+        with pytest.raises(error, match="n_envs"):
+            SunTzuVecEnv(n_envs)
+    with pytest.raises(ValueError, match="unknown agent 'champion'"):
+        SunTzuVecEnv(2, opponents="champion")
+    with pytest.raises(TypeError, match="each opponent must be"):
+        SunTzuVecEnv(2, opponents=42)
+    with pytest.raises(ValueError, match="one opponent per env"):
+        SunTzuVecEnv(3, opponents=["random", "random"])
+    with pytest.raises(ValueError, match="empty mix"):
+        SunTzuVecEnv(2, opponents={})
+    with pytest.raises(ValueError, match="weight"):
+        SunTzuVecEnv(2, opponents={"random": -1.0})
+    with pytest.raises(ValueError, match="add up to 0"):
+        SunTzuVecEnv(2, opponents={"random": 0.0})
+    with pytest.raises(ValueError, match="searches the game"):
+        SunTzuVecEnv(2, opponents="ismcts")
+    with pytest.raises(ValueError, match=r"seed must lie in \[0, 2\*\*63\)"):
+        SunTzuVecEnv(2, seed=-1)
+    with pytest.raises(TypeError, match="seed must be an integer or None"):
+        SunTzuVecEnv(2, seed="0")
+    with pytest.raises(ValueError, match="seat must be one of"):
+        SunTzuVecEnv(2, seat="green")
+    with pytest.raises(ValueError, match="shaped_reward"):
+        SunTzuVecEnv(2, shaped_reward=-1.0)
+    with pytest.raises(ValueError, match="illegal_action"):
+        SunTzuVecEnv(2, illegal_action="ignore")
+    with pytest.raises(ValueError, match="variant"):
+        SunTzuVecEnv(2, variant="expert")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
+        SunTzuVecEnv(2, colour="blue")
+    with pytest.raises(ValueError, match="render_mode"):
+        SunTzuVecEnv(2, render_mode="ansi")
+    env = SunTzuVecEnv(2, seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(np.zeros(2, dtype=np.int64))
+    env.reset()
+    with pytest.raises(ValueError, match=r"actions must have shape \(2,\)"):
+        env.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(TypeError, match="integer action ids"):
+        env.step(np.zeros(2, dtype=np.float32))
+    with pytest.raises(ValueError, match="has not finished a game"):
+        env.last_record(0)
+    with pytest.raises(ValueError, match=r"env index must be an integer in \[0, 2\)"):
+        env.last_record(2)
+    with pytest.raises(ValueError, match=r"game_seeds\[1\] must lie"):
+        env.play_games([0, -5], ["blue", "red"])
+    with pytest.raises(ValueError, match=r"seats\[0\] must be one of"):
+        env.play_games([0, 1], ["green", "red"])
+    with pytest.raises(ValueError, match="2 deck seeds and 2 seats"):
+        env.play_games([0], ["blue"])
+
+
+def test_variant_events_and_a_custom_map() -> None:
+    adjacency = [["QIN", "CHU"], ["CHU", "JIN-YAN"], ["JIN-YAN", "HAN-QI"], ["HAN-QI", "WU"]]
+    for options in ({"variant": "beginner", "events": True}, {"adjacency": adjacency}):
+        env = SunTzuVecEnv(3, seed=0, records=True, **options)
+        env.reset()
+        rng = np.random.default_rng(0)
+        records = []
+        while len(records) < 3:
+            _, _, _, infos = env.step(random_legal(rng, env.action_masks()))
+            records += [info["record"] for info in infos if "record" in info]
+        for record in records:
+            game = Game.replay(record)
+            assert game.is_terminal
+            assert game.options == Game.new(0, **options).options
