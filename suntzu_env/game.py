@@ -31,6 +31,7 @@ from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
 from suntzu_env.rules import (
+    N_PROVINCES,
     PROVINCES,
     SCORING_ROUNDS,
     SEATS,
