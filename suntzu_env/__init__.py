@@ -8,6 +8,7 @@ player implements; `env`, `raw_env` and `parallel_env` are the PettingZoo enviro
 never imported here; pictures are drawn only when asked for.
 """
 
+import suntzu_env.numba_cache  # noqa: F401  first: numba's cache folder is chosen before any code compiles
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Agent
 from suntzu_env.episode import EnvSettings
