@@ -265,10 +265,13 @@ class Episode:
         batched environment calls too.
         """
         result = self._result()
-        offender_bits = sum(OFFENDER_BIT[SEATS.index(seat)] for seat in set(offenders))
-        if episode_over(result, offender_bits):
-            self.over = True
-        rewards = {seat: step_reward(result, offender_bits, side) for side, seat in enumerate(SEATS)}
+        if result < 0 and not offenders:  # the game goes on and nobody offended: nothing is paid yet
+            rewards = dict.fromkeys(SEATS, 0.0)
+        else:
+            offender_bits = sum(OFFENDER_BIT[SEATS.index(seat)] for seat in set(offenders))
+            if episode_over(result, offender_bits):
+                self.over = True
+            rewards = {seat: step_reward(result, offender_bits, side) for side, seat in enumerate(SEATS)}
         if self.settings.shaped_reward:
             phi = self.potential()
             for side, seat in enumerate(SEATS):
