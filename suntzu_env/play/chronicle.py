@@ -18,17 +18,20 @@ import numpy as np
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
+from suntzu_env.records import RESULTS
 from suntzu_env.rules import (
     CARD_PLAGUE,
     CARDS,
     EVENTS,
     MAX_SCORE,
     N_PROVINCES,
+    N_SCORINGS,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
     SCORING_ROUNDS,
     SEATS,
 )
+from suntzu_env.tables import projected_score, scoring_column
 
 NP = N_PROVINCES
 UNSEEN = "?"  # a card placed by a forced single-answer placement inside a step that also ended its round
@@ -279,17 +282,17 @@ class Chronicle:
                 )
 
     def _scoring(self, rnd: int, pre: dict[str, np.ndarray], post: dict[str, np.ndarray]) -> None:
-        col = SCORING_ROUNDS.index(rnd)
+        values = post["province_values"][scoring_column(rnd) :: N_SCORINGS]
+        blue, red = post["armies"][:NP], post["armies"][NP:]
+        before, after = int(pre["score"][0]), int(post["score"][0])
+        if projected_score(before, blue, red, values) != after:
+            return  # not a scoring after all (the game ended otherwise)
         totals, held = [0, 0], [[], []]
         for p in range(NP):
-            value = int(post["province_values"][3 * p + col])
-            for side in range(2):
-                if post["armies"][side * NP + p]:
-                    totals[side] += value
-                    held[side].append(f"{PROVINCES[p]} {value}")
-        before, after = int(pre["score"][0]), int(post["score"][0])
-        if max(-MAX_SCORE, min(MAX_SCORE, before + totals[0] - totals[1])) != after:
-            return  # not a scoring after all (the game ended otherwise)
+            for side, armies in enumerate((blue, red)):
+                if armies[p]:
+                    totals[side] += int(values[p])
+                    held[side].append(f"{PROVINCES[p]} {int(values[p])}")
         parts = [f"{seat} {totals[i]} ({', '.join(held[i]) or 'nothing held'})" for i, seat in enumerate(SEATS)]
         move = (
             f"the marker moves from {before:+d} to {after:+d}" if after != before else f"the marker stays at {after:+d}"
@@ -297,7 +300,7 @@ class Chronicle:
         self.log.append(Entry(rnd, "scoring", f"Scoring of round {rnd}: {'; '.join(parts)}: {move}."))
 
     def _end(self, post: dict[str, np.ndarray], by_event: bool) -> None:
-        rnd, score, winner = int(post["round"][0]), int(post["score"][0]), ("blue", "red", "draw")[post["winner"][0]]
+        rnd, score, winner = int(post["round"][0]), int(post["score"][0]), RESULTS[post["winner"][0]]
         if by_event:
             why = f"the last event card was applied; the marker stands at {score:+d}"
         elif abs(score) == MAX_SCORE and rnd < 9:
