@@ -112,13 +112,9 @@ class PPOAgent:
         if not masks.any(axis=1).all():
             raise ValueError("an action mask allows no action: the game is over or the mask is wrong")
         logits = np.where(masks, self.actor.logits(observations), -np.inf)
-        if self.deterministic:
-            return np.argmax(logits, axis=1)
-        p = np.exp(logits - logits.max(axis=1, keepdims=True))
-        cumulative = np.cumsum(p / p.sum(axis=1, keepdims=True), axis=1)
-        picks = np.minimum((cumulative < self._rng.random((len(p), 1))).sum(axis=1), p.shape[1] - 1)
-        last_legal = p.shape[1] - 1 - np.argmax(masks[:, ::-1], axis=1)  # where rounding runs past the end
-        return np.where(masks[np.arange(len(p)), picks], picks, last_legal)
+        if not self.deterministic:  # a sample of each row's softmax: the argmax of logits plus Gumbel noise
+            logits += self._rng.gumbel(size=logits.shape)
+        return np.argmax(logits, axis=1)
 
     def __repr__(self) -> str:
         return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"

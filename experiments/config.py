@@ -22,6 +22,7 @@ from suntzu_env.protocol import GameOptions
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
 SEED_LIMIT = 2**31  # seeds are in [0, 2**31): numpy's legacy seeding, which SB3 uses, takes 32 bits
+DEVICE_PATTERN = re.compile(r"auto|cpu|cuda(:[0-9]+)?")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timestamp: parts of a folder name
 # A resumed run keeps these: they name its folder, or shaped what is already trained (the game, the network,
 # the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
@@ -51,8 +52,10 @@ class TrainConfig:
     """continue a run (its folder or a checkpoint) from its newest readable checkpoint; flags given update its config"""
     progress_bar: bool = True
     """show progress bars"""
-    torch_threads: int = 1
-    """torch CPU threads; 1 is fastest for these small networks"""
+    torch_threads: int = 2
+    """torch CPU threads (PPO's updates and the warm start; the environment waits meanwhile)"""
+    device: str = "auto"
+    """torch device of PPO and the warm start: auto (a CUDA GPU where there is one, else the CPU), cpu, cuda, cuda:N"""
 
     # ---------------------------------------------------------------- game
     variant: Variant = "standard"
@@ -65,7 +68,7 @@ class TrainConfig:
     """weight (>= 0) of the environment's potential-based shaping, which sums to zero over a game"""
 
     # ---------------------------------------------------------------- opponents
-    opponents: str = "random=1,greedy=4,heuristic=2,pool=1"
+    opponents: str = "random=1,greedy=2,heuristic=4,pool=1"
     """opponent mix, spec=weight pairs: random, greedy, heuristic, ismcts[:<n>], ppo:<path>, or pool (its snapshots)"""
     pool_every: int = 20
     """add a snapshot of the learner to the self-play pool every this many PPO updates"""
@@ -83,19 +86,17 @@ class TrainConfig:
     """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
 
     # ---------------------------------------------------------------- PPO
-    total_timesteps: int = 1_500_000
+    total_timesteps: int = 2_000_000
     """learner decisions to train for"""
-    n_envs: int = 32
-    """environments stepped in parallel"""
-    vec_env: Literal["dummy", "subproc"] = "dummy"
-    """dummy: the environments step in this process (fastest on 2 cores); subproc: one process each"""
-    n_steps: int = 64
+    n_envs: int = 128
+    """games played at once in the batched environment"""
+    n_steps: int = 128
     """steps per environment per rollout"""
-    batch_size: int = 512
+    batch_size: int = 2048
     """minibatch size (>= 2); it divides n-envs * n-steps"""
     n_epochs: int = 4
     """passes over each rollout"""
-    learning_rate: float = 1e-4
+    learning_rate: float = 3e-4
     """Adam learning rate, in (0, 1]"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over training"""
@@ -117,7 +118,7 @@ class TrainConfig:
     """hidden layer sizes of the policy and of the value network (separate networks), one or more"""
 
     # ---------------------------------------------------------------- evaluation and saving
-    eval_every: int = 250_000
+    eval_every: int = 500_000
     """evaluate against the baselines every this many timesteps (0: only at the end)"""
     eval_games: int = 200
     """seat-balanced games per baseline at each periodic evaluation (even, >= 2)"""
@@ -152,6 +153,8 @@ class TrainConfig:
             raise ConfigError(f"seed must be in [0, 2**31), got {self.seed}")
         if not self.runs_dir:
             raise ConfigError("runs_dir must name a folder, got ''")
+        if not DEVICE_PATTERN.fullmatch(self.device):
+            raise ConfigError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
         if self.resume == "":
             raise ConfigError("resume must name a run folder or a checkpoint, got ''")
         for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",

@@ -12,11 +12,13 @@
 | ratings   | Bradley-Terry strengths fitted to all pairings, on the Elo scale (mean 0)             |
 | ladder    | the bars greedy beats random >= 80% and heuristic beats greedy >= 60%, when both play |
 
-Games are played directly on the game (`experiments.game.GAME`, a `suntzu_env.protocol.GameRules`), giving
-each side `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an agent.
-Every game of an evaluation is played under the same options (`--variant`, `--events`, `--adjacency`).
-They run in parallel over worker processes (`--workers`) behind a progress bar; the results do not
-depend on the number of workers.
+Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an
+agent. A pairing of agents that act in batches (the compiled baselines and trained policies:
+`GAME.batchable`) is played many games at once in the game's batched environment, on every core
+(`GAME.play_batched`); any other pairing (`ismcts`, say) game by game on the game itself
+(`experiments.game.GAME`, a `suntzu_env.protocol.GameRules`) over worker processes (`--workers`). Both ways
+play the same games, and the results do not depend on the number of workers. Every game of an evaluation is
+played under the same options (`--variant`, `--events`, `--adjacency`).
 
 The results folder (`--out`, default `results/<name>`) holds `summary.json` (configuration,
 every pairing with its statistics, ratings, ladder, timing), `pairings.csv` (one row per pairing),
@@ -181,12 +183,18 @@ def play_games(
     workers: int = 1,
     progress: bool = False,
     mirrored: bool = True,
+    batched: bool = True,
 ) -> list[list[dict[str, Any]]]:
     """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count.
 
     Mirrored (the default), `games` is even and each deck seed is played twice, a as blue then as red;
     otherwise each of `games` deck seeds is played once, a as blue. `options`: the game's options (an
     options value or a mapping of its fields, such as `{"variant": "beginner"}`; None: the defaults).
+
+    A pairing of agents the game's batched environment plays (`GAME.batchable`: the compiled baselines and
+    policies) is played there, many games at once on every core, unless `batched` is False; the others game
+    by game over `workers` processes. Both ways play the same games (a policy's batched forward pass may
+    round differently from its one-row pass, so a near-tie may rarely go the other way).
     """
     if mirrored:
         check_games(games)
@@ -198,16 +206,20 @@ def play_games(
             if isinstance(agent, str):
                 check_spec(agent)
     seeds, a_seats = (games // 2, SEATS) if mirrored else (games, SEATS[:1])
+    results: list[list[dict[str, Any]]] = [[] for _ in pairings]
+    bar = _progress_bar(len(pairings) * games, progress)
+    by_game = [i for i, (a, b) in enumerate(pairings) if not (batched and GAME.batchable(a) and GAME.batchable(b))]
+    for i, (a, b) in enumerate(pairings):
+        if i not in by_game:
+            results[i] = _play_batched(i, _loaded(a, 0), _loaded(b, 1), seed, seeds, a_seats, options, bar)
     jobs = [
         Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), options, a_seats)
         for i, (a, b) in enumerate(pairings)
+        if i in by_game
         for start in range(0, seeds, SEEDS_PER_JOB)
     ]
-    results: list[list[dict[str, Any]]] = [[] for _ in pairings]
-    bar = _progress_bar(len(pairings) * games, progress)
-    if workers <= 1 or len(jobs) == 1:
-        outputs = map(_run_job, jobs)
-        for i, rows in outputs:
+    if workers <= 1 or len(jobs) <= 1:
+        for i, rows in map(_run_job, jobs):
             results[i].extend(rows)
             bar.update(len(rows))
     else:
@@ -220,6 +232,32 @@ def play_games(
     for rows in results:
         rows.sort(key=lambda r: (r["seed"], SEATS.index(r["a_seat"])))
     return results
+
+
+def _loaded(agent: AgentLike, slot: int) -> AgentLike:
+    """A `ppo:` spec as its loaded agent (loaded once per process); other specs stay names."""
+    return _agent(agent, slot) if isinstance(agent, str) and agent.startswith("ppo:") else agent
+
+
+def _play_batched(
+    pairing: int,
+    a: AgentLike,
+    b: AgentLike,
+    first_seed: int,
+    seeds: int,
+    a_seats: Sequence[str],
+    options: GameOptions,
+    bar: Any,
+) -> list[dict[str, Any]]:
+    """The games of one pairing in the batched environment, each agent seeded per game as `play_game` does."""
+    order = [(s, seat) for s in range(first_seed, first_seed + seeds) for seat in a_seats]
+    games = [(s, seat, agent_seed(s, SEATS.index(seat)), agent_seed(s, 1 - SEATS.index(seat))) for s, seat in order]
+    played = GAME.play_batched(a, b, games, options, on_game=lambda k, out: bar.update(1))
+    rows = []
+    for (s, a_seat), out in zip(order, played, strict=True):
+        result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
+        rows.append({"pairing": pairing, "seed": s, "a_seat": a_seat, "result": result, **out})
+    return rows
 
 
 def ignore_interrupts() -> None:
@@ -542,7 +580,8 @@ class EvaluateConfig:
     adjacency: Borders = None
     """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
-    """worker processes, one per core by default"""
+    """worker processes for the pairings played game by game, one per core by default (batched pairings use every
+    core)"""
     out: Path | None = None
     """results folder (None: results/<name>)"""
     name: str | None = None

@@ -6,9 +6,10 @@ run, for demonstrations, training and evaluation, is played under the run's opti
 
 1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the `heuristic` baseline's decisions
    (behaviour cloning on its games) and the value network learns their results.
-2. **PPO**: the learner plays the game's Gymnasium environment (`SunTzuGymEnv`), in alternate seats, against
-   an opponent drawn per episode from a mix of scripted baselines and frozen snapshots of itself (the
-   self-play pool, `--opponents`).
+2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (`SunTzuVecEnv`:
+   the games, the scripted opponents and the observations stepped in compiled code), in alternate seats,
+   against an opponent drawn per game from a mix of scripted baselines and frozen snapshots of itself (the
+   self-play pool, `--opponents`), whose moves are one batched forward pass per snapshot.
 3. **Evaluation**: every `--eval-every` timesteps, and at the end with more games, the masked,
    deterministic policy plays seat-balanced games against each baseline; the results go to `eval.csv`,
    TensorBoard and `learning_curve.png`.
@@ -30,20 +31,17 @@ import shutil
 import sys
 import time
 from collections import defaultdict
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 import torch
 import tyro
 from sb3_contrib import MaskablePPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.logger import TensorBoardOutputFormat
-from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.utils import LinearSchedule
-from stable_baselines3.common.vec_env import DummyVecEnv, SubprocVecEnv, VecEnv
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm, trange
 
 from agents import make_agent
@@ -84,78 +82,38 @@ EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the 
 # -------------------------------------------------------------------- opponents
 
 
-class OpponentMix(gym.Wrapper):
-    """Draws each episode's opponent from the mix, alternates the learner's seat, and names the opponent
-    in `info["opponent"]` on the episode's last step.
+class SelfPlayPool:
+    """The run's opponent mix in its batched environment, with the self-play pool's frozen snapshots in it.
 
-    `pool` draws one of the learner's frozen snapshots, uniformly; `add_snapshot` grows that pool (called
-    through `VecEnv.env_method`, so it works in subprocesses too).
+    The scripted opponents keep their weights; the pool's weight is shared evenly by its snapshots, each a
+    policy opponent that the environment asks once per opponent round for all the games it plays. The pool
+    keeps the first snapshot and the `pool_size` latest.
     """
 
-    def __init__(
-        self,
-        env: gym.Env,
-        weights: dict[str, float],
-        seed: int,
-        pool_size: int = 10,
-        pool_deterministic: bool = False,
-    ) -> None:
-        super().__init__(env)
-        self.specs = list(weights)
-        self.probs = np.array([weights[s] for s in self.specs])
-        self.rng = np.random.default_rng(seed)
-        self.first_seat = seed % 2  # half the environments start as blue, half as red
-        self.agents = {spec: make_agent(spec, seed=seed + i) for i, spec in enumerate(self.specs) if spec != POOL}
-        self.pool: list[tuple[int, PolicyActor]] = []
-        self.pool_size = pool_size
-        self.pool_deterministic = pool_deterministic
-        self.current = self.specs[0]
-        self.episodes = 0
+    def __init__(self, env: Any, cfg: TrainConfig) -> None:
+        self.env, self.cfg = env, cfg
+        self.weights = cfg.opponent_weights
+        self.snapshots: list[tuple[int, PPOAgent]] = []
+        if POOL not in self.weights:
+            env.set_opponents(self.weights)
 
-    def add_snapshot(self, timesteps: int, actor: PolicyActor) -> None:
-        """Add a frozen actor; keep the first snapshot and the `pool_size` latest."""
-        self.pool.append((timesteps, actor))
-        if len(self.pool) > self.pool_size + 1:
-            del self.pool[1]
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        if seed is not None:
-            self.rng = np.random.default_rng([seed, 1])
-        self.current = self.specs[self.rng.choice(len(self.specs), p=self.probs)]
-        if self.current == POOL:
-            if not self.pool:
-                raise RuntimeError("the self-play pool is empty: add a snapshot before the first reset")
-            _, actor = self.pool[self.rng.integers(len(self.pool))]
-            opponent: Any = PPOAgent(actor, self.pool_deterministic, seed=int(self.rng.integers(2**31)), name=POOL)
-        else:
-            opponent = self.agents[self.current]
-        env: Any = self.env.unwrapped
-        env.set_opponent(opponent)
-        env.seat_choice = GAME.seats[(self.episodes + self.first_seat) % len(GAME.seats)]
-        self.episodes += 1
-        return self.env.reset(seed=seed, options=options)
-
-    def step(self, action: int) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, info = self.env.step(action)
-        if terminated or truncated:
-            info["opponent"] = self.current
-        return obs, float(reward), terminated, truncated, info
+    def add(self, timesteps: int, actor: PolicyActor) -> None:
+        """Add a frozen actor (from the next games on)."""
+        seed = (self.cfg.seed * 1_000_003 + timesteps) % 2**31
+        self.snapshots.append((timesteps, PPOAgent(actor, self.cfg.pool_deterministic, seed=seed, name=POOL)))
+        if len(self.snapshots) > self.cfg.pool_size + 1:
+            del self.snapshots[1]
+        share = self.weights[POOL] / len(self.snapshots)
+        mix: dict[Any, float] = {spec: w for spec, w in self.weights.items() if spec != POOL}
+        self.env.set_opponents(mix | {agent: share for _, agent in self.snapshots})
 
 
-def make_env(cfg: TrainConfig, rank: int) -> Callable[[], gym.Env]:
-    def thunk() -> gym.Env:
-        env = GAME.learner_env(cfg.options, shaped_reward=cfg.shaped_reward)
-        env = OpponentMix(
-            env, cfg.opponent_weights, cfg.seed * 10_007 + 101 * rank, cfg.pool_size, cfg.pool_deterministic
-        )
-        return Monitor(env)
-
-    return thunk
-
-
-def make_vec_env(cfg: TrainConfig) -> VecEnv:
-    thunks = [make_env(cfg, rank) for rank in range(cfg.n_envs)]
-    return SubprocVecEnv(thunks) if cfg.vec_env == "subproc" else DummyVecEnv(thunks)
+def make_vec_env(cfg: TrainConfig) -> tuple[VecEnv, SelfPlayPool]:
+    """The batched environment of the run (under SB3's `VecMonitor`, for episode statistics) and its pool."""
+    scripted = [spec for spec in cfg.opponent_weights if spec != POOL]
+    env = GAME.batched_env(cfg.n_envs, scripted[0] if scripted else "random", seed=cfg.seed, options=cfg.options,
+                           shaped_reward=cfg.shaped_reward)  # fmt: skip
+    return VecMonitor(env), SelfPlayPool(env, cfg)
 
 
 # -------------------------------------------------------------------- the self-play pool on disk
@@ -178,18 +136,18 @@ def prune_pool(run_dir: Path, pool_size: int) -> None:
         path.unlink(missing_ok=True)
 
 
-def snapshot(model: MaskablePPO, cfg: TrainConfig, run_dir: Path) -> None:
-    """Freeze the current policy into every environment's self-play pool (and `pool/`, for resuming)."""
+def snapshot(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: SelfPlayPool) -> None:
+    """Freeze the current policy into the self-play pool (and `pool/`, for resuming)."""
     if POOL not in cfg.opponent_weights:
         return
     actor = PolicyActor.from_policy(model.policy)
     (run_dir / POOL_DIR).mkdir(exist_ok=True)
     save_atomic(run_dir / POOL_DIR / f"snapshot_{model.num_timesteps}.npz", lambda f: np.savez(f, **actor.state()))
     prune_pool(run_dir, cfg.pool_size)
-    model.get_env().env_method("add_snapshot", model.num_timesteps, actor)  # type: ignore[union-attr]
+    pool.add(model.num_timesteps, actor)
 
 
-def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path) -> None:
+def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: SelfPlayPool) -> None:
     """Refill the pool from `pool/` with the snapshots taken up to the model's timesteps; none: snapshot now.
 
     Snapshots past the model's timesteps belong to an abandoned future and are deleted, unreadable ones too.
@@ -208,10 +166,10 @@ def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path) -> None:
             print(f"pool snapshot {path} is unreadable ({describe_error(error)}): deleted")
             path.unlink()
             continue
-        model.get_env().env_method("add_snapshot", t, actor)  # type: ignore[union-attr]
+        pool.add(t, actor)
         restored += 1
     if not restored:
-        snapshot(model, cfg, run_dir)
+        snapshot(model, cfg, run_dir, pool)
     prune_pool(run_dir, cfg.pool_size)
 
 
@@ -295,10 +253,11 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, float]:
         losses, hits = [], 0
         for i in range(0, n, cfg.batch_size):
             idx = order[i : i + cfg.batch_size]
-            o = torch.as_tensor(obs[idx], dtype=torch.float32)
-            a = torch.as_tensor(actions[idx])
+            o = torch.as_tensor(obs[idx], dtype=torch.float32, device=policy.device)
+            a = torch.as_tensor(actions[idx], device=policy.device)
             dist = policy.get_distribution(o, action_masks=masks[idx])
-            value_loss = torch.nn.functional.mse_loss(policy.predict_values(o).flatten(), torch.as_tensor(results[idx]))
+            target = torch.as_tensor(results[idx], device=policy.device)
+            value_loss = torch.nn.functional.mse_loss(policy.predict_values(o).flatten(), target)
             loss = -dist.log_prob(a).mean() + cfg.vf_coef * value_loss
             optimizer.zero_grad()
             loss.backward()
@@ -358,9 +317,9 @@ def save_checkpoint(model: MaskablePPO, run_dir: Path) -> Path:
 class RunCallback(BaseCallback):
     """Self-play pool, periodic evaluations, checkpoints, training win rates per opponent, divergence check."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]]) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]], pool: SelfPlayPool) -> None:
         super().__init__()
-        self.cfg, self.run_dir = cfg, run_dir
+        self.cfg, self.run_dir, self.pool = cfg, run_dir, pool
         self.results: dict[str, list[float]] = defaultdict(list)
         self.eval_rows = eval_rows
         self.next_eval = self.next_checkpoint = 0
@@ -402,7 +361,7 @@ class RunCallback(BaseCallback):
             raise diverged(self.model, self.run_dir)
         taken = (self.run_dir / POOL_DIR / f"snapshot_{t}.npz").is_file()  # resuming where it was taken
         if (t // cfg.rollout_size) % cfg.pool_every == 0 and not taken:
-            snapshot(self.model, cfg, self.run_dir)
+            snapshot(self.model, cfg, self.run_dir, self.pool)
         if t >= self.next_eval:
             self.next_eval += cfg.eval_every * ((t - self.next_eval) // cfg.eval_every + 1)
             self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
@@ -452,6 +411,13 @@ def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
         "max_grad_norm": cfg.max_grad_norm,
         "target_kl": cfg.target_kl,
     }
+
+
+def new_model(cfg: TrainConfig, venv: VecEnv, device: torch.device, tensorboard_log: str | None = None) -> MaskablePPO:
+    """The run's MaskablePPO, untrained: its network, its settings, seeded with the run's seed (seed= seeds
+    random, numpy, torch and the environments)."""
+    return MaskablePPO("MlpPolicy", venv, policy_kwargs={"net_arch": list(cfg.net_arch)},
+                       tensorboard_log=tensorboard_log, seed=cfg.seed, device=device, **ppo_settings(cfg))  # fmt: skip
 
 
 def make_run_folder(cfg: TrainConfig) -> Path:
@@ -600,6 +566,16 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
 # -------------------------------------------------------------------- training
 
 
+def torch_device(name: str) -> torch.device:
+    """`--device`: "auto" is the GPU where torch sees one, else the CPU; a named device must be there."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise UserError(f"{flag('device')} {name}: torch sees no CUDA GPU here (use auto or cpu)")
+    return device
+
+
 def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> dict[str, Any]:
     """Train (or resume) a run in its folder (made by `make_run_folder`); returns the summary.
 
@@ -609,12 +585,11 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
     start_time = time.perf_counter()
     torch.set_num_threads(cfg.torch_threads)
     write_json(run_dir / "config.json", cfg.to_dict())
-    venv = make_vec_env(cfg)
+    venv, pool = make_vec_env(cfg)
+    device = torch_device(cfg.device)
     try:
-        if checkpoint is None:  # seed= seeds random, numpy, torch and the environments
-            model = MaskablePPO("MlpPolicy", venv, policy_kwargs={"net_arch": list(cfg.net_arch)},
-                                tensorboard_log=str(run_dir / "tb"), seed=cfg.seed, device="cpu",
-                                **ppo_settings(cfg))  # fmt: skip
+        if checkpoint is None:
+            model = new_model(cfg, venv, device, tensorboard_log=str(run_dir / "tb"))
             if cfg.bc_games:
                 bc = behaviour_cloning(model, cfg)
                 write_json(run_dir / WARM_START_FILE, bc)
@@ -622,16 +597,16 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
                       f"{bc['train_accuracy']:.3f}, {bc['seconds']:.0f} s")  # fmt: skip
             save_checkpoint(model, run_dir)  # the warm start: from here on the run resumes
         else:
-            model = MaskablePPO.load(checkpoint, env=venv, device="cpu", tensorboard_log=str(run_dir / "tb"),
+            model = MaskablePPO.load(checkpoint, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),
                                      **ppo_settings(cfg))  # fmt: skip
             model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
         start_steps = model.num_timesteps
         eval_rows = [r for r in read_eval(run_dir) if r["timesteps"] <= start_steps and not r["final"]]
         write_eval(run_dir, eval_rows)
-        callback = RunCallback(cfg, run_dir, eval_rows)
+        callback = RunCallback(cfg, run_dir, eval_rows, pool)
         ppo_start = time.perf_counter()
         if start_steps < cfg.total_timesteps:
-            restore_pool(model, cfg, run_dir)
+            restore_pool(model, cfg, run_dir, pool)
             first = start_steps == 0 and not (run_dir / "tb" / "ppo_1").exists()  # one TensorBoard curve a run
             try:
                 model.learn(cfg.total_timesteps - start_steps, callback=callback, tb_log_name="ppo",

@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--positions`, `--envs`, `--threads`, `--ppo`).
+"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--positions`, `--envs`, `--threads`, `--train`).
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
@@ -6,9 +6,10 @@ through the Python `Game` API, steps per second through the raw PettingZoo AEC e
 observation and action mask built at every step, the compiled scripted agents' decisions per second (one
 core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
-plays random legal actions; observations and masks built). `--ppo` times `MaskablePPO` (sb3-contrib, a small
-MLP) learning on the batched environment and on `StubVecEnv`, a zero-cost `VecEnv` of random observations and
-masks: the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
+plays random legal actions, chosen by the compiled `random`; observations and masks built). `--train` times
+the default training's `MaskablePPO` learning on its batched environment and on `StubVecEnv`, a zero-cost
+`VecEnv` of random observations and masks, side by side (`python -m experiments.bench`, which takes the
+training's flags): the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
 `connect_four_v3` raw environment like the AEC environment, for reference.
 """
 
@@ -75,20 +76,22 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
 
 
 def bench_vec_env(seconds: float, n_envs: int, opponent: str) -> float:
-    """Learner steps/s of `SunTzuVecEnv` against `opponent`, the learner choosing uniformly among its legal actions."""
+    """Learner steps/s of `SunTzuVecEnv` against `opponent`, the learner choosing uniformly among its legal actions
+    (the compiled `random` baseline, so that the figure is the environment's own cost)."""
+    from suntzu_env.vec_core import baseline_actions
     from suntzu_env.vec_env import SunTzuVecEnv  # lazy: imports Stable-Baselines3
 
     env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0)
-    env.reset()
-    rng = np.random.default_rng(0)
-    noise = rng.random((8, n_envs, N_ACTIONS))
-    env.step(env.action_masks().argmax(1))  # warm-up
-    steps, k = 0, 0
+    obs = env.reset()
+    rngs = np.stack([rng_seed(i) for i in range(n_envs)])
+    actions = np.zeros(n_envs, dtype=np.int64)
+    baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)  # warm-up
+    steps = 0
     start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
-        env.step((noise[k % 8] * env.action_masks()).argmax(1))
+    while steps == 0 or time.perf_counter() - start < seconds:
+        obs = env.step(actions)[0]
+        baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
         steps += n_envs
-        k += 1
     return steps / (time.perf_counter() - start)
 
 
@@ -149,20 +152,6 @@ class StubVecEnv:
         return _Stub()
 
 
-def bench_ppo(env: Any, timesteps: int, batch_size: int = 2048) -> float:
-    """Learner steps/s of MaskablePPO learning on `env`: a 64x64 MLP, 4,096 steps per rollout, 4 epochs, CPU."""
-    from sb3_contrib import MaskablePPO
-
-    n_steps = max(1, 4096 // env.num_envs)
-    model = MaskablePPO(
-        "MlpPolicy", env, n_steps=n_steps, batch_size=min(batch_size, n_steps * env.num_envs), n_epochs=4,
-        policy_kwargs={"net_arch": [64, 64]}, device="cpu", seed=0, verbose=0,
-    )  # fmt: skip
-    start = time.perf_counter()
-    model.learn(timesteps)
-    return timesteps / (time.perf_counter() - start)
-
-
 def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:
     """Every decision's observation and mask in `games` games of random legal play (seeds 0..games-1)."""
     rng = random.Random(0)
@@ -199,7 +188,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
     parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
     parser.add_argument("--threads", type=int, default=0, help="numba threads for the batched env (0: numba's default)")
-    parser.add_argument("--ppo", action="store_true", help="also time MaskablePPO on the batched env and the stub")
+    parser.add_argument(
+        "--train",
+        action="store_true",
+        help="also time the default training against a zero-cost stub environment (python -m experiments.bench)",
+    )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
@@ -235,17 +228,10 @@ def main(argv: list[str] | None = None) -> None:
             f"SunTzuVecEnv, {args.envs} games, {numba.get_num_threads()} threads, vs {opponent}, random legal "
             f"learner, observation + mask each step: {rate:,.0f} learner steps/s"
         )
-    if args.ppo:
-        from suntzu_env.vec_env import SunTzuVecEnv
+    if args.train:
+        from experiments.bench import run as bench_training  # the training's own setup, default settings
 
-        for n_envs in (32, 256):
-            timesteps = 32_768
-            ours = bench_ppo(SunTzuVecEnv(n_envs, opponents="random", seed=0), timesteps)
-            stub = bench_ppo(StubVecEnv(n_envs), timesteps)
-            print(
-                f"MaskablePPO learn, {n_envs} envs, {timesteps:,} steps: SunTzuVecEnv vs random {ours:,.0f} steps/s, "
-                f"zero-cost stub {stub:,.0f} steps/s ({ours / stub:.0%} of the stub)"
-            )
+        bench_training(["--no-progress-bar"])
     if args.connect_four:
         from pettingzoo.classic import connect_four_v3
 

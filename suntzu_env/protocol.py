@@ -12,7 +12,7 @@ seat at a time. All its randomness comes from the seed it is made with, so seed,
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -139,6 +139,37 @@ class GameRules(Protocol[O]):
 
     def env(self, options: O | None = None, *, render_mode: str | None = None) -> Any:
         """The PettingZoo AEC environment of the game (its `unwrapped.game` is the `TurnGame` played)."""
+        ...
+
+    def batched_env(
+        self,
+        n_envs: int,
+        opponents: Any,
+        *,
+        seed: int | None = None,
+        options: O | None = None,
+        shaped_reward: float = 0.0,
+    ) -> Any:
+        """`n_envs` learner games stepped at once: a Stable-Baselines3 `VecEnv` with `action_masks()` and
+        `set_opponents(opponents)`; `opponents` is one opponent or a mapping opponent -> weight (drawn per game).
+        An episode's last info holds "seat", "winner" and "opponent" (its name)."""
+        ...
+
+    def batchable(self, agent: Any) -> bool:
+        """Whether `play_batched` can play `agent` (a spec or an agent object)."""
+        ...
+
+    def play_batched(
+        self,
+        a: Any,
+        b: Any,
+        games: Sequence[tuple[int, str, int, int]],
+        options: O | None = None,
+        on_game: Callable[[int, dict[str, Any]], None] | None = None,
+    ) -> list[dict[str, Any]]:
+        """Each game `(deck seed, a's seat, a's seed, b's seed)` of a against b, many at once: per game, in order,
+        `{"winner", "score", "decisions", "record"}`, the same as playing it alone with agents reset to those
+        seeds; `on_game(k, result)` as game k ends."""
         ...
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from suntzu_env.actions import N_ACTIONS, action_to_string
@@ -56,6 +56,36 @@ class SunTzuRules:
         from suntzu_env.suntzu_v1 import env
 
         return env(**Options.of(options).as_dict(), render_mode=render_mode)
+
+    def batched_env(
+        self,
+        n_envs: int,
+        opponents: Any,
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        shaped_reward: float = 0.0,
+    ) -> Any:
+        from suntzu_env.vec_env import SunTzuVecEnv  # lazy: imports Stable-Baselines3
+
+        return SunTzuVecEnv(n_envs, opponents, seed=seed, options=Options.of(options), shaped_reward=shaped_reward)
+
+    def batchable(self, agent: Any) -> bool:
+        from suntzu_env.vec_env import batchable
+
+        return batchable(agent)
+
+    def play_batched(
+        self,
+        a: Any,
+        b: Any,
+        games: Sequence[tuple[int, str, int, int]],
+        options: Options | None = None,
+        on_game: Callable[[int, dict[str, Any]], None] | None = None,
+    ) -> list[dict[str, Any]]:
+        from suntzu_env.vec_env import play_batched
+
+        return play_batched(a, b, games, Options.of(options), on_game=on_game)
 
     def __repr__(self) -> str:
         return "SUNTZU"

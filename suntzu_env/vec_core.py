@@ -22,6 +22,7 @@ from numba import njit, prange
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act, random_act
 from suntzu_env.engine import init_state, projected_marker, result, rng_seed, side_to_act, step
+from suntzu_env.layout import SCORE
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
@@ -45,7 +46,9 @@ T_FIN_LEARNER = 13
 T_FIN_RESULT = 14
 T_FIN_SLOT = 15
 T_NEXT_SEAT = 16  # the learner's side in the next game (seat mode "alternate")
-TABLE_COLUMNS = 17
+T_FIN_SCORE = 17  # the last finished game's final marker, + toward blue
+T_IDLE = 18  # 1: the env sits out every step (a fixed set of games is played out) until a game is started in it
+TABLE_COLUMNS = 19
 
 # Stages of a step.
 S_PLAY = 0  # the learner has acted: opponents to answer, then the reward
@@ -112,9 +115,11 @@ def new_game(
     adj: np.ndarray,
     game_seed: int,
     learner: int,
+    agent_seed: int,
 ) -> None:
     """Start env i's next game: from `game_seed` (-1: drawn from the env's stream) with the learner at `learner`
-    (-1: as the seat mode says), the opponent of its slot (or drawn from the mix), the opponent's generator."""
+    (-1: as the seat mode says), the opponent of its slot (or drawn from the mix), and the opponent's generator
+    seeded with `agent_seed` (-1: drawn from the stream; an `Agent.reset(seed)` gives the same generator)."""
     if game_seed < 0:
         game_seed = np.int64(draw(streams, i) >> np.uint64(1))
     if learner < 0:
@@ -124,7 +129,8 @@ def new_game(
     table[i, T_GAME_SEED] = game_seed
     fixed = table[i, T_FIXED_SLOT]
     table[i, T_SLOT] = fixed if fixed >= 0 else _draw_slot(streams, i, mix_cdf)
-    table[i, T_AGENT_RNG] = rng_seed(np.int64(draw(streams, i) >> np.uint64(1)))[0]
+    drawn = np.int64(draw(streams, i) >> np.uint64(1))
+    table[i, T_AGENT_RNG] = rng_seed(agent_seed if agent_seed >= 0 else drawn)[0]
     table[i, T_REC_LEN] = 0
     table[i, T_STAGE] = S_FRESH
     table[i, T_N_LEGAL] = init_state(states[i], game_seed, settings[SET_VARIANT], settings[SET_EVENTS], adj, masks[i])
@@ -153,6 +159,7 @@ def _finish(
     table[i, T_FIN_LEARNER] = learner
     table[i, T_FIN_RESULT] = result(states[i])
     table[i, T_FIN_SLOT] = table[i, T_SLOT]
+    table[i, T_FIN_SCORE] = states[i, SCORE]
     table[i, T_DONE] = 1
 
 
@@ -207,7 +214,7 @@ def run_game(
             rewards[i] = reward
             if over:
                 _finish(i, states, table, actions, finished, terminal_obs)
-                new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1)
+                new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1, -1)
                 continue
         else:
             if table[i, T_N_LEGAL] == 0:
@@ -245,6 +252,9 @@ def step_games(
         table[i, T_DONE] = 0
         table[i, T_ILLEGAL] = 0
         table[i, T_WAITING] = 0
+        rewards[i] = 0.0
+        if table[i, T_IDLE]:
+            continue
         learner = table[i, T_LEARNER]
         if illegal[i]:
             offenders = OFFENDER_BIT[learner]
@@ -255,7 +265,7 @@ def step_games(
             rewards[i] = reward
             table[i, T_ILLEGAL] = 1
             _finish(i, states, table, actions, finished, terminal_obs)
-            new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1)
+            new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1, -1)
         else:
             a = learner_actions[i]
             record_action(i, table, actions, a)
@@ -303,8 +313,8 @@ def resume_games(
 
 @njit(cache=True, parallel=True)
 def start_games(
-    game_seeds: np.ndarray,
-    learners: np.ndarray,
+    envs: np.ndarray,
+    starts: np.ndarray,
     states: np.ndarray,
     masks: np.ndarray,
     table: np.ndarray,
@@ -322,17 +332,28 @@ def start_games(
     adj: np.ndarray,
     weight: float,
 ) -> None:
-    """A new game in every env (deck seed and learner's side from the arrays, -1: drawn / by seat mode)."""
-    for i in prange(states.shape[0]):
+    """A new game in each env `envs[j]`, from `starts[j]` = (deck seed, learner's side, opponent's generator
+    seed), each -1 for drawn from the env's stream (the side: as the seat mode says)."""
+    for j in prange(envs.shape[0]):
+        i = envs[j]
         table[i, T_DONE] = 0
         table[i, T_ILLEGAL] = 0
         table[i, T_WAITING] = 0
+        table[i, T_IDLE] = 0
         rewards[i] = 0.0
-        new_game(i, states, masks, table, streams, mix_cdf, settings, adj, game_seeds[i], learners[i])
+        new_game(i, states, masks, table, streams, mix_cdf, settings, adj, starts[j, 0], starts[j, 1], starts[j, 2])
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
             slot_agent, mix_cdf, settings, adj, weight,
         )  # fmt: skip
+
+
+@njit(cache=True, parallel=True)
+def baseline_actions(agent: int, obs: np.ndarray, masks: np.ndarray, rngs: np.ndarray, out: np.ndarray) -> None:
+    """`out[i]`: baseline `agent`'s answer to observation `obs[i]` and mask `masks[i]`, drawing (`random`) from
+    its own generator `rngs[i]` (one `rng_seed` state per row): a compiled agent in the learner's seat."""
+    for i in prange(obs.shape[0]):
+        out[i] = baseline_act(agent, obs[i], masks[i], rngs[i], DEFAULT_PARAMS_ARRAY)
 
 
 @njit(cache=True, parallel=True)

@@ -38,6 +38,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from suntzu_env import vec_core as core
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
+from suntzu_env.engine import rng_seed
 from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action_warning
 from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
@@ -104,8 +105,9 @@ class SunTzuVecEnv(VecEnv):
     The step (SB3's convention): `step(actions)` returns observations (N, D) float32, rewards (N,) float32,
     dones (N,) bool and N info dicts. A finished game's env has already started its next game: its
     observation is the new game's, and its info holds the last one as "terminal_observation", with "seat",
-    "winner" (None after an illegal action), "opponent" (its name), "illegal_action" (when so) and "record"
-    (with `records=True`). `action_masks()` gives the (N, A) bool masks of the learner's legal actions.
+    "winner" (None after an illegal action), "score" (the final marker, + toward blue), "opponent" (its name),
+    "illegal_action" (when so) and "record" (with `records=True`). `action_masks()` gives the (N, A) bool
+    masks of the learner's legal actions.
     Rewards: +1/-1/0 at the end (R6.5), plus w·(Φ(s')−Φ(s)) toward the learner when `shaped_reward` = w.
     An illegal learner action under `illegal_action="raise"` raises ValueError naming the env, the decision
     and the legal actions, and nothing is played; a policy opponent that answers illegally (or raises) leaves
@@ -280,21 +282,42 @@ class SunTzuVecEnv(VecEnv):
             self._seed_streams(self._seed)
         self._reset_seeds()
         self._reset_options()
-        n = self.num_envs
-        return self._start(np.full(n, -1, dtype=np.int64), np.full(n, -1, dtype=np.int64))
+        return self._start(np.arange(self.num_envs), np.full((self.num_envs, 3), -1, dtype=np.int64))
 
-    def play_games(self, game_seeds: Sequence[int] | np.ndarray, seats: Sequence[str]) -> np.ndarray:
-        """A new game in every env from the given deck seeds and learner seats (e.g. to evaluate on fixed deals);
-        when they end, each env goes on with games drawn from its seed. Returns the observations."""
-        n = self.num_envs
-        if len(game_seeds) != n or len(seats) != n:
-            raise ValueError(f"play_games needs {n} deck seeds and {n} seats, got {len(game_seeds)} and {len(seats)}")
-        seeds = np.array([check_seed(s, f"game_seeds[{i}]") for i, s in enumerate(game_seeds)], dtype=np.int64)
-        sides = np.array([SEATS.index(check_choice(s, f"seats[{i}]", SEATS)) for i, s in enumerate(seats)], np.int64)
-        return self._start(seeds, sides)
+    def play_games(
+        self,
+        game_seeds: Sequence[int] | np.ndarray,
+        seats: Sequence[str],
+        opponent_seeds: Sequence[int] | np.ndarray | None = None,
+        envs: Sequence[int] | np.ndarray | None = None,
+    ) -> np.ndarray:
+        """A new game in each env of `envs` (None: all) from the given deck seeds and learner seats (e.g. to
+        evaluate on fixed deals), the compiled opponent's generator seeded from `opponent_seeds` (None: drawn;
+        a seed gives the generator `Agent.reset(seed)` gives). The other envs' games go on; when these games
+        end, each env goes on with games drawn from its seed. Returns every env's observation."""
+        at = np.arange(self.num_envs) if envs is None else np.array([self._env_index(i) for i in envs], np.int64)
+        if len(set(at.tolist())) != at.size:
+            raise ValueError("play_games: an env is named twice in envs")
+        m = at.size
+        if len(game_seeds) != m or len(seats) != m:
+            raise ValueError(f"play_games needs {m} deck seeds and {m} seats (one per env), got {len(game_seeds)} "
+                             f"and {len(seats)}")  # fmt: skip
+        if opponent_seeds is not None and len(opponent_seeds) != m:
+            raise ValueError(f"play_games needs {m} opponent seeds (one per env), got {len(opponent_seeds)}")
+        starts = np.empty((m, 3), dtype=np.int64)
+        for j in range(m):
+            starts[j, 0] = check_seed(game_seeds[j], f"game_seeds[{j}]")
+            starts[j, 1] = SEATS.index(check_choice(seats[j], f"seats[{j}]", SEATS))
+            starts[j, 2] = -1 if opponent_seeds is None else check_seed(opponent_seeds[j], f"opponent_seeds[{j}]")
+        return self._start(at, starts)
 
-    def _start(self, game_seeds: np.ndarray, sides: np.ndarray) -> np.ndarray:
-        self._run(core.start_games, game_seeds, sides)
+    def sit_out(self, envs: Sequence[int] | np.ndarray) -> None:
+        """These envs sit out every step (their actions are ignored, they report nothing) until `play_games`
+        or `reset` starts a game in them: a fixed set of games is played out without playing more."""
+        self._table[[self._env_index(i) for i in envs], core.T_IDLE] = 1
+
+    def _start(self, envs: np.ndarray, starts: np.ndarray) -> np.ndarray:
+        self._run(core.start_games, envs, starts)
         self._started = True
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return self._obs.copy()
@@ -325,34 +348,36 @@ class SunTzuVecEnv(VecEnv):
             waiting = np.flatnonzero(table[:, core.T_WAITING])
             if waiting.size == 0:
                 return
-            answers = np.empty(waiting.size, dtype=np.int64)
+            waiting = waiting[np.argsort(table[waiting, core.T_SLOT], kind="stable")]  # each policy's games together
             slots = table[waiting, core.T_SLOT]
-            for k in np.unique(slots):
-                at = np.flatnonzero(slots == k)
-                envs = waiting[at]
-                observations = self._policy_obs[: envs.size]
-                core.opponent_observations(envs, self._states, table, observations)
-                masks = self._masks[envs]
-                answers[at] = self._checked_answers(self._slots[k], self._slots[k].policy(observations, masks), envs)
+            observations = self._policy_obs[: waiting.size]
+            core.opponent_observations(waiting, self._states, table, observations)
+            masks = self._masks[waiting]
+            answers = np.empty(waiting.size, dtype=np.int64)
+            kinds, firsts = np.unique(slots, return_index=True)
+            for k, lo, hi in zip(kinds, firsts, [*firsts[1:], waiting.size], strict=True):
+                slot = self._slots[k]
+                answers[lo:hi] = self._shaped_answers(slot, slot.policy(observations[lo:hi], masks[lo:hi]), hi - lo)
+            legal = (answers >= 0) & (answers < N_ACTIONS)
+            legal[legal] = masks[np.flatnonzero(legal), answers[legal]] != 0
+            if not legal.all():
+                j = int(np.flatnonzero(~legal)[0])
+                raise ValueError(f"opponent {self._slots[slots[j]].name!r} played an illegal action: "
+                                 f"{self._illegal_error(waiting[j], answers[j])}")  # fmt: skip
             core.resume_games(waiting, answers, *self._args())
 
-    def _checked_answers(self, slot: _Slot, answers: Any, envs: np.ndarray) -> np.ndarray:
-        """A policy's answers as int64, each legal; else ValueError naming the opponent, the env and the decision."""
+    @staticmethod
+    def _shaped_answers(slot: _Slot, answers: Any, m: int) -> np.ndarray:
+        """A policy's answers for m games as int64 (m,); else ValueError naming the opponent."""
         out = np.asarray(answers)
-        if out.size != envs.size or (out.ndim > 1 and out.shape[0] != envs.size):
+        if out.size != m or (out.ndim > 1 and out.shape[0] != m):
             raise ValueError(
-                f"opponent {slot.name!r} returned actions of shape {out.shape} for {envs.size} games; "
+                f"opponent {slot.name!r} returned actions of shape {out.shape} for {m} games; "
                 f"a policy must return one action per observation"
             )
-        out = out.reshape(envs.size)
         if not np.issubdtype(out.dtype, np.integer):
             raise ValueError(f"opponent {slot.name!r} returned actions of dtype {out.dtype}; expected integers")
-        ok = (out >= 0) & (out < N_ACTIONS)
-        ok[ok] = self._masks[envs[ok], out[ok]] != 0
-        if not ok.all():
-            j = int(np.flatnonzero(~ok)[0])
-            raise ValueError(f"opponent {slot.name!r} played an illegal action: {self._illegal_error(envs[j], out[j])}")
-        return out.astype(np.int64)
+        return out.reshape(m)
 
     def _illegal_error(self, i: int, action: Any) -> ValueError:
         """The error of `action` in env i's pending decision (the same text as `Game.apply`)."""
@@ -413,6 +438,7 @@ class SunTzuVecEnv(VecEnv):
             "seat": SEATS[row[core.T_FIN_LEARNER]],
             "winner": RESULTS[result] if result >= 0 else None,
             "opponent": self._slots[row[core.T_FIN_SLOT]].name,
+            "score": int(row[core.T_FIN_SCORE]),
         }
         if row[core.T_ILLEGAL]:
             info["illegal_action"] = True
@@ -506,6 +532,100 @@ class SunTzuVecEnv(VecEnv):
         raise NotImplementedError("SunTzuVecEnv does not render; replay a record with SunTzuGymEnv or the play app")
 
 
+def batchable(agent: Any) -> bool:
+    """Whether `play_batched` can play `agent`: a compiled baseline's spec, a `ppo:` spec, or an object with
+    `act_batch` that does not search the game itself."""
+    if isinstance(agent, str):
+        return agent in core.COMPILED_AGENTS or agent.startswith("ppo:")
+    return callable(getattr(agent, "act_batch", None)) and not callable(getattr(agent, "observe_game", None))
+
+
+def play_batched(
+    a: Any,
+    b: Any,
+    games: Sequence[tuple[int, str, int, int]],
+    options: Options | Mapping[str, Any] | None = None,
+    n_envs: int = 512,
+    on_game: Callable[[int, dict[str, Any]], None] | None = None,
+) -> list[dict[str, Any]]:
+    """Play each game `(deck seed, a's seat, a's seed, b's seed)` of agent `a` against agent `b`, many at once.
+
+    `a` and `b` are what `batchable` accepts; a seed seeds that agent's generator for that game as
+    `Agent.reset(seed)` does, so a compiled baseline plays here exactly the games it plays one at a time.
+    Returns, in the order given, `{"winner", "score", "decisions", "record"}` per game (`winner` a seat or
+    "draw", `score` the final marker + toward blue); `on_game(k, result)` is called as game k ends.
+    """
+    for agent in (a, b):
+        if not batchable(agent):
+            raise ValueError(f"play_batched plays compiled baselines, ppo: specs and objects with act_batch, "
+                             f"not {_describe(agent)!r}")  # fmt: skip
+    out: list[dict[str, Any]] = [{} for _ in games]
+    if not games:
+        return out
+    if not is_integer(n_envs) or isinstance(n_envs, bool) or n_envs < 1:
+        raise ValueError(f"n_envs must be an integer >= 1, got {n_envs!r}")
+    n = min(int(n_envs), len(games))
+    env = SunTzuVecEnv(n, opponents=b, seed=0, options=options, illegal_action="raise")
+    act = _BatchedPlayer(a, n)
+    queue = list(enumerate(games))[::-1]
+    playing = np.full(n, -1, dtype=np.int64)
+
+    def start(envs: list[int]) -> np.ndarray:
+        jobs = [queue.pop() for _ in envs]
+        for i, (k, (_, _, a_seed, _)) in zip(envs, jobs, strict=True):
+            playing[i] = k
+            act.reset(i, a_seed)
+        return env.play_games([g[0] for _, g in jobs], [g[1] for _, g in jobs],
+                              [g[3] for _, g in jobs], envs)  # fmt: skip
+
+    env.reset()
+    env.sit_out(range(n))
+    obs = start(list(range(n)))
+    while (playing >= 0).any():
+        obs, _, dones, infos = env.step(act(obs, env._masks))
+        free = []
+        for i in np.flatnonzero(dones).tolist():
+            info, k = infos[i], int(playing[i])
+            record = env.last_record(i)
+            result = {"winner": info["winner"], "score": info["score"], "decisions": len(record["actions"]),
+                      "record": record}  # fmt: skip
+            out[k] = result
+            if on_game is not None:
+                on_game(k, result)
+            playing[i] = -1
+            free.append(i)
+        if free:
+            env.sit_out(free)
+            if queue:
+                obs = start(free[: len(queue)])
+    return out
+
+
+class _BatchedPlayer:
+    """Agent `a` in the learner's seat of every env: `(obs, masks) -> actions`, with `reset(env, seed)` per game."""
+
+    def __init__(self, agent: Any, n: int) -> None:
+        self.compiled = core.COMPILED_AGENTS.index(agent) if isinstance(agent, str) and agent in core.COMPILED_AGENTS \
+            else -1  # fmt: skip
+        self.rngs = np.zeros((n, 1), dtype=np.int64)
+        self.actions = np.zeros(n, dtype=np.int64)
+        if self.compiled < 0:
+            if isinstance(agent, str):
+                from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
+
+                agent = make_agent(agent)
+            self.policy: Policy = agent.act_batch
+
+    def reset(self, i: int, seed: int) -> None:
+        self.rngs[i] = rng_seed(int(seed) % (1 << 63))
+
+    def __call__(self, obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        if self.compiled >= 0:
+            core.baseline_actions(self.compiled, obs, masks, self.rngs, self.actions)
+            return self.actions
+        return np.asarray(self.policy(obs, masks.astype(bool)), dtype=np.int64)
+
+
 class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
     """`SunTzuVecEnv` under Gymnasium's vector API (same-step autoreset: a finished env's observation is its
     next game's, the last one in `infos["final_obs"]` where `infos["_final_obs"]`).
@@ -548,4 +668,4 @@ class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
         self.env.close()
 
 
-__all__ = ["SEAT_MODES", "SunTzuVecEnv", "SunTzuVectorEnv"]
+__all__ = ["SEAT_MODES", "SunTzuVecEnv", "SunTzuVectorEnv", "batchable", "play_batched"]

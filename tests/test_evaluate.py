@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import csv
 import dataclasses
+import itertools
 import json
 import re
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from agents import AGENT_NAMES, GreedyAgent, RandomAgent
+from agents.ppo import PolicyActor, PPOAgent
 from experiments.evaluate import (
     EvaluateConfig,
     bradley_terry,
@@ -21,6 +24,7 @@ from experiments.evaluate import (
     seat_advantage,
     wilson,
 )
+from experiments.game import GAME
 from suntzu_env import Game
 
 RESULT_FILES = {"summary.json", "pairings.csv", "games.csv", "games.jsonl", "heatmap.png"}
@@ -112,6 +116,28 @@ def test_evaluation_is_deterministic_for_a_seed_whatever_the_workers() -> None:
     assert one["pairings"] == two["pairings"] and one["ratings"] == two["ratings"]
     other = round_robin(["random", "random"], 8, seed=12, workers=1)
     assert other["games"] != round_robin(["random", "random"], 8, seed=13, workers=1)["games"]
+
+
+@pytest.mark.parametrize("options", [{}, {"variant": "beginner", "events": True}])
+def test_the_batched_environment_plays_the_games_played_one_at_a_time(options: dict) -> None:
+    """Scripted pairings are played many at once in the batched environment: the same games, record for
+    record, as game by game (each agent seeded per game alike), in both seats, under the options."""
+    specs = ["random", "greedy", "heuristic"]
+    batched = round_robin(specs, 12, seed=21, options=options)
+    by_game = play_games([(a, b) for i, a in enumerate(specs) for b in specs[i + 1 :]], 12, 21, options,
+                         batched=False)  # fmt: skip
+    assert batched["games"] == by_game
+    assert all(r["record"]["rules"]["variant"] == options.get("variant", "standard") for r in by_game[0])
+
+
+def test_a_policy_plays_in_the_batched_environment_as_one_at_a_time() -> None:
+    """A policy agent (`act_batch`) in either place of a pairing: the same games as played one by one."""
+    rng = np.random.default_rng(0)
+    sizes = [GAME.observation_size, 32, GAME.n_actions]
+    actor = PolicyActor([rng.normal(0, 0.3, (o, i)).astype(np.float32) for i, o in itertools.pairwise(sizes)],
+                        [np.zeros(o, np.float32) for o in sizes[1:]])  # fmt: skip
+    for a, b in ((PPOAgent(actor), "heuristic"), ("greedy", PPOAgent(actor))):
+        assert play_games([(a, b)], 8, 3)[0] == play_games([(a, b)], 8, 3, batched=False)[0]
 
 
 def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -25,9 +25,9 @@ from experiments.cli import ConfigError, parse
 from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import play_match
 from experiments.runs import read_config, read_eval
-from experiments.train import OpponentMix, make_env
+from experiments.train import make_vec_env
 from experiments.versions import library_versions
-from suntzu_env import Game, SunTzuGymEnv
+from suntzu_env import Game
 
 RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
              "summary.json")  # fmt: skip
@@ -207,26 +207,45 @@ def test_resume_trains_a_finished_run_on(tiny_run: Path, tmp_path: Path, capsys:
     assert [(r["timesteps"], r["games"]) for r in read_eval(run) if r["final"]] == [(640, 2), (640, 2)]
 
 
-def test_opponent_mix_draws_opponents_and_alternates_seats(tiny_run: Path) -> None:
+def test_the_batched_env_draws_the_mix_and_the_pool_and_alternates_seats(tiny_run: Path) -> None:
     actor = load_ppo_agent(tiny_run).actor
-    with pytest.raises(RuntimeError, match="pool is empty"):
-        OpponentMix(SunTzuGymEnv(), {"pool": 1.0}, seed=0).reset(seed=0)
-    env = OpponentMix(SunTzuGymEnv(), {"random": 0.5, "pool": 0.5}, seed=0)
-    env.add_snapshot(0, actor)
-    seats, opponents = [], []
-    for _ in range(6):
-        _, info = env.reset()
-        seats.append(info["seat"])
-        done = False
-        while not done:
-            mask = env.unwrapped.action_masks()
-            _, _, done, _, info = env.step(int(np.flatnonzero(mask)[0]))
-        opponents.append(info["opponent"])
-    assert seats == ["blue", "red"] * 3
+    cfg = TrainConfig(opponents="random=1,pool=1", n_envs=4, pool_size=10)
+    venv, pool = make_vec_env(cfg)
+    for t in range(14):
+        pool.add(t, actor)
+    assert [t for t, _ in pool.snapshots] == [0, *range(4, 14)]  # the first snapshot and the 10 latest
+    venv.seed(3)
+    venv.reset()
+    seats: dict[int, list[str]] = {i: [] for i in range(4)}
+    opponents = []
+    for _ in range(600):
+        masks = venv.env_method("action_masks")
+        _, _, dones, infos = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        for i in np.flatnonzero(dones):
+            seats[int(i)].append(infos[i]["seat"])
+            opponents.append(infos[i]["opponent"])
+            assert "episode" in infos[i]  # SB3's episode statistics
     assert set(opponents) == {"random", "pool"}
-    for i in range(1, 14):
-        env.add_snapshot(i, actor)
-    assert [t for t, _ in env.pool] == [0, *range(4, 14)]  # the first snapshot and the 10 latest
+    assert 0.3 < opponents.count("pool") / len(opponents) < 0.7
+    for i, played in seats.items():  # env i starts as blue when i is even, then the seats alternate
+        assert played[:4] == (["blue", "red"] * 2 if i % 2 == 0 else ["red", "blue"] * 2)
+
+
+def test_snapshot_opponents_are_asked_in_one_batch_per_snapshot(tiny_run: Path) -> None:
+    actor = load_ppo_agent(tiny_run).actor
+    venv, pool = make_vec_env(TrainConfig(opponents="pool=1", n_envs=16))
+    pool.add(0, actor)
+    calls = []
+    snapshot = pool.snapshots[0][1]
+    act_batch = snapshot.act_batch
+    snapshot.act_batch = lambda obs, masks: calls.append(len(obs)) or act_batch(obs, masks)  # type: ignore[method-assign]
+    pool.add(1, actor)  # the mix is rebuilt with the wrapped snapshot in it
+    venv.seed(0)
+    venv.reset()
+    for _ in range(20):
+        masks = venv.env_method("action_masks")
+        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+    assert calls and max(calls) > 1  # several games answered by one call
 
 
 def test_pool_agent_is_masked_and_samples_when_asked(tiny_run: Path) -> None:
@@ -255,9 +274,9 @@ def test_a_custom_map_trains_and_evaluates_end_to_end(
     assert run.name.startswith("suntzu-standard-map")  # another map, another run name
     cfg = read_config(run)
     assert cfg.adjacency == CHAIN and cfg.options.adjacency == tuple(map(tuple, CHAIN_PAIRS))
-    env = make_env(cfg, 0)().unwrapped  # the game PPO trains on (the opponent mix aside)
-    env.reset(seed=0)
-    assert env.game.record()["rules"]["adjacency"] == CHAIN_PAIRS
+    venv, _ = make_vec_env(cfg)  # the games PPO trains on
+    venv.reset()
+    assert venv.venv.game(0).record()["rules"]["adjacency"] == CHAIN_PAIRS
     assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
 
     out = tmp_path / "eval"
@@ -287,3 +306,14 @@ def test_the_game_options_come_from_the_flags() -> None:
     # the rules' own map, spelt out, is the same game and the same run name as no map at all
     declared = ("QIN:CHU", "QIN:JIN-YAN", "CHU:JIN-YAN", "CHU:HAN-QI", "CHU:WU", "JIN-YAN:HAN-QI", "HAN-QI:WU")
     assert TrainConfig(adjacency=declared).env_id == "suntzu-standard"
+
+
+def test_the_training_bench_times_the_batched_env_against_the_stub(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m experiments.bench` learns on both environments with the training's own flags."""
+    from experiments import bench
+
+    out = bench.main(["--n-envs", "4", "--n-steps", "16", "--batch-size", "32", "--net-arch", "16", "16",
+                      "--timesteps", "64", "--rounds", "2", "--pool-size", "1"])  # fmt: skip
+    printed = capsys.readouterr().out
+    assert len(out["rounds"]) == 2 and all(ours > 0 and stub > 0 for ours, stub in out["rounds"])
+    assert "4 envs x 16 steps" in printed and "of the stub's steps/s" in printed
