@@ -5,8 +5,8 @@ settings, `--n-envs`, opponents, device, torch threads) on two environments in t
 
 - the run's batched environment, with the run's opponent mix and the self-play pool full (`--pool-size`
   + 1 snapshots, as in a run past its start), and
-- a zero-cost stub `VecEnv` of the same shapes (`suntzu_env.bench.StubVecEnv`: random observations and
-  masks), whose speed is what MaskablePPO itself allows: no environment can be faster.
+- `StubVecEnv`, a zero-cost `VecEnv` of the same spaces (random observations and masks), whose speed is what
+  MaskablePPO itself allows: no environment can be faster.
 
 Each round times `--timesteps` learner steps on each, alternately (after one warm-up rollout each); the
 report gives both rates per round and the median of our rate over the stub's. No warm start, evaluation or
@@ -20,16 +20,69 @@ import statistics
 import time
 from typing import Any
 
+import numpy as np
 import torch
-from stable_baselines3.common.vec_env import VecMonitor
+from gymnasium import spaces
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from agents.ppo import PolicyActor
 from experiments.cli import parse, run_cli
 from experiments.config import POOL, TrainConfig
 from experiments.train import make_vec_env, new_model, torch_device
-from suntzu_env.bench import StubVecEnv
 
 PROG = "python -m experiments.bench"
+STUB_FRAMES = 16  # the stub cycles through this many precomputed observations and masks
+
+
+class StubVecEnv(VecEnv):
+    """A zero-cost `VecEnv`: random observations and masks (every action 0 legal) of the given spaces, and an
+    episode end, rewarded +1, with probability 1/`episode_length` per step. MaskablePPO's own speed on it is the
+    limit for any environment of those spaces."""
+
+    def __init__(self, n_envs: int, observation_space: spaces.Box, action_space: spaces.Discrete, seed: int = 0,
+                 episode_length: int = 70) -> None:  # fmt: skip
+        self.render_mode = None
+        super().__init__(n_envs, observation_space, action_space)
+        self._rng = np.random.default_rng(seed)
+        shape = (STUB_FRAMES, n_envs)
+        self._obs = self._rng.random((*shape, *observation_space.shape), dtype=np.float32)
+        self._masks = self._rng.random((*shape, int(action_space.n))) < 0.3
+        self._masks[..., 0] = True
+        self._end = 1.0 / episode_length
+        self._k = 0
+
+    def reset(self) -> np.ndarray:
+        return self._obs[0].copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._k = (self._k + 1) % STUB_FRAMES
+
+    def step_wait(self) -> Any:
+        dones = self._rng.random(self.num_envs) < self._end
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        for i in np.flatnonzero(dones):
+            infos[i]["terminal_observation"] = self._obs[self._k, i].copy()
+        return self._obs[self._k].copy(), dones.astype(np.float32), dones, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self._masks[self._k]
+
+    def close(self) -> None:
+        pass
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        raise AttributeError(f"StubVecEnv has no settable attribute {attr_name!r}")
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            return list(self.action_masks()[list(self._get_indices(indices))])
+        raise AttributeError(f"StubVecEnv has no method {method_name!r}")
+
+    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
+        return [False] * len(list(self._get_indices(indices)))
 
 
 @dataclasses.dataclass
@@ -51,7 +104,9 @@ def rates(cfg: BenchConfig) -> list[tuple[float, float]]:
     if POOL in cfg.opponent_weights:
         for t in range(cfg.pool_size + 1):
             pool.add(t, PolicyActor.from_policy(ours.policy))
-    stub = new_model(cfg, VecMonitor(StubVecEnv(cfg.n_envs, seed=cfg.seed)), device)
+    stub = new_model(
+        cfg, VecMonitor(StubVecEnv(cfg.n_envs, venv.observation_space, venv.action_space, cfg.seed)), device
+    )
     for model in (ours, stub):
         model.learn(cfg.rollout_size)  # warm-up: compiled code loaded, torch's first passes
     out = []

@@ -7,9 +7,9 @@ observation and action mask built at every step, the compiled scripted agents' d
 core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
 plays random legal actions, chosen by the compiled `random`; observations and masks built). `--train` times
-the default training's `MaskablePPO` learning on its batched environment and on `StubVecEnv`, a zero-cost
-`VecEnv` of random observations and masks, side by side (`python -m experiments.bench`, which takes the
-training's flags): the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
+the default training's `MaskablePPO` learning on its batched environment and on a zero-cost `VecEnv` of random
+observations and masks, side by side (`python -m experiments.bench`, which takes the training's flags): the
+stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
 `connect_four_v3` raw environment like the AEC environment, for reference.
 """
 
@@ -23,13 +23,10 @@ from typing import Any
 
 import numba
 import numpy as np
-from gymnasium import spaces
 
 from suntzu_env import Game, baselines, engine, raw_env
-from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
-from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.rules import VARIANTS
 
 
@@ -93,63 +90,6 @@ def bench_vec_env(seconds: float, n_envs: int, opponent: str) -> float:
         baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
         steps += n_envs
     return steps / (time.perf_counter() - start)
-
-
-class StubVecEnv:
-    """A zero-cost stand-in for `SunTzuVecEnv` (built on first use): random observations and masks of the right
-    shapes, an episode end now and then. MaskablePPO's own throughput on it is the limit for any environment."""
-
-    def __new__(cls, n_envs: int, seed: int = 0, episode_length: int = 70) -> Any:
-        from stable_baselines3.common.vec_env import VecEnv
-
-        from suntzu_env.suntzu_v1 import observation_box
-
-        class _Stub(VecEnv):
-            def __init__(self) -> None:
-                self.render_mode = None
-                super().__init__(n_envs, observation_box(), spaces.Discrete(N_ACTIONS))
-                self.rng = np.random.default_rng(seed)
-                self.obs = self.rng.random((16, n_envs, OBSERVATION_SIZE), dtype=np.float32)
-                masks = self.rng.random((16, n_envs, N_ACTIONS)) < 0.3
-                masks[..., 0] = True
-                self.masks = masks
-                self.k = 0
-
-            def reset(self) -> np.ndarray:
-                return self.obs[0].copy()
-
-            def step_async(self, actions: np.ndarray) -> None:
-                self.k += 1
-
-            def step_wait(self) -> Any:
-                dones = self.rng.random(n_envs) < 1.0 / episode_length
-                infos = [{} for _ in range(n_envs)]
-                for i in np.flatnonzero(dones):
-                    infos[i] = {"terminal_observation": self.obs[self.k % 16, i].copy()}
-                rewards = np.where(dones, 1.0, 0.0).astype(np.float32)
-                return self.obs[self.k % 16].copy(), rewards, dones, infos
-
-            def action_masks(self) -> np.ndarray:
-                return self.masks[self.k % 16]
-
-            def close(self) -> None:
-                pass
-
-            def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-                return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
-
-            def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-                raise AttributeError(attr_name)
-
-            def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-                if method_name == "action_masks":
-                    return list(self.action_masks()[list(self._get_indices(indices))])
-                raise AttributeError(method_name)
-
-            def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-                return [False] * len(list(self._get_indices(indices)))
-
-        return _Stub()
 
 
 def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:

@@ -209,7 +209,7 @@ def test_resume_trains_a_finished_run_on(tiny_run: Path, tmp_path: Path, capsys:
 
 def test_the_batched_env_draws_the_mix_and_the_pool_and_alternates_seats(tiny_run: Path) -> None:
     actor = load_ppo_agent(tiny_run).actor
-    cfg = TrainConfig(opponents="random=1,pool=1", n_envs=4, pool_size=10)
+    cfg = TrainConfig(opponents="random=1,pool=1", n_envs=4, batch_size=512, pool_size=10)
     venv, pool = make_vec_env(cfg)
     for t in range(14):
         pool.add(t, actor)
@@ -231,15 +231,18 @@ def test_the_batched_env_draws_the_mix_and_the_pool_and_alternates_seats(tiny_ru
         assert played[:4] == (["blue", "red"] * 2 if i % 2 == 0 else ["red", "blue"] * 2)
 
 
-def test_snapshot_opponents_are_asked_in_one_batch_per_snapshot(tiny_run: Path) -> None:
+def test_snapshot_opponents_are_asked_in_one_batch_per_snapshot(
+    tiny_run: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[int] = []
+    act_batch = PPOAgent.act_batch
+    monkeypatch.setattr(
+        PPOAgent, "act_batch", lambda self, obs, masks: calls.append(len(obs)) or act_batch(self, obs, masks)
+    )
     actor = load_ppo_agent(tiny_run).actor
     venv, pool = make_vec_env(TrainConfig(opponents="pool=1", n_envs=16))
     pool.add(0, actor)
-    calls = []
-    snapshot = pool.snapshots[0][1]
-    act_batch = snapshot.act_batch
-    snapshot.act_batch = lambda obs, masks: calls.append(len(obs)) or act_batch(obs, masks)  # type: ignore[method-assign]
-    pool.add(1, actor)  # the mix is rebuilt with the wrapped snapshot in it
+    pool.add(1, actor)
     venv.seed(0)
     venv.reset()
     for _ in range(20):
