@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--positions`, `--envs`, `--threads`, `--train`).
+"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--envs`, `--threads`, `--no-train`, ...).
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
@@ -6,10 +6,10 @@ through the Python `Game` API, steps per second through the raw PettingZoo AEC e
 observation and action mask built at every step, the compiled scripted agents' decisions per second (one
 core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
-plays random legal actions, chosen by the compiled `random`; observations and masks built). `--train` times
-the default training's `MaskablePPO` learning on its batched environment and on a zero-cost `VecEnv` of random
-observations and masks, side by side (`python -m experiments.bench`, which takes the training's flags): the
-stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
+plays random legal actions, chosen by the compiled `random`; observations and masks built). Last (unless
+`--no-train`), the default training's `MaskablePPO` learning on its batched environment and on a zero-cost
+`VecEnv` of random observations and masks, side by side (`python -m experiments.bench`, which takes the
+training's flags): the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
 `connect_four_v3` raw environment like the AEC environment, for reference.
 """
 
@@ -130,8 +130,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--threads", type=int, default=0, help="numba threads for the batched env (0: numba's default)")
     parser.add_argument(
         "--train",
-        action="store_true",
-        help="also time the default training against a zero-cost stub environment (python -m experiments.bench)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time the default training against a zero-cost stub environment (python -m experiments.bench; "
+        "needs the train extra)",
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
@@ -169,9 +171,12 @@ def main(argv: list[str] | None = None) -> None:
             f"learner, observation + mask each step: {rate:,.0f} learner steps/s"
         )
     if args.train:
-        from experiments.bench import run as bench_training  # the training's own setup, default settings
-
-        bench_training(["--no-progress-bar"])
+        try:
+            from experiments.bench import run as bench_training  # the training's own setup, default settings
+        except ImportError as error:  # torch or Stable-Baselines3 missing
+            print(f'training: skipped, it needs the train extra (pip install -e ".[train]"): {error}')
+        else:
+            bench_training(["--no-progress-bar"])
     if args.connect_four:
         from pettingzoo.classic import connect_four_v3
 
