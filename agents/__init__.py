@@ -7,6 +7,7 @@
 | `heuristic` | `HeuristicAgent` | a strategy from the rules: expected-value plans, saved cards     |
 | `ismcts`, `ismcts:<iterations>` | `ISMCTSAgent` | information-set MCTS over determinizations, compiled |
 | `ppo:<path>`| `agents.ppo`     | a trained policy, loaded lazily (imports torch only then)        |
+| `rllib:<checkpoint>` | `agents.rllib` | a policy trained with RLlib (`experiments.train_rllib`), lazily |
 
 Every agent decides from its side's observation vector and the legal-action mask only (R9); `ismcts` also
 gets the game through `observe_game` (`suntzu_env.protocol.ask`) and reads it only through determinizations.

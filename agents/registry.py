@@ -17,12 +17,17 @@ AGENTS: dict[str, Callable[[int | None], Agent]] = {
 }
 AGENT_NAMES: tuple[str, ...] = tuple(AGENTS)
 PPO_PREFIX = "ppo:"
+RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
+POLICY_PREFIXES = (PPO_PREFIX, RLLIB_PREFIX)  # trained policies, loaded from a path
 ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
 
 
 def valid_specs() -> str:
     """The accepted agent specs, for error messages and `--help`."""
-    return ", ".join(AGENT_NAMES) + f", {ISMCTS_PREFIX}<iterations>, or {PPO_PREFIX}<path-to-model>"
+    return (
+        ", ".join(AGENT_NAMES) + f", {ISMCTS_PREFIX}<iterations>, {PPO_PREFIX}<path-to-model>, or "
+        f"{RLLIB_PREFIX}<checkpoint>"
+    )
 
 
 def _iterations(spec: str) -> int:
@@ -39,7 +44,7 @@ def check_spec(spec: str) -> None:
         raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {valid_specs()}")
     if spec in AGENTS:
         return
-    if spec.startswith(PPO_PREFIX) and spec[len(PPO_PREFIX) :]:
+    if any(spec.startswith(prefix) and spec[len(prefix) :] for prefix in POLICY_PREFIXES):
         return
     if spec.startswith(ISMCTS_PREFIX):
         _iterations(spec)
@@ -49,7 +54,7 @@ def check_spec(spec: str) -> None:
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
     """Build the agent named by `spec`: `random`, `greedy`, `heuristic`, `ismcts`, `ismcts:<iterations>` or
-    `ppo:<path-to-model>`.
+    `ppo:<path-to-model>` or `rllib:<checkpoint>`.
 
     `ppo:` agents come from `agents.ppo.load_ppo_agent`, imported only then, so that importing
     `agents` never imports torch.
@@ -59,6 +64,10 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
         from agents.ppo import load_ppo_agent  # lazy: torch only when asked for
 
         return load_ppo_agent(spec[len(PPO_PREFIX) :], seed)
+    if spec.startswith(RLLIB_PREFIX):
+        from agents.rllib import load_rllib_agent  # lazy: RLlib only when asked for
+
+        return load_rllib_agent(spec[len(RLLIB_PREFIX) :], seed)
     if spec.startswith(ISMCTS_PREFIX):
         return ISMCTSAgent(seed, iterations=_iterations(spec))
     return AGENTS[spec](seed)

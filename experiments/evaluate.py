@@ -39,13 +39,14 @@ import os
 import shutil
 import signal
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from agents import Agent, check_spec, make_agent, valid_specs
+from agents.registry import POLICY_PREFIXES
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
 from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
@@ -55,7 +56,10 @@ SEATS: tuple[str, ...] = GAME.seats
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
 LADDER: tuple[tuple[str, str, float], ...] = (("greedy", "random", 0.80), ("heuristic", "greedy", 0.60))
-SEEDS_PER_JOB = 25  # deck seeds per unit of parallel work (50 games)
+SEEDS_PER_JOB = 25  # deck seeds per unit of work played game by game (50 games)
+BATCHED_SEEDS_PER_JOB = 250  # deck seeds per unit of work played in the batched environment (500 games)
+BACKENDS = ("local", "ray")
+Backend = Literal["local", "ray"]
 AgentLike = str | Agent
 OptionsLike = GameOptions | Mapping[str, Any] | None  # the game's options, a mapping of their fields, or defaults
 
@@ -140,7 +144,8 @@ def play_game(game_seed: int, *players: Agent, options: OptionsLike = None) -> d
 
 @dataclass(frozen=True)
 class Job:
-    """A run of deck seeds of one pairing, each played with agent a in each of `a_seats` in turn."""
+    """A unit of work: a run of deck seeds of one pairing, each played with agent a in each of `a_seats` in turn,
+    game by game or (`batched`) many at once in the batched environment."""
 
     pairing: int
     a: AgentLike
@@ -149,6 +154,11 @@ class Job:
     n_seeds: int
     options: GameOptions
     a_seats: tuple[str, ...] = SEATS
+    batched: bool = False
+
+    @property
+    def games(self) -> int:
+        return self.n_seeds * len(self.a_seats)
 
 
 _AGENTS: dict[tuple[str, int], Agent] = {}  # per process: agents built from specs, reused across jobs
@@ -163,7 +173,13 @@ def _agent(spec: AgentLike, slot: int) -> Agent:
     return _AGENTS[spec, slot]
 
 
-def _run_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
+def run_job(job: Job, on_game: Callable[[], None] | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """The rows of a job's games in (seed, seat) order, with its pairing; `on_game()` as each batched game ends."""
+    if job.batched:
+        a, b = _loaded(job.a, 0), _loaded(job.b, 1)
+        count = (lambda k, out: on_game()) if on_game is not None else None
+        return job.pairing, _play_batched(job.pairing, a, b, job.first_seed, job.n_seeds, job.a_seats, job.options,
+                                          count)  # fmt: skip
     a, b = _agent(job.a, 0), _agent(job.b, 1)
     rows = []
     for seed in range(job.first_seed, job.first_seed + job.n_seeds):
@@ -175,6 +191,29 @@ def _run_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
     return job.pairing, rows
 
 
+def plan_jobs(
+    pairings: Sequence[tuple[AgentLike, AgentLike]],
+    seeds: int,
+    seed: int,
+    options: GameOptions,
+    a_seats: tuple[str, ...],
+    batched: bool = True,
+) -> list[Job]:
+    """The units of work of an evaluation, whatever plays them (in this process, worker processes or Ray tasks).
+
+    A pairing the batched environment plays (`GAME.batchable`, unless `batched` is False) is cut into runs of
+    `BATCHED_SEEDS_PER_JOB` deck seeds, any other into runs of `SEEDS_PER_JOB`; each game's seeds depend only on
+    its deck seed and seat, so every way of playing the jobs gives the same games.
+    """
+    jobs = []
+    for i, (a, b) in enumerate(pairings):
+        in_batch = batched and GAME.batchable(a) and GAME.batchable(b)
+        step = BATCHED_SEEDS_PER_JOB if in_batch else SEEDS_PER_JOB
+        for start in range(0, seeds, step):
+            jobs.append(Job(i, a, b, seed + start, min(step, seeds - start), options, a_seats, in_batch))
+    return jobs
+
+
 def play_games(
     pairings: Sequence[tuple[AgentLike, AgentLike]],
     games: int,
@@ -184,59 +223,78 @@ def play_games(
     progress: bool = False,
     mirrored: bool = True,
     batched: bool = True,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> list[list[dict[str, Any]]]:
-    """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count.
+    """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count or backend.
 
     Mirrored (the default), `games` is even and each deck seed is played twice, a as blue then as red;
     otherwise each of `games` deck seeds is played once, a as blue. `options`: the game's options (an
     options value or a mapping of its fields, such as `{"variant": "beginner"}`; None: the defaults).
 
-    A pairing of agents the game's batched environment plays (`GAME.batchable`: the compiled baselines and
-    policies) is played there, many games at once on every core, unless `batched` is False; the others game
-    by game over `workers` processes. Both ways play the same games (a policy's batched forward pass may
-    round differently from its one-row pass, so a near-tie may rarely go the other way).
+    The games are cut into jobs (`plan_jobs`). A pairing of agents the game's batched environment plays
+    (`GAME.batchable`: the compiled baselines and policies) is played there, many games at once, unless
+    `batched` is False; the others game by game. Both ways play the same games (a policy's batched forward pass
+    may round differently from its one-row pass, so a near-tie may rarely go the other way).
+
+    `backend` "local": batched jobs in this process on every core, the others over `workers` processes.
+    "ray": every job as a Ray task (`experiments.cluster`), on the cluster at `address` or on a local one of
+    `workers` CPUs started for the call (or the one this process has already joined); the same results, bit for
+    bit.
     """
     if mirrored:
         check_games(games)
     elif not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
     options = GAME.options(options)
     for a, b in pairings:
         for agent in (a, b):
             if isinstance(agent, str):
                 check_spec(agent)
     seeds, a_seats = (games // 2, SEATS) if mirrored else (games, SEATS[:1])
+    jobs = plan_jobs(pairings, seeds, seed, options, a_seats, batched)
     results: list[list[dict[str, Any]]] = [[] for _ in pairings]
     bar = _progress_bar(len(pairings) * games, progress)
-    by_game = [i for i, (a, b) in enumerate(pairings) if not (batched and GAME.batchable(a) and GAME.batchable(b))]
-    for i, (a, b) in enumerate(pairings):
-        if i not in by_game:
-            results[i] = _play_batched(i, _loaded(a, 0), _loaded(b, 1), seed, seeds, a_seats, options, bar)
-    jobs = [
-        Job(i, a, b, seed + start, min(SEEDS_PER_JOB, seeds - start), options, a_seats)
-        for i, (a, b) in enumerate(pairings)
-        if i in by_game
-        for start in range(0, seeds, SEEDS_PER_JOB)
-    ]
-    if workers <= 1 or len(jobs) <= 1:
-        for i, rows in map(_run_job, jobs):
-            results[i].extend(rows)
-            bar.update(len(rows))
-    else:
-        context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
-        with context.Pool(min(workers, len(jobs)), initializer=ignore_interrupts) as pool:
-            for i, rows in pool.imap_unordered(_run_job, jobs):
+    try:
+        if backend == "ray":
+            from experiments.cluster import run_jobs  # lazy: Ray only when asked for
+
+            for i, rows in run_jobs(jobs, address=address, num_cpus=workers):
                 results[i].extend(rows)
                 bar.update(len(rows))
-    bar.close()
+        else:
+            _play_locally(jobs, workers, results, bar)
+    finally:
+        bar.close()
     for rows in results:
         rows.sort(key=lambda r: (r["seed"], SEATS.index(r["a_seat"])))
     return results
 
 
+def _play_locally(jobs: Sequence[Job], workers: int, results: list[list[dict[str, Any]]], bar: Any) -> None:
+    """Batched jobs in this process (the batched environment uses every core), the others over worker processes."""
+    for job in jobs:
+        if job.batched:
+            i, rows = run_job(job, on_game=lambda: bar.update(1))
+            results[i].extend(rows)
+    by_game = [job for job in jobs if not job.batched]
+    if workers <= 1 or len(by_game) <= 1:
+        for i, rows in map(run_job, by_game):
+            results[i].extend(rows)
+            bar.update(len(rows))
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(min(workers, len(by_game)), initializer=ignore_interrupts) as pool:
+        for i, rows in pool.imap_unordered(run_job, by_game):
+            results[i].extend(rows)
+            bar.update(len(rows))
+
+
 def _loaded(agent: AgentLike, slot: int) -> AgentLike:
-    """A `ppo:` spec as its loaded agent (loaded once per process); other specs stay names."""
-    return _agent(agent, slot) if isinstance(agent, str) and agent.startswith("ppo:") else agent
+    """A trained policy's spec (`ppo:`, `rllib:`) as its loaded agent (loaded once per process); others stay names."""
+    return _agent(agent, slot) if isinstance(agent, str) and agent.startswith(POLICY_PREFIXES) else agent
 
 
 def _play_batched(
@@ -247,12 +305,12 @@ def _play_batched(
     seeds: int,
     a_seats: Sequence[str],
     options: GameOptions,
-    bar: Any,
+    on_game: Callable[[int, dict[str, Any]], None] | None = None,
 ) -> list[dict[str, Any]]:
-    """The games of one pairing in the batched environment, each agent seeded per game as `play_game` does."""
+    """Games of one pairing in the batched environment, each agent seeded per game as `play_game` does."""
     order = [(s, seat) for s in range(first_seed, first_seed + seeds) for seat in a_seats]
     games = [(s, seat, agent_seed(s, SEATS.index(seat)), agent_seed(s, 1 - SEATS.index(seat))) for s, seat in order]
-    played = GAME.play_batched(a, b, games, options, on_game=lambda k, out: bar.update(1))
+    played = GAME.play_batched(a, b, games, options, on_game=on_game)
     rows = []
     for (s, a_seat), out in zip(order, played, strict=True):
         result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
@@ -370,15 +428,20 @@ def round_robin(
     options: OptionsLike = None,
     workers: int = 1,
     progress: bool = False,
+    backend: Backend = "local",
+    address: str | None = None,
 ) -> dict[str, Any]:
-    """Every pair of agents over the same deck seeds, under the same options; statistics, ratings, the ladder."""
+    """Every pair of agents over the same deck seeds, under the same options; statistics, ratings, the ladder.
+
+    `backend` and `address` choose where the games are played (`play_games`); the results are the same."""
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {list(specs)}")
     labels = labels_for(specs)
     pairs = [(i, j) for i in range(len(specs)) for j in range(i + 1, len(specs))]
     options = GAME.options(options)
     start = time.perf_counter()
-    games_by_pairing = play_games([(specs[i], specs[j]) for i, j in pairs], games, seed, options, workers, progress)
+    games_by_pairing = play_games([(specs[i], specs[j]) for i, j in pairs], games, seed, options, workers, progress,
+                                  backend=backend, address=address)  # fmt: skip
     seconds = time.perf_counter() - start
     pairings = []
     for (i, j), rows in zip(pairs, games_by_pairing, strict=True):
@@ -395,6 +458,7 @@ def round_robin(
             "game": GAME.name,
             **option_fields(options),
             "workers": workers,
+            "backend": backend,
         },
         "pairings": pairings,
         "ratings": ratings,
@@ -568,7 +632,8 @@ class EvaluateConfig:
     Bradley-Terry ratings, the baseline ladder, and a results folder."""
 
     agents: tuple[str, ...] = ("random", "greedy", "heuristic")
-    """two or more of random, greedy, heuristic, ismcts[:<iterations>], ppo:<path-to-model> (twice: self-play)"""
+    """two or more of random, greedy, heuristic, ismcts[:<iterations>], ppo:<path-to-model>, rllib:<checkpoint>
+    (twice: self-play)"""
     games: int = 2000
     """games per pairing, even: games/2 deck seeds, each played in both seats"""
     seed: int = 0
@@ -581,7 +646,13 @@ class EvaluateConfig:
     """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
     workers: int = dataclasses.field(default_factory=lambda: os.cpu_count() or 1)
     """worker processes for the pairings played game by game, one per core by default (batched pairings use every
-    core)"""
+    core); with --backend ray, the CPUs of the local Ray cluster started for the run (not with --address)"""
+    backend: Backend = "local"
+    """where the games are played: local (this machine's processes) or ray (Ray tasks: pip install -e ".[ray]");
+    the same results either way"""
+    address: str | None = None
+    """with --backend ray: the address of a running Ray cluster to play on, e.g. 10.0.0.5:6379 or auto (None: start
+    a local one)"""
     out: Path | None = None
     """results folder (None: results/<name>)"""
     name: str | None = None
@@ -606,6 +677,11 @@ class EvaluateConfig:
             raise ConfigError(f"seed must be in [0, 2**62), got {self.seed}")
         if self.workers < 1:
             raise ConfigError(f"workers must be at least 1, got {self.workers}")
+        if self.address is not None and self.backend != "ray":
+            raise ConfigError(f"address: a Ray cluster's address is used only with --backend ray, got --backend "
+                              f"{self.backend}")  # fmt: skip
+        if self.address is not None and not self.address.strip():
+            raise ConfigError("address: expected HOST:PORT of a running Ray cluster, or auto; got an empty one")
         if self.name is not None and (not self.name or "/" in self.name or os.sep in self.name or
                                       self.name in (".", "..")):  # fmt: skip
             raise ConfigError(f"name must be a folder name (no '/'), got {self.name!r}")
@@ -618,14 +694,16 @@ class EvaluateConfig:
 
 
 def load_agents(specs: Sequence[str], options: GameOptions | None = None) -> None:
-    """Load each `ppo:` agent now, once: a bad model is refused before any game, and workers inherit it.
+    """Load each trained agent (`ppo:`, `rllib:`) now, once: a bad model is refused before any game, and workers
+    inherit it.
 
     A trained agent whose run was played under other options than `options` (another map, say) is named.
     """
     for spec in dict.fromkeys(specs):
-        if spec.startswith("ppo:"):
+        if spec.startswith(POLICY_PREFIXES):
             _AGENTS[spec, 0] = make_agent(spec)
             _AGENTS[spec, 1] = copy.deepcopy(_AGENTS[spec, 0])
+        if spec.startswith("ppo:"):
             trained = trained_options(spec[len("ppo:") :])
             if options is not None and trained is not None and GAME.label(trained) != GAME.label(options):
                 print(f"note: {spec} was trained under {describe_options(option_fields(trained))}; "
@@ -660,7 +738,12 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     except OSError as error:
         raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
     load_agents(args.agents, args.options)
-    results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress)
+    if args.backend == "ray":
+        from experiments.cluster import require_ray
+
+        require_ray()  # before the games: a missing Ray is said at once
+    results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress,
+                          backend=args.backend, address=args.address)  # fmt: skip
     try:
         out = write_results(results, out)
     except OSError as error:

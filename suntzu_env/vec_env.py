@@ -533,10 +533,10 @@ class SunTzuVecEnv(VecEnv):
 
 
 def batchable(agent: Any) -> bool:
-    """Whether `play_batched` can play `agent`: a compiled baseline's spec, a `ppo:` spec, or an object with
+    """Whether `play_batched` can play `agent`: a compiled baseline's spec, a `ppo:` or `rllib:` spec, or an object with
     `act_batch` that does not search the game itself."""
     if isinstance(agent, str):
-        return agent in core.COMPILED_AGENTS or agent.startswith("ppo:")
+        return agent in core.COMPILED_AGENTS or agent.startswith(("ppo:", "rllib:"))
     return callable(getattr(agent, "act_batch", None)) and not callable(getattr(agent, "observe_game", None))
 
 

@@ -7,6 +7,7 @@ import dataclasses
 import itertools
 import json
 import re
+import sys
 from pathlib import Path
 
 import numpy as np
@@ -179,6 +180,20 @@ def test_cli_help_documents_every_flag(capsys: pytest.CaptureFixture[str]) -> No
     assert "--no-progress" in text and "95% intervals" in text and "%%" not in text
     for name in (*AGENT_NAMES, "ppo:<path-to-model>"):
         assert name in text
+
+
+def test_the_ray_backend_without_ray_is_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Where Ray is not installed, `--backend ray` says how to install it, before any game, and writes nothing."""
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray fails as where it is not installed
+    with pytest.raises(SystemExit) as exit_:
+        main(["--agents", "random", "greedy", "--games", "2", "--backend", "ray", "--out", str(tmp_path / "e")])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1, err
+    assert err == 'python -m experiments.evaluate: error: the ray backend needs Ray, which is not installed: ' \
+                  'pip install -e ".[ray]"\n'  # fmt: skip
+    assert not (tmp_path / "e").exists()
 
 
 def test_cli_writes_the_results_folder_whole(tmp_path: Path) -> None:

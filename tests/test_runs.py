@@ -257,6 +257,7 @@ EVALUATE_ERRORS = [
     (["--agents", "ppo:nowhere", "random"], "no PPO model at nowhere"),
     (["--agents", "ppo:{damaged}", "random"], "damaged.zip is not a readable MaskablePPO model"),
     (["--agents", "ppo:{empty}", "random"], "holds no model"),
+    (["--agents", "rllib:nowhere", "random"], "no RLlib checkpoint at nowhere"),
     (["--games", "0"], "--games must be an even number >= 2"),
     (["--games", "3"], "--games must be an even number >= 2"),
     (["--agents", "random"], "--agents: needs at least two agents"),
@@ -270,6 +271,8 @@ EVALUATE_ERRORS = [
     (["--out", "{file}", "--games", "2"], "a file is there, not a folder"),
     (["--out", "{file}/results", "--games", "2"], "cannot make its folder"),
     (["--name", "a/b"], "--name must be a folder name"),
+    (["--backend", "cluster"], "--backend: 'cluster' is not one of local, ray"),
+    (["--address", "auto"], "--address: a Ray cluster's address is used only with --backend ray"),
 ]
 
 

@@ -1,0 +1,249 @@
+"""RLlib's PPO on the PettingZoo environment, on a Ray cluster: `python -m experiments.train_rllib`.
+
+| piece        | what RLlib provides                                     | the glue here                               |
+|--------------|---------------------------------------------------------|---------------------------------------------|
+| environment  | `PettingZooEnv` over the game's AEC environment         | `rllib_keys`: the observation key renamed   |
+| masking      | the example `ActionMaskingTorchRLModule` (PPO)          | none                                        |
+| opponents    | multi-agent policies and a policy mapping per episode   | `ScriptedRLModule`: a scripted agent played |
+| workers      | env runners on the cluster's CPUs (`--env-runners`)     | none                                        |
+| checkpoints  | `Algorithm.save_to_path`                                | written aside, then renamed into place      |
+
+The AEC environment's observation is `{"observation", "action_mask"}`; RLlib's action-masking module reads
+`{"observations", "action_mask"}`, hence `rllib_keys`. Each episode the learner takes a seat and faces one of
+`--opponents` (drawn from the episode's id): a scripted agent, or the learner itself (`self`). The trained module
+plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's sampling is not reproducible bit for bit
+across runs, unlike `experiments.train`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+import zlib
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from agents import AGENT_NAMES, make_agent
+from experiments.cli import ConfigError, parse, run_cli
+from experiments.game import GAME, Borders, Variant, options_of
+from experiments.runs import TEMPORARY, write_json
+
+PROG = "python -m experiments.train_rllib"
+LEARNER = "learner"  # the trained module's id
+SELF = "self"  # the opponent that is the learner itself
+SCRIPTED = tuple(name for name in AGENT_NAMES if name != "ismcts")  # compiled, cheap enough to play while sampling
+CHECKPOINT = "checkpoint"
+
+
+@dataclasses.dataclass
+class RLlibConfig:
+    """RLlib's PPO, with legal-action masking in the model, against the scripted baselines and itself, its rollout
+    workers on a Ray cluster; saves an RLlib checkpoint that plays as `rllib:<folder>/checkpoint`."""
+
+    out: Path = Path("runs/rllib")
+    """run folder: checkpoint/ (RLlib's) and config.json"""
+    iterations: int = 20
+    """PPO training iterations"""
+    opponents: tuple[str, ...] = ("random", "greedy", "heuristic", SELF)
+    """opponents, one drawn per episode: random, greedy, heuristic, or self (self-play)"""
+    env_runners: int = 2
+    """rollout workers (Ray actors of one CPU each); 0: sample in the learner's process"""
+    train_batch_size: int = 4000
+    """environment steps per iteration"""
+    minibatch_size: int = 256
+    """steps per gradient step"""
+    epochs: int = 5
+    """passes over each iteration's steps"""
+    learning_rate: float = 3e-4
+    """Adam's step size"""
+    hidden: tuple[int, ...] = (256, 256)
+    """hidden layer sizes of the policy's network"""
+    seed: int = 0
+    """seed of RLlib's workers and torch"""
+    address: str | None = None
+    """a running Ray cluster's address, e.g. 10.0.0.5:6379 or auto (None: a local one of env_runners + 1 CPUs)"""
+    variant: Variant = "standard"
+    """rules variant"""
+    events: bool = False
+    """play with the event cards"""
+    adjacency: Borders = None
+    """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
+
+    def __post_init__(self) -> None:
+        for name in ("iterations", "train_batch_size", "minibatch_size", "epochs"):
+            if getattr(self, name) < 1:
+                raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
+        if self.env_runners < 0:
+            raise ConfigError(f"env_runners must be at least 0, got {self.env_runners}")
+        if not self.opponents or any(o not in (*SCRIPTED, SELF) for o in self.opponents):
+            raise ConfigError(f"opponents: expected one or more of {', '.join((*SCRIPTED, SELF))}, "
+                              f"got {' '.join(self.opponents) or 'none'}")  # fmt: skip
+        if not self.hidden or any(size < 1 for size in self.hidden):
+            raise ConfigError(f"hidden: expected one or more layer sizes >= 1, got {self.hidden}")
+        if not 0 < self.learning_rate < 1:
+            raise ConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
+        if self.out.exists() and not self.out.is_dir():
+            raise ConfigError(f"out: {self.out} is a file, not a folder")
+        options_of(self)  # checks the game's options
+
+
+def rllib_env(env_config: dict[str, Any]) -> Any:
+    """The game's AEC environment as RLlib's `PettingZooEnv`, its observation under RLlib's keys."""
+    from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
+
+    return PettingZooEnv(rllib_keys(GAME.env(GAME.options(env_config.get("options")))))
+
+
+def _keys_wrapper() -> type:
+    from gymnasium import spaces
+    from pettingzoo.utils import BaseWrapper
+
+    class Keys(BaseWrapper):
+        """`{"observation", "action_mask"}` as `{"observations", "action_mask"}` (what RLlib's masking reads)."""
+
+        def observation_space(self, agent: str) -> Any:
+            space = self.env.observation_space(agent)
+            return spaces.Dict({"observations": space["observation"], "action_mask": space["action_mask"]})
+
+        def observe(self, agent: str) -> Any:
+            seen = self.env.observe(agent)
+            return {"observations": seen["observation"], "action_mask": seen["action_mask"]}
+
+    return Keys
+
+
+def rllib_keys(env: Any) -> Any:
+    """The AEC environment `env` with its observation under RLlib's keys (the wrapper's class made on first use)."""
+    return _keys_wrapper()(env)
+
+
+def _scripted_module_class() -> type:
+    from ray.rllib.core.columns import Columns
+    from ray.rllib.core.rl_module.rl_module import RLModule
+
+    class Scripted(RLModule):
+        """A scripted agent (`model_config["agent"]`) as an RLModule that RLlib plays but does not train."""
+
+        def setup(self) -> None:
+            self.agent = make_agent(self.model_config["agent"], seed=self.model_config.get("seed"))
+
+        def _forward_inference(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            seen = batch[Columns.OBS]
+            observations, masks = np.asarray(seen["observations"]), np.asarray(seen["action_mask"])
+            actions = [self.agent.act(o, m) for o, m in zip(observations, masks, strict=True)]
+            return {Columns.ACTIONS: np.asarray(actions, dtype=np.int64)}
+
+        def _forward_exploration(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            return self._forward_inference(batch, **kwargs)
+
+        def _forward_train(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+            raise NotImplementedError("a scripted agent is not trained")
+
+    return Scripted
+
+
+def pairing_of(episode_id: str, opponents: Sequence[str]) -> tuple[str, str]:
+    """The learner's seat and its opponent in an episode, drawn from the episode's id."""
+    k = zlib.crc32(str(episode_id).encode())
+    return GAME.seats[k % len(GAME.seats)], opponents[(k // len(GAME.seats)) % len(opponents)]
+
+
+def algorithm_config(cfg: RLlibConfig) -> Any:
+    """RLlib's `PPOConfig` of a run: the environment, the masking module, the opponents, the workers."""
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+
+    opponents = tuple(dict.fromkeys(cfg.opponents))
+    scripted = [o for o in opponents if o != SELF]
+    modules = {
+        LEARNER: RLModuleSpec(
+            module_class=ActionMaskingTorchRLModule,
+            model_config={"fcnet_hiddens": list(cfg.hidden), "fcnet_activation": "tanh"},
+        )
+    }
+    scripted_class = _scripted_module_class()
+    modules |= {name: RLModuleSpec(module_class=scripted_class, model_config={"agent": name, "seed": cfg.seed})
+                for name in scripted}  # fmt: skip
+
+    def policy_of(agent_id: str, episode: Any, **kwargs: Any) -> str:
+        seat, opponent = pairing_of(episode.id_, opponents)
+        return LEARNER if agent_id == seat or opponent == SELF else opponent
+
+    return (
+        PPOConfig()
+        .environment(env="suntzu_rllib", env_config={"options": options_of(cfg).as_dict()})
+        .multi_agent(policies=set(modules), policy_mapping_fn=policy_of, policies_to_train=[LEARNER])
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
+        .env_runners(num_env_runners=cfg.env_runners, num_cpus_per_env_runner=1)
+        .training(
+            train_batch_size_per_learner=cfg.train_batch_size,
+            minibatch_size=cfg.minibatch_size,
+            num_epochs=cfg.epochs,
+            lr=cfg.learning_rate,
+        )
+        .debugging(seed=cfg.seed)
+    )
+
+
+def save_checkpoint(algorithm: Any, out: Path) -> Path:
+    """The algorithm's checkpoint at `out/checkpoint`, written aside and renamed into place (whole or not at all)."""
+    final = out / CHECKPOINT
+    aside = out / f".{CHECKPOINT}{TEMPORARY}"
+    shutil.rmtree(aside, ignore_errors=True)
+    algorithm.save_to_path(str(aside.resolve()))
+    old = out / f".{CHECKPOINT}.old"
+    if final.exists():
+        final.rename(old)
+    aside.rename(final)
+    shutil.rmtree(old, ignore_errors=True)
+    return final
+
+
+def train(cfg: RLlibConfig) -> Path:
+    """Train, printing each iteration's episode return and length; checkpoint after each; the checkpoint's path."""
+    from ray.tune.registry import register_env
+
+    from experiments.cluster import connected
+
+    cfg.out.mkdir(parents=True, exist_ok=True)
+    write_json(cfg.out / "config.json", {k: (str(v) if isinstance(v, Path) else v)
+                                         for k, v in dataclasses.asdict(cfg).items()})  # fmt: skip
+    with connected(cfg.address, cfg.env_runners + 1):
+        register_env("suntzu_rllib", rllib_env)
+        algorithm = algorithm_config(cfg).build_algo()
+        try:
+            for iteration in range(1, cfg.iterations + 1):
+                result = algorithm.train()
+                runners = result.get("env_runners", {})
+                steps = runners.get("num_env_steps_sampled_lifetime", "?")
+                length = runners.get("episode_len_mean", float("nan"))
+                print(f"iteration {iteration}/{cfg.iterations}: {steps} steps, episodes of {length:.0f} steps",
+                      flush=True)  # fmt: skip
+                checkpoint = save_checkpoint(algorithm, cfg.out)
+        finally:
+            algorithm.stop()
+    return checkpoint
+
+
+def main(argv: Sequence[str] | None = None) -> Path:
+    """The command line: a user error is one line on stderr and exit status 2."""
+
+    def body() -> Path:
+        from experiments.cluster import require_ray
+
+        cfg = parse(RLlibConfig, argv, PROG)
+        require_ray()
+        checkpoint = train(cfg)
+        print(f"play it: rllib:{checkpoint}")
+        return checkpoint
+
+    return run_cli(PROG, body, RLlibConfig)
+
+
+if __name__ == "__main__":
+    main()

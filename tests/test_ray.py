@@ -1,0 +1,76 @@
+"""On a local Ray cluster of two CPUs: the distributed evaluation equals the local one; an RLlib run trains,
+checkpoints, and its policy plays in the evaluation.
+
+Marked `ray` (`python -m pytest -m ray` runs only these). Ray and RLlib come with the `ray` extra
+(`pip install -e ".[ray]"`); without it these tests skip, except in CI (`CI` set), which installs it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import require
+
+from experiments import evaluate
+from experiments.evaluate import main, play_games, round_robin
+
+pytestmark = pytest.mark.ray
+
+
+@pytest.fixture(scope="module")
+def ray_cluster() -> Iterator[Any]:
+    """A local Ray cluster of two CPUs, shared by this module's tests."""
+    ray = require("ray")
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, object_store_memory=256 * 1024**2)
+    yield ray
+    ray.shutdown()
+
+
+def test_ray_evaluation_equals_the_local_one(ray_cluster: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Batched and game-by-game pairings, cut into several tasks each: the same games, record for record, the same
+    statistics and ratings."""
+    monkeypatch.setattr(evaluate, "BATCHED_SEEDS_PER_JOB", 3)  # several tasks per pairing
+    monkeypatch.setattr(evaluate, "SEEDS_PER_JOB", 2)
+    specs = ["random", "greedy", "ismcts:2"]
+    local = round_robin(specs, 10, seed=31, workers=1)
+    on_ray = round_robin(specs, 10, seed=31, workers=2, backend="ray")
+    assert on_ray["games"] == local["games"]
+    assert on_ray["pairings"] == local["pairings"] and on_ray["ratings"] == local["ratings"]
+    assert on_ray["config"]["backend"] == "ray" and len(on_ray["games"][0]) == 10
+
+
+def test_ray_evaluation_under_options_and_unmirrored(ray_cluster: Any) -> None:
+    options = {"variant": "beginner", "events": True}
+    pairs = [("heuristic", "random"), ("greedy", "greedy")]
+    local = play_games(pairs, 6, 5, options, mirrored=False)
+    assert play_games(pairs, 6, 5, options, mirrored=False, backend="ray") == local
+    assert all(r["record"]["rules"]["variant"] == "beginner" for r in local[0])
+
+
+def test_cli_with_the_ray_backend(ray_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["--agents", "random", "heuristic", "--games", "4", "--seed", "9", "--no-progress"]
+    on_ray = main([*argv, "--backend", "ray", "--out", str(tmp_path / "ray")])
+    local = main([*argv, "--out", str(tmp_path / "local")])
+    assert "heuristic" in capsys.readouterr().out
+    assert on_ray["games"] == local["games"]
+    assert (tmp_path / "ray" / "games.csv").read_text() == (tmp_path / "local" / "games.csv").read_text()
+
+
+def test_an_rllib_run_trains_checkpoints_and_plays(ray_cluster: Any, tmp_path: Path) -> None:
+    """One tiny PPO iteration on the PettingZoo environment (self-play and a scripted opponent, one rollout
+    worker) leaves a checkpoint that plays as `rllib:<checkpoint>`, legally, in the evaluation, on both backends."""
+    require("ray.rllib")
+    from experiments import train_rllib
+
+    tiny = ["--iterations", "1", "--env-runners", "1", "--train-batch-size", "128", "--minibatch-size", "64",
+            "--epochs", "1", "--hidden", "16", "--opponents", "greedy", "self", "--variant", "beginner"]  # fmt: skip
+    checkpoint = train_rllib.main([*tiny, "--out", str(tmp_path / "run")])
+    assert checkpoint == tmp_path / "run" / "checkpoint" and (tmp_path / "run" / "config.json").is_file()
+    spec = f"rllib:{tmp_path / 'run'}"
+    local = play_games([(spec, "random")], 4, 0, {"variant": "beginner"})
+    assert play_games([(spec, "random")], 4, 0, {"variant": "beginner"}, backend="ray") == local
+    assert play_games([(spec, "random")], 4, 0, {"variant": "beginner"}, batched=False)[0] == local[0]
+    assert all(row["decisions"] > 0 for row in local[0])
