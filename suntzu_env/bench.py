@@ -82,7 +82,10 @@ def bench_vec_env(seconds: float, n_envs: int, opponent: str) -> float:
     obs = env.reset()
     rngs = np.stack([rng_seed(i) for i in range(n_envs)])
     actions = np.zeros(n_envs, dtype=np.int64)
-    baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)  # warm-up
+    for _ in range(2):  # warm-up: the compiled step loads (or compiles) on its first call
+        baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
+        obs = env.step(actions)[0]
+    baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
     steps = 0
     start = time.perf_counter()
     while steps == 0 or time.perf_counter() - start < seconds:

@@ -348,6 +348,20 @@ def start_games(
         )  # fmt: skip
 
 
+@njit(cache=True)
+def check_actions(actions: np.ndarray, masks: np.ndarray, illegal: np.ndarray) -> int:
+    """`illegal[i]` = 1 where `actions[i]` is no legal answer of env i (out of range or masked out); returns
+    the first such env, or -1 when every action is legal."""
+    first = -1
+    for i in range(actions.shape[0]):
+        a = actions[i]
+        bad = a < 0 or a >= masks.shape[1] or masks[i, a] == 0
+        illegal[i] = bad
+        if bad and first < 0:
+            first = i
+    return first
+
+
 @njit(cache=True, parallel=True)
 def baseline_actions(agent: int, obs: np.ndarray, masks: np.ndarray, rngs: np.ndarray, out: np.ndarray) -> None:
     """`out[i]`: baseline `agent`'s answer to observation `obs[i]` and mask `masks[i]`, drawing (`random`) from

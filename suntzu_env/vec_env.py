@@ -403,11 +403,8 @@ class SunTzuVecEnv(VecEnv):
         if not np.issubdtype(a.dtype, np.integer):
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
         a = a.reshape(n).astype(np.int64)
-        ok = (a >= 0) & (a < N_ACTIONS)
-        ok[ok] = self._masks[np.flatnonzero(ok), a[ok]] != 0
-        self._illegal[:] = ~ok
-        if not ok.all():
-            i = int(np.flatnonzero(~ok)[0])
+        i = core.check_actions(a, self._masks, self._illegal)
+        if i >= 0:
             error = self._illegal_error(i, a[i])
             if self.settings.illegal_action == "raise":
                 raise error
@@ -415,36 +412,44 @@ class SunTzuVecEnv(VecEnv):
                 self._warned_illegal = True
                 seat = SEATS[self._table[i, core.T_LEARNER]]
                 warnings.warn(illegal_action_warning(error, seat), IllegalActionWarning, stacklevel=4)
-            a[~ok] = 0
+            a[self._illegal != 0] = 0
         return a
 
-    def step_wait(self) -> VecEnvStepReturn:
+    def _advance(self) -> np.ndarray:
+        """Play the actions given to `step_async`; returns which envs ended a game."""
         if self._pending_actions is None:
             raise RuntimeError("step_wait() without step_async(): call step(actions)")
         actions, self._pending_actions = self._pending_actions, None
         self._run(core.step_games, actions, self._illegal)
-        table = self._table
-        dones = table[:, core.T_DONE].astype(bool)
+        return self._table[:, core.T_DONE].astype(bool)
+
+    def step_wait(self) -> VecEnvStepReturn:
+        dones = self._advance()
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
-        for i in np.flatnonzero(dones).tolist():
-            infos[i] = self._end_info(i)
+        ended = np.flatnonzero(dones)
+        for i, info in zip(ended.tolist(), self._end_infos(ended), strict=True):
+            infos[i] = info
         return self._obs.copy(), self._rewards.copy(), dones, infos
 
-    def _end_info(self, i: int) -> dict[str, Any]:
-        row = self._table[i]
-        result = int(row[core.T_FIN_RESULT])
-        info: dict[str, Any] = {
-            "terminal_observation": self._terminal_obs[i].copy(),
-            "seat": SEATS[row[core.T_FIN_LEARNER]],
-            "winner": RESULTS[result] if result >= 0 else None,
-            "opponent": self._slots[row[core.T_FIN_SLOT]].name,
-            "score": int(row[core.T_FIN_SCORE]),
-        }
-        if row[core.T_ILLEGAL]:
-            info["illegal_action"] = True
-        if self.records:
-            info["record"] = self.last_record(i)
-        return info
+    def _end_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
+        """The infos of the envs whose game just ended: its learner's last observation, seat, winner, ..."""
+        terminal = self._terminal_obs[ended]
+        columns = (core.T_FIN_LEARNER, core.T_FIN_RESULT, core.T_FIN_SLOT, core.T_FIN_SCORE, core.T_ILLEGAL)
+        infos = []
+        for j, (learner, result, slot, score, illegal) in enumerate(self._table[np.ix_(ended, columns)].tolist()):
+            info: dict[str, Any] = {
+                "terminal_observation": terminal[j],
+                "seat": SEATS[learner],
+                "winner": RESULTS[result] if result >= 0 else None,
+                "opponent": self._slots[slot].name,
+                "score": score,
+            }
+            if illegal:
+                info["illegal_action"] = True
+            if self.records:
+                info["record"] = self.last_record(int(ended[j]))
+            infos.append(info)
+        return infos
 
     def action_masks(self) -> np.ndarray:
         """The learners' legal actions, (N, A) bool (every env's learner is to act between steps)."""
@@ -654,12 +659,17 @@ class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
         return obs, {"action_mask": self.env._masks.copy()}
 
     def step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
-        obs, rewards, dones, _ = self.env.step(actions)
-        infos: dict[str, Any] = {"action_mask": self.env._masks.copy()}
+        env = self.env
+        env.step_async(actions)
+        dones = env._advance()  # no per-env info dicts: this API's infos are arrays
+        infos: dict[str, Any] = {"action_mask": env._masks.copy()}
         if dones.any():
-            infos["final_obs"] = np.where(dones[:, None], self.env._terminal_obs, 0.0).astype(np.float32)
+            ended = np.flatnonzero(dones)
+            final = np.zeros_like(env._obs)
+            final[ended] = env._terminal_obs[ended]
+            infos["final_obs"] = final
             infos["_final_obs"] = dones.copy()
-        return obs, rewards, dones, np.zeros_like(dones), infos
+        return env._obs.copy(), env._rewards.copy(), dones, np.zeros_like(dones), infos
 
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()

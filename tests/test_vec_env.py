@@ -228,16 +228,25 @@ def test_gymnasium_vector_api() -> None:
     envs = SunTzuVectorEnv(3, seed=0)
     assert isinstance(envs, gymnasium.vector.VectorEnv)
     obs, infos = envs.reset(seed=2)
+    twin = SunTzuVecEnv(3, seed=2)  # the same games under Stable-Baselines3's API
+    np.testing.assert_array_equal(twin.reset(), obs)
     assert envs.observation_space.contains(obs)
     assert infos["action_mask"].shape == (3, N_ACTIONS)
     rng = np.random.default_rng(0)
     finished = 0
     for _ in range(300):
-        obs, _, terminations, truncations, infos = envs.step(random_legal(rng, infos["action_mask"]))
+        actions = random_legal(rng, infos["action_mask"])
+        obs, rewards, terminations, truncations, infos = envs.step(actions)
+        twin_obs, twin_rewards, twin_dones, twin_infos = twin.step(actions)
+        np.testing.assert_array_equal(obs, twin_obs)
+        np.testing.assert_array_equal(rewards, twin_rewards)
+        np.testing.assert_array_equal(terminations, twin_dones)
         assert obs.shape == (3, OBSERVATION_SIZE) and not truncations.any()
         if terminations.any():
             assert (infos["_final_obs"] == terminations).all()
-            assert infos["final_obs"][terminations].shape == (terminations.sum(), OBSERVATION_SIZE)
+            for i in range(3):
+                expected = twin_infos[i]["terminal_observation"] if terminations[i] else np.zeros(OBSERVATION_SIZE)
+                np.testing.assert_array_equal(infos["final_obs"][i], expected)
             finished += int(terminations.sum())
     assert finished > 0
     again, _ = envs.reset(seed=2)
