@@ -18,6 +18,7 @@ across runs, unlike `experiments.train`.
 from __future__ import annotations
 
 import dataclasses
+import json
 import shutil
 import zlib
 from collections.abc import Sequence
@@ -36,6 +37,8 @@ LEARNER = "learner"  # the trained module's id
 SELF = "self"  # the opponent that is the learner itself
 SCRIPTED = tuple(name for name in AGENT_NAMES if name != "ismcts")  # compiled, cheap enough to play while sampling
 CHECKPOINT = "checkpoint"
+PROGRESS = "progress.json"  # the last checkpointed iteration and the settings it was trained with
+RESUMABLE = ("iterations", "address")  # settings a resumed run may change
 
 
 @dataclasses.dataclass
@@ -204,27 +207,56 @@ def save_checkpoint(algorithm: Any, out: Path) -> Path:
     return final
 
 
+def _settings(cfg: RLlibConfig) -> dict[str, Any]:
+    return {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}
+
+
+def iterations_done(cfg: RLlibConfig) -> int:
+    """The iterations already checkpointed in `cfg.out` (0: a new run); ConfigError if that run's settings differ
+    from `cfg`'s beyond `RESUMABLE`."""
+    progress = cfg.out / PROGRESS
+    if not (progress.is_file() and (cfg.out / CHECKPOINT).is_dir()):
+        return 0
+    saved = json.loads(progress.read_text())
+    ours = {k: v for k, v in json.loads(json.dumps(_settings(cfg))).items() if k not in RESUMABLE}
+    theirs = {k: v for k, v in saved["settings"].items() if k not in RESUMABLE}
+    differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
+    if differ:
+        raise ConfigError(f"out: {cfg.out} holds a run trained with other settings ({', '.join(differ)}); "
+                          f"resume it with its own (config.json) or choose another out folder")  # fmt: skip
+    return int(saved["iteration"])
+
+
 def train(cfg: RLlibConfig) -> Path:
-    """Train, printing each iteration's episode return and length; checkpoint after each; the checkpoint's path."""
+    """Train, printing each iteration's episode length; checkpoint after each; the checkpoint's path. A run whose
+    out folder holds a checkpoint goes on from it (a killed run resumes) up to `cfg.iterations`."""
     from ray.tune.registry import register_env
 
     from experiments.cluster import connected
 
+    done = iterations_done(cfg)
+    checkpoint = cfg.out / CHECKPOINT
+    if done >= cfg.iterations:
+        print(f"{cfg.out}: {done} iterations already trained, nothing to do", flush=True)
+        return checkpoint
     cfg.out.mkdir(parents=True, exist_ok=True)
-    write_json(cfg.out / "config.json", {k: (str(v) if isinstance(v, Path) else v)
-                                         for k, v in dataclasses.asdict(cfg).items()})  # fmt: skip
+    write_json(cfg.out / "config.json", _settings(cfg))
     with connected(cfg.address, cfg.env_runners + 1):
         register_env("suntzu_rllib", rllib_env)
         algorithm = algorithm_config(cfg).build_algo()
         try:
-            for iteration in range(1, cfg.iterations + 1):
+            if done:
+                algorithm.restore_from_path(str(checkpoint.resolve()))
+                print(f"resuming {cfg.out} after iteration {done}", flush=True)
+            for iteration in range(done + 1, cfg.iterations + 1):
                 result = algorithm.train()
                 runners = result.get("env_runners", {})
                 steps = runners.get("num_env_steps_sampled_lifetime", "?")
                 length = runners.get("episode_len_mean", float("nan"))
                 print(f"iteration {iteration}/{cfg.iterations}: {steps} steps, episodes of {length:.0f} steps",
                       flush=True)  # fmt: skip
-                checkpoint = save_checkpoint(algorithm, cfg.out)
+                save_checkpoint(algorithm, cfg.out)
+                write_json(cfg.out / PROGRESS, {"iteration": iteration, "settings": _settings(cfg)})
         finally:
             algorithm.stop()
     return checkpoint

@@ -7,6 +7,7 @@ Marked `ray` (`python -m pytest -m ray` runs only these). Ray and RLlib come wit
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -59,9 +60,12 @@ def test_cli_with_the_ray_backend(ray_cluster: Any, tmp_path: Path, capsys: pyte
     assert (tmp_path / "ray" / "games.csv").read_text() == (tmp_path / "local" / "games.csv").read_text()
 
 
-def test_an_rllib_run_trains_checkpoints_and_plays(ray_cluster: Any, tmp_path: Path) -> None:
+def test_an_rllib_run_trains_checkpoints_and_plays(
+    ray_cluster: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     """One tiny PPO iteration on the PettingZoo environment (self-play and a scripted opponent, one rollout
-    worker) leaves a checkpoint that plays as `rllib:<checkpoint>`, legally, in the evaluation, on both backends."""
+    worker) leaves a checkpoint; the run resumes from it for a second iteration, and refuses other settings in
+    its folder; the checkpoint plays as `rllib:<checkpoint>`, legally, in the evaluation, on both backends."""
     require("ray.rllib")
     from experiments import train_rllib
 
@@ -69,6 +73,15 @@ def test_an_rllib_run_trains_checkpoints_and_plays(ray_cluster: Any, tmp_path: P
             "--epochs", "1", "--hidden", "16", "--opponents", "greedy", "self", "--variant", "beginner"]  # fmt: skip
     checkpoint = train_rllib.main([*tiny, "--out", str(tmp_path / "run")])
     assert checkpoint == tmp_path / "run" / "checkpoint" and (tmp_path / "run" / "config.json").is_file()
+    progress = tmp_path / "run" / train_rllib.PROGRESS
+    assert json.loads(progress.read_text())["iteration"] == 1
+    again = [*tiny, "--out", str(tmp_path / "run"), "--iterations", "2"]  # a killed or finished run goes on
+    assert train_rllib.main(again) == checkpoint and json.loads(progress.read_text())["iteration"] == 2
+    with pytest.raises(SystemExit) as refused:  # other settings in the same folder: one line, nothing touched
+        train_rllib.main([*again, "--hidden", "32", "--iterations", "3"])
+    assert refused.value.code == 2
+    assert "other settings (hidden)" in capsys.readouterr().err
+    assert json.loads(progress.read_text())["iteration"] == 2
     spec = f"rllib:{tmp_path / 'run'}"
     local = play_games([(spec, "random")], 4, 0, {"variant": "beginner"})
     assert play_games([(spec, "random")], 4, 0, {"variant": "beginner"}, backend="ray") == local
