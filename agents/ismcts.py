@@ -2,7 +2,9 @@
 
 Each iteration draws a determinization (`suntzu_env.determinize`: the opponent's cards and warlords and
 the deck orders resampled from what this seat knows, R9), descends two trees at once, one per seat,
-then plays the game out with a compiled rollout policy and backs the result up. A tree branches only on
+then plays the game on with a compiled rollout policy (by default the `heuristic` baseline, each side moving
+on its own observation of the determinized game) for a few rounds, evaluates the position, and backs the result
+up. A tree branches only on
 what its owner sees: a move the other seat makes in secret (a placed card, a kept card, a warlord
 chosen, a warlord not used) is one edge, so neither seat's plan assumes it saw the other's hidden cards
 (Cowling, Powley, Whitehouse 2012, MO-ISMCTS). Selection is UCB1 over the actions legal in the
@@ -48,11 +50,18 @@ from suntzu_env.layout import (
     VALUES,
     WINNER,
 )
+from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
+from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.3
 DEFAULT_HORIZON = 2  # rollouts stop when this many rounds have begun after the root's (0: the game's end)
+# Rollout policies: a compiled baseline of `suntzu_env.baselines` (the same agent that plays by that name), or
+# "fast", `rollout_action` below (cheaper than "heuristic", and a much weaker guide: see the README's ladder).
+ROLLOUTS = ("fast", *COMPILED_AGENTS)
+DEFAULT_ROLLOUT = "heuristic"
+FAST_ROLLOUT = -1  # the rollout agent id of "fast"
 # A node's edges: the owner's own moves (0..N_ACTIONS-1), the other seat's public moves (N_ACTIONS + action),
 # and one edge for every move of the other seat the owner does not see.
 HIDDEN = 2 * N_ACTIONS
@@ -177,11 +186,14 @@ def search(
     visits: np.ndarray,
     wins: np.ndarray,
     avail: np.ndarray,
+    rollout_agent: int = FAST_ROLLOUT,
 ) -> int:
     """The most visited root action after `iterations` determinized descents and rollouts.
 
     `root` is the real state with `seat` to act; it is read only through `determinize`. The tree arrays
-    (`child` (2, nodes, N_EDGES), `visits`, `wins`, `avail` (2, nodes, N_ACTIONS)) are scratch.
+    (`child` (2, nodes, N_EDGES), `visits`, `wins`, `avail` (2, nodes, N_ACTIONS)) are scratch. Rollout moves
+    come from the compiled baseline `rollout_agent` (an id of `COMPILED_AGENTS`, seeing the mover's observation
+    of the determinized game), or from `rollout_action` (FAST_ROLLOUT).
     """
     used = np.zeros(2, dtype=np.int64)
     _new_node(0, child, visits, wins, avail, used)
@@ -194,6 +206,7 @@ def search(
     path_node = np.empty(512, dtype=np.int64)
     path_action = np.empty(512, dtype=np.int64)
     reward = np.zeros(2, dtype=np.float64)
+    scratch = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     for it in range(iterations):
         determinize(root, seat, rng, s)
         n = legal_mask(s, mask)
@@ -253,7 +266,11 @@ def search(
             n = step(s, best, mask)
         stop = root[ROUND] + horizon if horizon > 0 else 99
         while n > 0 and s[ROUND] < stop:  # rollout
-            n = step(s, rollout_action(s, mask, n, rng), mask)
+            if rollout_agent == FAST_ROLLOUT:
+                a = rollout_action(s, mask, n, rng)
+            else:
+                a = compiled_action(rollout_agent, s, s[DEC_SIDE], mask, rng, scratch)
+            n = step(s, a, mask)
         reward[0] = evaluate(s)
         reward[1] = 1.0 - reward[0]
         for i in range(depth):
@@ -274,9 +291,9 @@ class ISMCTSAgent:
 
     Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1
     constant over win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the
-    root's before `evaluate` scores it (default 2; 0 plays to the end). With the defaults a decision costs
-    55-70 ms on one core of a shared machine (`python -m experiments.evaluate --agents ismcts heuristic`
-    shows the pace).
+    root's before `evaluate` scores it (default 2; 0 plays to the end), `rollout` the policy that plays
+    them (`ROLLOUTS`; default the compiled `heuristic`). With the defaults a decision costs about 90 ms on
+    one core, and the agent beats `heuristic` about 73% of the time (the README's ladder).
     Deterministic for a seed (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
@@ -292,8 +309,15 @@ class ISMCTSAgent:
         iterations: int = DEFAULT_ITERATIONS,
         exploration: float = DEFAULT_EXPLORATION,
         horizon: int = DEFAULT_HORIZON,
+        rollout: str = DEFAULT_ROLLOUT,
     ) -> None:
+        if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
+            raise ValueError(f"horizon must be a whole number >= 0 (0: rollouts to the game's end), got {horizon!r}")
         self.horizon = horizon
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        self.rollout = rollout
+        self.rollout_agent = FAST_ROLLOUT if rollout == "fast" else COMPILED_AGENTS.index(rollout)
         if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
             raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
         if not isinstance(exploration, (int, float)) or not math.isfinite(exploration) or exploration < 0:
@@ -340,6 +364,6 @@ class ISMCTSAgent:
             return int(np.flatnonzero(mask)[0])
         action = search(
             state, self._seat, self.iterations, self.exploration, self.horizon, self._rng,
-            self._child, self._visits, self._wins, self._avail,
+            self._child, self._visits, self._wins, self._avail, self.rollout_agent,
         )  # fmt: skip
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])

@@ -617,7 +617,8 @@ def report(results: dict[str, Any]) -> str:
             f"(bar {100 * rung['bar']:.0f}%): {verdict}"
         )
     rate = results["games_per_second"]
-    lines.append(f"time: {results['seconds']:.1f} s" + (f" ({rate:.0f} games/s)" if rate else ""))
+    pace = f"{rate:.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s"  # search agents play under one a second
+    lines.append(f"time: {results['seconds']:.1f} s" + (f" ({pace})" if rate else ""))
     return "\n".join(lines)
 
 

@@ -268,25 +268,27 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
         out[O_MY_POOLS + j] = s[field + me] / k_[O_MY_POOLS + j]
         out[O_OPP_POOLS + j] = s[field + opp] / k_[O_OPP_POOLS + j]
+    # Counts are gathered as whole numbers in their own entries (exact in float32), then divided by their scale.
+    if s[PHASE] != PH_DRAW:  # opponent cards revealed this round are seen (in the draw phase: back or out)
+        for p in range(NP):
+            k = s[PLACED + opp * NP + p]
+            if s[REVEALED + p] == 1 and k >= 0 and s[RECYCLED + opp * NP + p] == 0:
+                out[O_OPP_UNSEEN + k] += 1.0
+    for i in range(s[DECK_LEN + me]):
+        c = s[DECK + me * DECK_CAPACITY + i]
+        out[O_MY_DECK + card_kind(c)] += 1.0
+        if c == RECYCLED_PLAGUE:
+            out[O_MY_PSTAR + 1] += 1.0
+    out[O_MY_PSTAR + 1] = out[O_MY_PSTAR + 1] / k_[O_MY_PSTAR + 1]
     my_hand = 0
-    opp_unseen = 0
     for k in range(NK):
         out[O_MY_HAND + k] = s[HAND + me * NK + k] / k_[O_MY_HAND + k]
         my_hand += s[HAND + me * NK + k]
         out[O_MY_OUT + k] = s[OUT + me * NK + k] / k_[O_MY_OUT + k]
         out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / k_[O_OPP_OUT + k]
-        unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k]
-        if s[PHASE] != PH_DRAW:  # cards revealed this round are seen (in the draw phase: back or out)
-            for p in range(NP):
-                if s[REVEALED + p] == 1 and s[PLACED + opp * NP + p] == k and s[RECYCLED + opp * NP + p] == 0:
-                    unseen -= 1
+        unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k] - out[O_OPP_UNSEEN + k]
         out[O_OPP_UNSEEN + k] = unseen / k_[O_OPP_UNSEEN + k]
-        opp_unseen += unseen
-    for i in range(s[DECK_LEN + me]):
-        c = s[DECK + me * DECK_CAPACITY + i]
-        out[O_MY_DECK + card_kind(c)] += 1.0 / k_[O_MY_DECK + card_kind(c)]
-        if c == RECYCLED_PLAGUE:
-            out[O_MY_PSTAR + 1] += 1.0 / k_[O_MY_PSTAR + 1]
+        out[O_MY_DECK + k] = out[O_MY_DECK + k] / k_[O_MY_DECK + k]
     out[O_MY_PSTAR] = s[HAND_RECYCLED + me] / k_[O_MY_PSTAR]
     if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
         for i in range(3):

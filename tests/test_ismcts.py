@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from agents import make_agent
-from agents.ismcts import ISMCTSAgent
+from agents.ismcts import DEFAULT_ROLLOUT, ROLLOUTS, ISMCTSAgent
 from experiments.evaluate import play_games
 from suntzu_env import Game
 from suntzu_env.protocol import ask
@@ -22,6 +22,20 @@ def test_ismcts_specs_in_the_registry() -> None:
     for bad in ("ismcts:0", "ismcts:x", "ismcts:"):
         with pytest.raises(ValueError, match="ismcts"):
             make_agent(bad)
+
+
+def test_ismcts_settings_are_checked() -> None:
+    """Each rollout policy plays a legal move; a bad setting is refused by name."""
+    game = Game.new(2)
+    seat = game.current_player
+    assert ISMCTSAgent().rollout == DEFAULT_ROLLOUT == "heuristic"
+    for rollout in ROLLOUTS:
+        agent = ISMCTSAgent(seed=0, iterations=ITERATIONS, rollout=rollout, horizon=0 if rollout == "fast" else 1)
+        assert game.legal_mask()[ask(agent, game, seat)]
+    for bad, name in (({"rollout": "ppo"}, "rollout"), ({"horizon": -1}, "horizon"), ({"horizon": 1.5}, "horizon"),
+                      ({"iterations": 0}, "iterations"), ({"exploration": float("nan")}, "exploration")):  # fmt: skip
+        with pytest.raises(ValueError, match=name):
+            ISMCTSAgent(**bad)
 
 
 def test_ismcts_needs_the_game() -> None:
