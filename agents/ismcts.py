@@ -4,10 +4,9 @@ Each iteration draws a determinization (`suntzu_env.determinize`: the opponent's
 the deck orders resampled from what this seat knows, R9), descends two trees at once, one per seat,
 then plays the game on with a compiled rollout policy (by default the `heuristic` baseline, each side moving
 on its own observation of the determinized game) for a few rounds, evaluates the position, and backs the result
-up. A tree branches only on
-what its owner sees: a move the other seat makes in secret (a placed card, a kept card, a warlord
-chosen, a warlord not used) is one edge, so neither seat's plan assumes it saw the other's hidden cards
-(Cowling, Powley, Whitehouse 2012, MO-ISMCTS). Selection is UCB1 over the actions legal in the
+up. A tree branches only on what its owner sees: a move the other seat makes in secret (a placed card, a kept
+card, a warlord chosen, a warlord not used) is one edge, so neither seat's plan assumes it saw the other's
+hidden cards (Cowling, Powley, Whitehouse 2012, MO-ISMCTS). Selection is UCB1 over the actions legal in the
 determinization, counting for each action the iterations in which it was available. The action played
 is the one visited most at the root.
 
