@@ -185,7 +185,7 @@ def search(
     visits: np.ndarray,
     wins: np.ndarray,
     avail: np.ndarray,
-    rollout_agent: int = FAST_ROLLOUT,
+    rollout_agent: int,
 ) -> int:
     """The most visited root action after `iterations` determinized descents and rollouts.
 

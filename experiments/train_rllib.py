@@ -37,7 +37,8 @@ LEARNER = "learner"  # the trained module's id
 SELF = "self"  # the opponent that is the learner itself
 SCRIPTED = tuple(name for name in AGENT_NAMES if name != "ismcts")  # compiled, cheap enough to play while sampling
 CHECKPOINT = "checkpoint"
-PROGRESS = "progress.json"  # the last checkpointed iteration and the settings it was trained with
+CONFIG = "config.json"  # the run's settings
+PROGRESS = "progress.json"  # the last checkpointed iteration
 RESUMABLE = ("iterations", "address")  # settings a resumed run may change
 
 
@@ -212,19 +213,18 @@ def _settings(cfg: RLlibConfig) -> dict[str, Any]:
 
 
 def iterations_done(cfg: RLlibConfig) -> int:
-    """The iterations already checkpointed in `cfg.out` (0: a new run); ConfigError if that run's settings differ
-    from `cfg`'s beyond `RESUMABLE`."""
+    """The iterations already checkpointed in `cfg.out` (0: a new run); ConfigError if that run's settings (its
+    config.json) differ from `cfg`'s beyond `RESUMABLE`."""
     progress = cfg.out / PROGRESS
     if not (progress.is_file() and (cfg.out / CHECKPOINT).is_dir()):
         return 0
-    saved = json.loads(progress.read_text())
     ours = {k: v for k, v in json.loads(json.dumps(_settings(cfg))).items() if k not in RESUMABLE}
-    theirs = {k: v for k, v in saved["settings"].items() if k not in RESUMABLE}
+    theirs = {k: v for k, v in json.loads((cfg.out / CONFIG).read_text()).items() if k not in RESUMABLE}
     differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
     if differ:
         raise ConfigError(f"out: {cfg.out} holds a run trained with other settings ({', '.join(differ)}); "
-                          f"resume it with its own (config.json) or choose another out folder")  # fmt: skip
-    return int(saved["iteration"])
+                          f"resume it with its own ({CONFIG}) or choose another out folder")  # fmt: skip
+    return int(json.loads(progress.read_text())["iteration"])
 
 
 def train(cfg: RLlibConfig) -> Path:
@@ -240,7 +240,7 @@ def train(cfg: RLlibConfig) -> Path:
         print(f"{cfg.out}: {done} iterations already trained, nothing to do", flush=True)
         return checkpoint
     cfg.out.mkdir(parents=True, exist_ok=True)
-    write_json(cfg.out / "config.json", _settings(cfg))
+    write_json(cfg.out / CONFIG, _settings(cfg))
     with connected(cfg.address, cfg.env_runners + 1):
         register_env("suntzu_rllib", rllib_env)
         algorithm = algorithm_config(cfg).build_algo()
@@ -256,7 +256,7 @@ def train(cfg: RLlibConfig) -> Path:
                 print(f"iteration {iteration}/{cfg.iterations}: {steps} steps, episodes of {length:.0f} steps",
                       flush=True)  # fmt: skip
                 save_checkpoint(algorithm, cfg.out)
-                write_json(cfg.out / PROGRESS, {"iteration": iteration, "settings": _settings(cfg)})
+                write_json(cfg.out / PROGRESS, {"iteration": iteration})
         finally:
             algorithm.stop()
     return checkpoint
