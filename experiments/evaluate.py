@@ -10,7 +10,7 @@
 | counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
 | win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
 | ratings   | Bradley-Terry strengths fitted to all pairings, on the Elo scale (mean 0)             |
-| ladder    | the bars greedy beats random >= 80% and heuristic beats greedy >= 60%, when both play |
+| ladder    | each rung's bar over the rung below (`LADDER`), for the rungs that both play          |
 
 Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an
 agent. A pairing of agents that act in batches (the compiled baselines and trained policies:
@@ -55,7 +55,11 @@ from suntzu_env.protocol import GameOptions, ask
 SEATS: tuple[str, ...] = GAME.seats
 
 Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
-LADDER: tuple[tuple[str, str, float], ...] = (("greedy", "random", 0.80), ("heuristic", "greedy", 0.60))
+LADDER: tuple[tuple[str, str, float], ...] = (
+    ("greedy", "random", 0.80),
+    ("heuristic", "greedy", 0.60),
+    ("ismcts", "heuristic", 0.70),  # the search baseline at its default settings
+)
 SEEDS_PER_JOB = 25  # deck seeds per unit of work played game by game (50 games)
 BATCHED_SEEDS_PER_JOB = 250  # deck seeds per unit of work played in the batched environment (500 games)
 BACKENDS = ("local", "ray")
