@@ -21,11 +21,11 @@ from pathlib import Path
 from typing import Any
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
-from experiments.evaluate import SEATS, bradley_terry, ladder, report, summarize, write_results
-from experiments.game import REPLAY_COMMAND, describe_options
+from experiments.evaluate import SEATS, bradley_terry, ladder, publish, summarize
+from experiments.game import GAME, describe_options, option_fields
 
 PROG = "python -m experiments.combine"
-OPTION_KEYS = ("variant", "events", "adjacency")  # the options fields of a summary's config (`option_fields`)
+OPTION_KEYS = tuple(option_fields(GAME.options()))  # the options fields a summary's config holds
 
 
 @dataclass
@@ -146,13 +146,7 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Combine the folders, write the combined one, print its report."""
     args = parse(CombineConfig, argv, PROG)
     results = combine(args.results)
-    try:
-        out = write_results(results, args.out)
-    except OSError as error:
-        raise UserError(f"--out {args.out}: cannot write the results ({error.strerror or error})") from None
-    print(report(results))
-    print(f"results: {out}")
-    print(f"replay its games in the browser: {REPLAY_COMMAND.format(out=out)}")
+    publish(results, args.out)
     return results
 
 

@@ -749,6 +749,12 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         require_ray()  # before the games: a missing Ray is said at once
     results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress,
                           backend=args.backend, address=args.address)  # fmt: skip
+    publish(results, out)
+    return results
+
+
+def publish(results: dict[str, Any], out: Path) -> Path:
+    """Write the results folder, print the report and where the folder is; UserError when it cannot be written."""
     try:
         out = write_results(results, out)
     except OSError as error:
@@ -756,7 +762,7 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     print(report(results))
     print(f"results: {out}")
     print(f"replay its games in the browser: {REPLAY_COMMAND.format(out=out)}")
-    return results
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
