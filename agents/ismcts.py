@@ -268,7 +268,7 @@ def search(
             if rollout_agent == FAST_ROLLOUT:
                 a = rollout_action(s, mask, n, rng)
             else:
-                a = compiled_action(rollout_agent, s, s[DEC_SIDE], mask, rng, scratch)
+                a = compiled_action(rollout_agent, s, s[DEC_SIDE], mask, n, rng, scratch)
             n = step(s, a, mask)
         reward[0] = evaluate(s)
         reward[1] = 1.0 - reward[0]

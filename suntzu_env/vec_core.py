@@ -20,8 +20,8 @@ import numpy as np
 from numba import njit, prange
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act, random_act
-from suntzu_env.engine import init_state, projected_marker, result, rng_seed, side_to_act, step
+from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act
+from suntzu_env.engine import init_state, projected_marker, random_action, result, rng_seed, side_to_act, step
 from suntzu_env.layout import SCORE
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
@@ -93,12 +93,13 @@ def _draw_slot(streams: np.ndarray, i: int, mix_cdf: np.ndarray) -> int:
 
 @njit(cache=True)
 def compiled_action(
-    agent: int, s: np.ndarray, side: int, mask: np.ndarray, rng: np.ndarray, scratch: np.ndarray
+    agent: int, s: np.ndarray, side: int, mask: np.ndarray, n_legal: int, rng: np.ndarray, scratch: np.ndarray
 ) -> int:
     """The answer of baseline `agent` (an id of `COMPILED_AGENTS`) for `side` at state `s`: it sees that side's
-    observation (written into `scratch`; `random` reads none) and the mask."""
+    observation (written into `scratch`) and the mask, whose `n_legal` legal actions are all `random` reads (the
+    same draw as `random_act`, without counting them again)."""
     if agent == RANDOM:
-        return random_act(scratch, mask, rng)
+        return random_action(rng, mask, n_legal)
     encode_observation(s, side, scratch)
     return baseline_act(agent, scratch, mask, rng, DEFAULT_PARAMS_ARRAY)
 
@@ -200,7 +201,7 @@ def run_game(
                 table[i, T_WAITING] = 1
                 return
             rng = table[i, T_AGENT_RNG : T_AGENT_RNG + 1]
-            a = compiled_action(agent, s, 1 - learner, mask, rng, scratch[i])
+            a = compiled_action(agent, s, 1 - learner, mask, table[i, T_N_LEGAL], rng, scratch[i])
             record_action(i, table, actions, a)
             table[i, T_N_LEGAL] = step(s, a, mask)
         if table[i, T_STAGE] == S_PLAY:
@@ -253,9 +254,10 @@ def step_games(
         table[i, T_ILLEGAL] = 0
         table[i, T_WAITING] = 0
         rewards[i] = 0.0
-        if table[i, T_IDLE]:
-            continue
         learner = table[i, T_LEARNER]
+        if table[i, T_IDLE]:
+            encode_observation(states[i], learner, obs[i])  # unchanged: the same as the last step's
+            continue
         if illegal[i]:
             offenders = OFFENDER_BIT[learner]
             reward = step_reward(result(states[i]), offenders, learner)
@@ -368,6 +370,14 @@ def baseline_actions(agent: int, obs: np.ndarray, masks: np.ndarray, rngs: np.nd
     its own generator `rngs[i]` (one `rng_seed` state per row): a compiled agent in the learner's seat."""
     for i in prange(obs.shape[0]):
         out[i] = baseline_act(agent, obs[i], masks[i], rngs[i], DEFAULT_PARAMS_ARRAY)
+
+
+@njit(cache=True, parallel=True)
+def learner_observations(envs: np.ndarray, states: np.ndarray, table: np.ndarray, obs: np.ndarray) -> None:
+    """`obs[i]`: what the learner of each env i in `envs` observes now."""
+    for j in prange(envs.shape[0]):
+        i = envs[j]
+        encode_observation(states[i], table[i, T_LEARNER], obs[i])
 
 
 @njit(cache=True, parallel=True)

@@ -152,14 +152,14 @@ class SunTzuVecEnv(VecEnv):
         self._streams = np.zeros(n, dtype=np.uint64)
         self._actions = np.zeros((n, core.RECORD_CAPACITY), dtype=np.int16)
         self._finished = np.zeros((n, core.RECORD_CAPACITY), dtype=np.int16)
-        self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
+        self._obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)  # the last returned: never written again
         self._terminal_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._rewards = np.zeros(n, dtype=np.float32)
         self._policy_obs = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._scratch = np.zeros((n, OBSERVATION_SIZE), dtype=np.float32)
         self._mutable = (
             self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
-            self._obs, self._terminal_obs, self._rewards,
+            self._terminal_obs, self._rewards,
         )  # fmt: skip
         options = settings.options
         seat_code = core.SEAT_ALTERNATE if self.seat_mode == "alternate" else SEATS.index(self.seat_mode)
@@ -169,6 +169,7 @@ class SunTzuVecEnv(VecEnv):
         self._weight = float(settings.shaped_reward)
         self._slots: list[_Slot] = []
         self._slot_agent = np.zeros(0, dtype=np.int64)
+        self._any_policy = False  # some slot is a policy asked from Python
         self._mix_cdf = np.ones(1, dtype=np.float64)
         self._pending_actions: np.ndarray | None = None
         self._illegal = np.zeros(n, dtype=np.uint8)
@@ -207,6 +208,7 @@ class SunTzuVecEnv(VecEnv):
             raise TypeError(f"opponents: each opponent must be {OPPONENTS_HELP}; got {opponent!r}")
         self._slots.append(slot)
         self._slot_agent = np.array([s.agent for s in self._slots], dtype=np.int64)
+        self._any_policy = self._any_policy or slot.policy is not None
         return len(self._slots) - 1
 
     @staticmethod
@@ -317,32 +319,47 @@ class SunTzuVecEnv(VecEnv):
         self._table[[self._env_index(i) for i in envs], core.T_IDLE] = 1
 
     def _start(self, envs: np.ndarray, starts: np.ndarray) -> np.ndarray:
-        self._run(core.start_games, envs, starts)
+        self._run(core.start_games, envs, starts, others=np.setdiff1d(np.arange(self.num_envs), envs))
         self._started = True
         self.reset_infos = [{} for _ in range(self.num_envs)]
-        return self._obs.copy()
+        return self._obs
 
-    def _args(self) -> tuple[Any, ...]:
+    def _args(self, obs: np.ndarray) -> tuple[Any, ...]:
         return (
             self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
-            self._obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
+            obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
             self._settings, self._adj, self._weight,
         )  # fmt: skip
 
-    def _run(self, kernel: Callable[..., None], first: np.ndarray, second: np.ndarray) -> None:
-        """Run a kernel, then the policy opponents' rounds; a failing policy leaves everything as it was."""
-        saved = [a.copy() for a in self._mutable] if (self._slot_agent == core.AGENT_POLICY).any() else None
+    def _run(
+        self, kernel: Callable[..., None], first: np.ndarray, second: np.ndarray, others: np.ndarray | None = None
+    ) -> None:
+        """Run a kernel, then the policy opponents' rounds; a failing policy leaves everything as it was.
+
+        The learners' observations go into a new array, which becomes `_obs` (and is returned as is): an array
+        handed out is never written again, so it needs no copy. The kernel writes the envs it plays; `others`
+        (envs it leaves alone) are observed again, unchanged.
+        """
+        saved = [a.copy() for a in self._mutable] if self._any_policy else None
+        obs = np.empty_like(self._obs)
+        if others is not None and self._started:
+            core.learner_observations(others, self._states, self._table, obs)
+        elif others is not None:
+            obs[others] = 0.0  # no game yet
         try:
-            kernel(first, second, *self._args())
-            self._serve_policies()
+            kernel(first, second, *self._args(obs))
+            if self._any_policy:
+                self._serve_policies(obs)
         except BaseException:
             if saved is not None:
                 for array, copy in zip(self._mutable, saved, strict=True):
                     np.copyto(array, copy)
             raise
+        self._obs = obs
 
-    def _serve_policies(self) -> None:
-        """Opponent rounds: every game waiting on a policy gets its answer from one call per policy."""
+    def _serve_policies(self, obs: np.ndarray) -> None:
+        """Opponent rounds: every game waiting on a policy gets its answer from one call per policy (the learners'
+        observations written into `obs`)."""
         table = self._table
         while True:
             waiting = np.flatnonzero(table[:, core.T_WAITING])
@@ -364,7 +381,7 @@ class SunTzuVecEnv(VecEnv):
                 j = int(np.flatnonzero(~legal)[0])
                 raise ValueError(f"opponent {self._slots[slots[j]].name!r} played an illegal action: "
                                  f"{self._illegal_error(waiting[j], answers[j])}")  # fmt: skip
-            core.resume_games(waiting, answers, *self._args())
+            core.resume_games(waiting, answers, *self._args(obs))
 
     @staticmethod
     def _shaped_answers(slot: _Slot, answers: Any, m: int) -> np.ndarray:
@@ -400,7 +417,7 @@ class SunTzuVecEnv(VecEnv):
         a = np.asarray(actions)
         if a.shape not in ((n,), (n, 1)):
             raise ValueError(f"actions must have shape ({n},), one action id per env, got shape {a.shape}")
-        if not np.issubdtype(a.dtype, np.integer):
+        if a.dtype.kind not in "iu":
             raise TypeError(f"actions must be integer action ids, got dtype {a.dtype}")
         a = a.reshape(n).astype(np.int64)
         i = core.check_actions(a, self._masks, self._illegal)
@@ -429,14 +446,16 @@ class SunTzuVecEnv(VecEnv):
         ended = np.flatnonzero(dones)
         for i, info in zip(ended.tolist(), self._end_infos(ended), strict=True):
             infos[i] = info
-        return self._obs.copy(), self._rewards.copy(), dones, infos
+        return self._obs, self._rewards.copy(), dones, infos
 
     def _end_infos(self, ended: np.ndarray) -> list[dict[str, Any]]:
         """The infos of the envs whose game just ended: its learner's last observation, seat, winner, ..."""
+        if ended.size == 0:
+            return []
         terminal = self._terminal_obs[ended]
-        columns = (core.T_FIN_LEARNER, core.T_FIN_RESULT, core.T_FIN_SLOT, core.T_FIN_SCORE, core.T_ILLEGAL)
+        columns = [core.T_FIN_LEARNER, core.T_FIN_RESULT, core.T_FIN_SLOT, core.T_FIN_SCORE, core.T_ILLEGAL]
         infos = []
-        for j, (learner, result, slot, score, illegal) in enumerate(self._table[np.ix_(ended, columns)].tolist()):
+        for j, (learner, result, slot, score, illegal) in enumerate(self._table[ended][:, columns].tolist()):
             info: dict[str, Any] = {
                 "terminal_observation": terminal[j],
                 "seat": SEATS[learner],
@@ -633,7 +652,8 @@ class _BatchedPlayer:
 
 class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
     """`SunTzuVecEnv` under Gymnasium's vector API (same-step autoreset: a finished env's observation is its
-    next game's, the last one in `infos["final_obs"]` where `infos["_final_obs"]`).
+    next game's, the last one in `infos["final_obs"]` where `infos["_final_obs"]`: an object array, None
+    elsewhere, as Gymnasium's own vector envs give it).
 
     Takes `SunTzuVecEnv`'s arguments (`num_envs` for `n_envs`). `infos["action_mask"]` holds the (N, A) int8
     masks after every reset and step; `action_masks()` gives them as booleans.
@@ -663,13 +683,13 @@ class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
         env.step_async(actions)
         dones = env._advance()  # no per-env info dicts: this API's infos are arrays
         infos: dict[str, Any] = {"action_mask": env._masks.copy()}
-        if dones.any():
-            ended = np.flatnonzero(dones)
-            final = np.zeros_like(env._obs)
-            final[ended] = env._terminal_obs[ended]
+        if dones.any():  # as Gymnasium's own vector envs: an object array, None where no game ended
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(dones).tolist():
+                final[i] = env._terminal_obs[i].copy()
             infos["final_obs"] = final
             infos["_final_obs"] = dones.copy()
-        return env._obs.copy(), env._rewards.copy(), dones, np.zeros_like(dones), infos
+        return env._obs, env._rewards.copy(), dones, np.zeros_like(dones), infos
 
     def action_masks(self) -> np.ndarray:
         return self.env.action_masks()

@@ -244,9 +244,11 @@ def test_gymnasium_vector_api() -> None:
         assert obs.shape == (3, OBSERVATION_SIZE) and not truncations.any()
         if terminations.any():
             assert (infos["_final_obs"] == terminations).all()
-            for i in range(3):
-                expected = twin_infos[i]["terminal_observation"] if terminations[i] else np.zeros(OBSERVATION_SIZE)
-                np.testing.assert_array_equal(infos["final_obs"][i], expected)
+            for i in range(3):  # Gymnasium's convention: an object array, None where no game ended
+                if terminations[i]:
+                    np.testing.assert_array_equal(infos["final_obs"][i], twin_infos[i]["terminal_observation"])
+                else:
+                    assert infos["final_obs"][i] is None
             finished += int(terminations.sum())
     assert finished > 0
     again, _ = envs.reset(seed=2)
@@ -296,6 +298,28 @@ def test_self_play_policy_opponent_in_one_batch() -> None:
             env.step(random_legal(rng, env.action_masks()))
         assert calls and max(calls) > 1  # several games answered in one forward pass
     model.learn(96)
+
+
+def test_returned_observations_are_never_written_again() -> None:
+    """Each step returns a new observation array (no copy is made of it), which later steps, `play_games` on some
+    envs and `sit_out` leave as it was; the envs left alone observe what they observed before."""
+    env = SunTzuVecEnv(4, opponents=["random", FirstLegalPolicy(), "heuristic", "random"], seed=5)
+    rng = np.random.default_rng(0)
+    kept = [env.reset()]
+    for _ in range(40):
+        kept.append(env.step(random_legal(rng, env.action_masks()))[0])
+    env.sit_out([3])
+    kept.append(env.step(random_legal(rng, env.action_masks()))[0])
+    np.testing.assert_array_equal(kept[-1][3], kept[-2][3])  # env 3 sits out: the same observation
+    kept.append(env.play_games([7], ["red"], envs=[1]))
+    np.testing.assert_array_equal(kept[-1][[0, 2, 3]], kept[-2][[0, 2, 3]])
+    values = [obs.copy() for obs in kept]
+    for _ in range(10):
+        env.step(random_legal(rng, env.action_masks()))
+    env.reset()
+    assert len({id(obs) for obs in kept}) == len(kept)
+    for obs, value in zip(kept, values, strict=True):
+        np.testing.assert_array_equal(obs, value)
 
 
 def test_opponent_mix_and_set_opponent() -> None:

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.engine.rng import rng_below
+from suntzu_env.engine.batch import random_action
 
 
 @njit(cache=True)
@@ -16,13 +16,7 @@ def random_act(obs: np.ndarray, mask: np.ndarray, rng: np.ndarray) -> int:
     for a in range(N_ACTIONS):
         if mask[a] != 0:
             legal += 1
-    pick = rng_below(rng, legal)
-    for a in range(N_ACTIONS):
-        if mask[a] != 0:
-            if pick == 0:
-                return a
-            pick -= 1
-    return -1
+    return random_action(rng, mask, legal)
 
 
 @njit(cache=True)
