@@ -6,7 +6,8 @@ through the Python `Game` API, steps per second through the raw PettingZoo AEC e
 observation and action mask built at every step, the compiled scripted agents' decisions per second (one
 core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
-plays random legal actions, chosen by the compiled `random`; observations and masks built). Last (unless
+plays random legal actions, chosen by the compiled `random`; observations and masks built), and against `random`
+through `SunTzuVectorEnv`, Gymnasium's vector API, whose infos are arrays instead of one dict per env. Last (unless
 `--no-train`), the default training's `MaskablePPO` learning on its batched environment and on a zero-cost
 `VecEnv` of random observations and masks, side by side (`python -m experiments.bench`, which takes the
 training's flags): the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
@@ -19,7 +20,7 @@ import argparse
 import random
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 import numba
 import numpy as np
@@ -72,25 +73,44 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def bench_vec_env(seconds: float, n_envs: int, opponent: str) -> float:
-    """Learner steps/s of `SunTzuVecEnv` against `opponent`, the learner choosing uniformly among its legal actions
-    (the compiled `random` baseline, so that the figure is the environment's own cost)."""
+def bench_vec_env(seconds: float, n_envs: int, opponent: str, face: Literal["sb3", "gymnasium"] = "sb3") -> float:
+    """Learner steps/s of the batched environment against `opponent`, the learner choosing uniformly among its
+    legal actions (the compiled `random` baseline, so that the figure is the environment's own cost), through
+    `face`: "sb3" (`SunTzuVecEnv`, with its per-env info dicts) or "gymnasium" (`SunTzuVectorEnv`, infos as
+    arrays)."""
     from suntzu_env.vec_core import baseline_actions
-    from suntzu_env.vec_env import SunTzuVecEnv  # lazy: imports Stable-Baselines3
+    from suntzu_env.vec_env import SunTzuVecEnv, SunTzuVectorEnv  # lazy: imports Stable-Baselines3
 
-    env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0)
-    obs = env.reset()
+    if face not in ("sb3", "gymnasium"):
+        raise ValueError(f"face must be 'sb3' or 'gymnasium', got {face!r}")
+    if face == "sb3":
+        env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0)
+        obs = env.reset()
+
+        def play(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            return env.step(actions)[0], env.action_masks()
+
+        masks = env.action_masks()
+    else:
+        vector_env = SunTzuVectorEnv(n_envs, opponents=opponent, seed=0)
+        obs, infos = vector_env.reset()
+
+        def play(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            out = vector_env.step(actions)
+            return out[0], out[4]["action_mask"]
+
+        masks = infos["action_mask"]
     rngs = np.stack([rng_seed(i) for i in range(n_envs)])
     actions = np.zeros(n_envs, dtype=np.int64)
     for _ in range(2):  # warm-up: the compiled step loads (or compiles) on its first call
-        baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
-        obs = env.step(actions)[0]
-    baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
+        baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
+        obs, masks = play(actions)
+    baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
     steps = 0
     start = time.perf_counter()
     while steps == 0 or time.perf_counter() - start < seconds:
-        obs = env.step(actions)[0]
-        baseline_actions(baselines.RANDOM, obs, env.action_masks(), rngs, actions)
+        obs, masks = play(actions)
+        baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
         steps += n_envs
     return steps / (time.perf_counter() - start)
 
@@ -173,6 +193,11 @@ def main(argv: list[str] | None = None) -> None:
             f"SunTzuVecEnv, {args.envs} games, {numba.get_num_threads()} threads, vs {opponent}, random legal "
             f"learner, observation + mask each step: {rate:,.0f} learner steps/s"
         )
+    rate = bench_vec_env(args.seconds, args.envs, "random", face="gymnasium")
+    print(
+        f"SunTzuVectorEnv (Gymnasium's vector API: no per-env info dicts), the same against random: {rate:,.0f} "
+        "learner steps/s"
+    )
     if args.train:
         try:
             from experiments.bench import run as bench_training  # the training's own setup, default settings

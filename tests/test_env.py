@@ -666,6 +666,16 @@ def test_bench_aec_runs() -> None:
     assert bench_aec(0.05) > 0
 
 
+@pytest.mark.parametrize("face", ["sb3", "gymnasium"])
+def test_bench_vec_env_runs(face: str) -> None:
+    """The benchmark's batched loop (python -m suntzu_env.bench) steps through either face; a bad face is named."""
+    from suntzu_env.bench import bench_vec_env
+
+    assert bench_vec_env(0.05, 8, "random", face=face) > 0  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="face must be 'sb3' or 'gymnasium'"):
+        bench_vec_env(0.05, 8, "random", face="torch")  # type: ignore[arg-type]
+
+
 # ---------------------------------------------------------------- settings and the episode core
 
 
