@@ -169,7 +169,7 @@ class SunTzuVecEnv(VecEnv):
         self._weight = float(settings.shaped_reward)
         self._slots: list[_Slot] = []
         self._slot_agent = np.zeros(0, dtype=np.int64)
-        self._any_policy = False  # some slot is a policy asked from Python
+        self._any_policy = False  # some slot is a policy asked from Python (follows `_slot_agent`)
         self._mix_cdf = np.ones(1, dtype=np.float64)
         self._pending_actions: np.ndarray | None = None
         self._illegal = np.zeros(n, dtype=np.uint8)
@@ -208,7 +208,7 @@ class SunTzuVecEnv(VecEnv):
             raise TypeError(f"opponents: each opponent must be {OPPONENTS_HELP}; got {opponent!r}")
         self._slots.append(slot)
         self._slot_agent = np.array([s.agent for s in self._slots], dtype=np.int64)
-        self._any_policy = self._any_policy or slot.policy is not None
+        self._any_policy = bool((self._slot_agent == core.AGENT_POLICY).any())
         return len(self._slots) - 1
 
     @staticmethod
