@@ -114,7 +114,7 @@ class PPOAgent:
         logits = np.where(masks, self.actor.logits(observations), -np.inf)
         if not self.deterministic:  # a sample of each row's softmax: the argmax of logits plus Gumbel noise
             logits += self._rng.gumbel(size=logits.shape)
-        return np.argmax(logits, axis=1)
+        return logits.argmax(axis=1)
 
     def __repr__(self) -> str:
         return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"

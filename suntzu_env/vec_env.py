@@ -24,6 +24,7 @@ import it: `from suntzu_env.vec_env import SunTzuVecEnv`.
 
 from __future__ import annotations
 
+import itertools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -371,14 +372,12 @@ class SunTzuVecEnv(VecEnv):
             core.opponent_observations(waiting, self._states, table, observations)
             masks = self._masks[waiting]
             answers = np.empty(waiting.size, dtype=np.int64)
-            kinds, firsts = np.unique(slots, return_index=True)
-            for k, lo, hi in zip(kinds, firsts, [*firsts[1:], waiting.size], strict=True):
-                slot = self._slots[k]
+            bounds = [0, *(np.flatnonzero(slots[1:] != slots[:-1]) + 1).tolist(), waiting.size]  # one run per policy
+            for lo, hi in itertools.pairwise(bounds):
+                slot = self._slots[slots[lo]]
                 answers[lo:hi] = self._shaped_answers(slot, slot.policy(observations[lo:hi], masks[lo:hi]), hi - lo)
-            legal = (answers >= 0) & (answers < N_ACTIONS)
-            legal[legal] = masks[np.flatnonzero(legal), answers[legal]] != 0
-            if not legal.all():
-                j = int(np.flatnonzero(~legal)[0])
+            j = core.check_actions(answers, masks, np.empty(waiting.size, dtype=np.uint8))
+            if j >= 0:
                 raise ValueError(f"opponent {self._slots[slots[j]].name!r} played an illegal action: "
                                  f"{self._illegal_error(waiting[j], answers[j])}")  # fmt: skip
             core.resume_games(waiting, answers, *self._args(obs))
@@ -386,6 +385,8 @@ class SunTzuVecEnv(VecEnv):
     @staticmethod
     def _shaped_answers(slot: _Slot, answers: Any, m: int) -> np.ndarray:
         """A policy's answers for m games as int64 (m,); else ValueError naming the opponent."""
+        if type(answers) is np.ndarray and answers.dtype == np.int64 and answers.shape == (m,):
+            return answers  # what a batched policy usually returns: nothing to check or convert
         out = np.asarray(answers)
         if out.size != m or (out.ndim > 1 and out.shape[0] != m):
             raise ValueError(

@@ -377,11 +377,15 @@ def test_a_policy_answering_illegally_changes_nothing() -> None:
     def bad(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         return (masks == 0).argmax(axis=1)  # the first illegal action
 
+    def beyond(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return np.full(len(observations), N_ACTIONS)  # no action has this id
+
     def broken(observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         raise RuntimeError("the network fell over")
 
     for opponent, error, match in (
         (bad, ValueError, r"opponent 'bad' played an illegal action: env \d: illegal action .* legal: "),
+        (beyond, ValueError, r"opponent 'beyond' played an illegal action: env \d: "),
         (broken, RuntimeError, "fell over"),
     ):
         env = SunTzuVecEnv(4, opponents=opponent, seed=0, seat="blue")
