@@ -35,8 +35,9 @@ class TrainConfig:
     """MaskablePPO, warm-started by imitating the heuristic baseline, then trained against a mix of scripted
     baselines and frozen snapshots of itself.
 
-    The defaults are the recommended run: about 7 minutes on 2 CPU cores. With SUNTZU_TRAIN_SMOKE=1 in the
-    environment the defaults become a budget of seconds that runs every stage (what CI runs).
+    The defaults are the recommended run: 7 to 10 minutes on 2 CPU cores, as busy as the machine is. With
+    SUNTZU_TRAIN_SMOKE=1 in the environment the defaults become a budget of seconds that runs every stage (what CI
+    runs).
     """
 
     # ---------------------------------------------------------------- run
