@@ -373,19 +373,14 @@ def baseline_actions(agent: int, obs: np.ndarray, masks: np.ndarray, rngs: np.nd
 
 
 @njit(cache=True, parallel=True)
-def learner_observations(envs: np.ndarray, states: np.ndarray, table: np.ndarray, obs: np.ndarray) -> None:
-    """`obs[i]`: what the learner of each env i in `envs` observes now."""
+def observe(
+    envs: np.ndarray, opponent: bool, states: np.ndarray, table: np.ndarray, out: np.ndarray, rows: np.ndarray
+) -> None:
+    """`out[rows[j]]`: what env `envs[j]`'s learner (or, with `opponent`, its opponent) observes now."""
     for j in prange(envs.shape[0]):
         i = envs[j]
-        encode_observation(states[i], table[i, T_LEARNER], obs[i])
-
-
-@njit(cache=True, parallel=True)
-def opponent_observations(envs: np.ndarray, states: np.ndarray, table: np.ndarray, out: np.ndarray) -> None:
-    """`out[j]`: what env `envs[j]`'s opponent observes now (its own seat's view)."""
-    for j in prange(envs.shape[0]):
-        i = envs[j]
-        encode_observation(states[i], 1 - table[i, T_LEARNER], out[j])
+        learner = table[i, T_LEARNER]
+        encode_observation(states[i], 1 - learner if opponent else learner, out[rows[j]])
 
 
 __all__ = [

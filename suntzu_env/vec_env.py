@@ -344,7 +344,7 @@ class SunTzuVecEnv(VecEnv):
         saved = [a.copy() for a in self._mutable] if self._any_policy else None
         obs = np.empty_like(self._obs)
         if others is not None and self._started:
-            core.learner_observations(others, self._states, self._table, obs)
+            core.observe(others, False, self._states, self._table, obs, others)
         elif others is not None:
             obs[others] = 0.0  # no game yet
         try:
@@ -369,7 +369,7 @@ class SunTzuVecEnv(VecEnv):
             waiting = waiting[np.argsort(table[waiting, core.T_SLOT], kind="stable")]  # each policy's games together
             slots = table[waiting, core.T_SLOT]
             observations = self._policy_obs[: waiting.size]
-            core.opponent_observations(waiting, self._states, table, observations)
+            core.observe(waiting, True, self._states, table, observations, np.arange(waiting.size))
             masks = self._masks[waiting]
             answers = np.empty(waiting.size, dtype=np.int64)
             bounds = [0, *(np.flatnonzero(slots[1:] != slots[:-1]) + 1).tolist(), waiting.size]  # one run per policy
