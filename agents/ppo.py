@@ -1,10 +1,12 @@
 """A trained MaskablePPO policy as an agent: `load_ppo_agent(path)`, the `ppo:<path>` spec of `make_agent`.
 
-The policy's actor network is copied out of torch into numpy (`PolicyActor`): one observation at a time,
-a few small matrix products in numpy cost a fraction of a torch forward pass, and the copy is frozen,
-picklable and free of torch threads, which is what self-play opponents and evaluation games need.
-Illegal actions are masked out of the logits before the argmax (or the sample), so the agent never
-plays an illegal action.
+The policy's actor network is copied out of torch (`PolicyActor`) into the game's compiled policy network
+(`suntzu_env.policy_net.PolicyNet`): a few small matrix products over mostly-zero observations cost a fraction of
+a torch forward pass, and the copy is frozen, picklable and free of torch threads, which is what self-play
+opponents and evaluation games need. The same compiled move serves a game at a time (`act`), a batch
+(`act_batch`), and the batched environment's own step, where a `PPOAgent` opponent plays in compiled code.
+Illegal actions are masked out of the logits before the argmax (or the sample), so the agent never plays an
+illegal action.
 """
 
 from __future__ import annotations
@@ -15,6 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from suntzu_env.engine.rng import rng_seed
+from suntzu_env.policy_net import ACTIVATIONS, PolicyNet, net_act, net_act_batch
+
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
 
@@ -23,26 +28,14 @@ MODEL_FILE = "model.zip"  # a run folder's final model
 CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_steps.zip`
 
 
-def _relu(x: np.ndarray) -> np.ndarray:
-    return np.maximum(x, 0.0)
-
-
-ACTIVATIONS = {"Tanh": np.tanh, "ReLU": _relu}
-
-
 class PolicyActor:
-    """The actor half of an MLP actor-critic policy, frozen as numpy arrays: observation -> logits."""
+    """The actor half of an MLP actor-critic policy, frozen: observation -> logits (`net`, compiled)."""
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "Tanh") -> None:
-        if activation not in ACTIVATIONS:
-            raise ValueError(f"activation must be one of {sorted(ACTIVATIONS)}, got {activation!r}")
-        if len(weights) != len(biases) or not weights:
-            raise ValueError("expected as many weight matrices as bias vectors, at least one")
+        self.net = PolicyNet(weights, biases, activation)  # checks the shapes and values
         self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
         self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
         self.activation = activation
-        self._act = ACTIVATIONS[activation]
-        self._layers = [(np.ascontiguousarray(w.T), b) for w, b in zip(self.weights, self.biases, strict=True)]
 
     @classmethod
     def from_policy(cls, policy: ActorCriticPolicy) -> PolicyActor:
@@ -58,7 +51,7 @@ class PolicyActor:
             elif type(layer).__name__ in ACTIVATIONS:
                 activation = type(layer).__name__
             else:
-                raise ValueError(f"cannot copy a policy layer of type {type(layer).__name__} to numpy")
+                raise ValueError(f"cannot copy a policy layer of type {type(layer).__name__}")
         return cls(weights, biases, activation)
 
     def state(self) -> dict[str, np.ndarray]:
@@ -73,51 +66,67 @@ class PolicyActor:
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits of one observation (or a batch, along the first axis)."""
-        x = np.asarray(observation, dtype=np.float32)
-        *hidden, (w_out, b_out) = self._layers
-        for w, b in hidden:
-            x = self._act(x @ w + b)
-        return x @ w_out + b_out
+        return self.net.logits(observation)
 
 
 class PPOAgent:
-    """Plays a frozen policy: argmax of the masked logits (deterministic) or a sample from them."""
+    """Plays a frozen policy: argmax of the masked logits (deterministic) or a sample from them.
+
+    A sample draws from the agent's own engine generator (`seed`; None: fresh entropy). In `SunTzuVecEnv` the
+    agent plays in compiled code and samples from each game's opponent generator, as the compiled baselines do.
+    """
 
     def __init__(self, actor: PolicyActor, deterministic: bool = True, seed: int | None = None, name: str = "ppo"):
         self.actor = actor
         self.deterministic = deterministic
         self.name = name
-        self._rng = np.random.default_rng(seed)
+        self._header = actor.net.playing(deterministic)
+        self.reset(seed if seed is not None else int(np.random.SeedSequence().generate_state(1)[0]))
 
     def reset(self, seed: int | None = None) -> None:
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
+            self._rng = rng_seed(int(seed) % 2**63)
+
+    def _checked(self, observations: np.ndarray, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        net = self.actor.net
+        x = np.ascontiguousarray(observations, dtype=np.float32)
+        m = np.ascontiguousarray(masks, dtype=np.int8)
+        if x.shape[-1:] != (net.n_inputs,) or m.shape != (*x.shape[:-1], net.n_outputs):
+            raise ValueError(f"expected observations of width {net.n_inputs} and masks of width {net.n_outputs} "
+                             f"for the same games, got shapes {x.shape} and {m.shape}")  # fmt: skip
+        if not m.any(axis=-1).all():
+            raise ValueError("an action mask allows no action: the game is over or the mask is wrong")
+        return x, m
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int:
-        mask = np.asarray(action_mask, dtype=bool)
-        if not mask.any():
-            raise ValueError("action_mask allows no action: the game is over or the mask is wrong")
-        logits = np.where(mask, self.actor.logits(observation), -np.inf)
-        if self.deterministic:
-            return int(np.argmax(logits))
-        p = np.exp(logits - logits.max())
-        return int(self._rng.choice(len(p), p=p / p.sum()))
+        x, mask = self._checked(observation, action_mask)
+        if x.ndim != 1:
+            raise ValueError(f"act takes one observation; got shape {x.shape} (act_batch plays several)")
+        work = np.empty(self.actor.net.work_size, dtype=np.float32)
+        return int(net_act(self.actor.net.params, self._header, x, mask, self._rng, work))
 
     def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
-        """`act` for M games in one forward pass: (M, D) observations and (M, A) masks -> (M,) action ids.
+        """`act` for M games at once: (M, D) observations and (M, A) masks -> (M,) action ids."""
+        x, masks = self._checked(observations, action_masks)
+        if x.ndim != 2:
+            raise ValueError(f"act_batch takes (M, D) observations; got shape {x.shape}")
+        out = np.empty(len(x), dtype=np.int64)
+        work = np.empty((len(x), self.actor.net.work_size), dtype=np.float32)
+        net_act_batch(self.actor.net.params, self._header, x, masks, self._rng, work, out)
+        return out
 
-        `suntzu_env.vec_env.SunTzuVecEnv` asks it once per opponent round for every game waiting on it.
-        """
-        masks = np.asarray(action_masks, dtype=bool)
-        if not masks.any(axis=1).all():
-            raise ValueError("an action mask allows no action: the game is over or the mask is wrong")
-        logits = np.where(masks, self.actor.logits(observations), -np.inf)
-        if not self.deterministic:  # a sample of each row's softmax: the argmax of logits plus Gumbel noise
-            logits += self._rng.gumbel(size=logits.shape)
-        return logits.argmax(axis=1)
+    def compiled_policy(self) -> tuple[PolicyNet, bool] | None:
+        """The net and whether it plays the argmax, for `SunTzuVecEnv` to play it in compiled code; None when a
+        subclass changes how the agent acts (it is then asked from Python)."""
+        if type(self).act_batch is not _ACT_BATCH or type(self).act is not _ACT:
+            return None
+        return self.actor.net, self.deterministic
 
     def __repr__(self) -> str:
         return f"PPOAgent({self.name!r}, deterministic={self.deterministic})"
+
+
+_ACT, _ACT_BATCH = PPOAgent.act, PPOAgent.act_batch
 
 
 class ModelError(ValueError):

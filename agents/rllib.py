@@ -1,8 +1,9 @@
 """A policy trained with RLlib as an agent: `load_rllib_agent(path)`, the `rllib:<checkpoint>` spec of `make_agent`.
 
 The learner's module (`experiments.train_rllib`: RLlib's action-masking PPO module) is read from the checkpoint's
-`learner_group/learner/rl_module/learner` and its actor (encoder then policy head) copied into numpy, as the
-`ppo:` agents are (`agents.ppo.PolicyActor`): it plays the argmax of its masked logits, one game or a batch.
+`learner_group/learner/rl_module/learner` and its actor (encoder then policy head) copied into the game's compiled
+policy network, as the `ppo:` agents are (`agents.ppo.PolicyActor`): it plays the argmax of its masked logits, one
+game or a batch.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def module_folder(path: str | Path) -> Path:
 
 
 def actor_of(module: object) -> PolicyActor:
-    """The actor of an RLlib PPO torch module with an MLP encoder and head, as numpy."""
+    """The actor of an RLlib PPO torch module with an MLP encoder and head, frozen."""
     import torch
 
     encoder = module.encoder  # type: ignore[attr-defined]

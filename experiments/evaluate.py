@@ -238,8 +238,8 @@ def play_games(
 
     The games are cut into jobs (`plan_jobs`). A pairing of agents the game's batched environment plays
     (`GAME.batchable`: the compiled baselines and policies) is played there, many games at once, unless
-    `batched` is False; the others game by game. Both ways play the same games (a policy's batched forward pass
-    may round differently from its one-row pass, so a near-tie may rarely go the other way).
+    `batched` is False; the others game by game. Both ways play the same games (a policy network computes each
+    row alike, one row or many).
 
     `backend` "local": batched jobs in this process on every core, the others over `workers` processes.
     "ray": every job as a Ray task (`experiments.cluster`), on the cluster at `address` or on a local one of

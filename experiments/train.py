@@ -9,7 +9,7 @@ run, for demonstrations, training and evaluation, is played under the run's opti
 2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (`SunTzuVecEnv`:
    the games, the scripted opponents and the observations stepped in compiled code), in alternate seats,
    against an opponent drawn per game from a mix of scripted baselines and frozen snapshots of itself (the
-   self-play pool, `--opponents`), whose moves are one batched forward pass per snapshot.
+   self-play pool, `--opponents`), whose networks play inside the compiled step too.
 3. **Evaluation**: every `--eval-every` timesteps, and at the end with more games, the masked,
    deterministic policy plays seat-balanced games against each baseline; the results go to `eval.csv`,
    TensorBoard and `learning_curve.png`.

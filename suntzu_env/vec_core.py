@@ -11,7 +11,9 @@ Per game the integers live in one row of `table` (columns `T_*`), so that the wh
 arrays: `states` (N, S), `masks` (N, A), `table` (N, T), `phi` (N,), `streams` (N,), `actions` (N, C) with
 `finished` (N, C) (the actions of the game in progress and of the last finished one), and the outputs
 `obs`, `terminal_obs` (N, D), `rewards` (N,), with `scratch` (N, D) for the compiled opponents' observations.
-`settings` is (variant, events, seat mode); `adj` the map.
+`settings` is (variant, events, seat mode); `adj` the map. Opponents that are policy networks play in compiled
+code too (`suntzu_env.policy_net`): `net_params` holds their packed parameters, `net_headers` (slots, H) each
+slot's net, and `work` (N, W) the scratch of their forward passes.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseli
 from suntzu_env.engine import init_state, projected_marker, random_action, result, rng_seed, side_to_act, step
 from suntzu_env.layout import SCORE
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
+from suntzu_env.policy_net import net_act
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
 RECORD_CAPACITY = 1024  # decisions a game's record may hold: several times the longest game (about 200)
@@ -61,8 +64,10 @@ SET_EVENTS = 1
 SET_SEATS = 2
 SEAT_ALTERNATE = 2  # seat modes: 0 the learner is always blue, 1 always red, 2 alternating per game
 
-# Compiled opponents by id: the baselines of `suntzu_env.baselines` (a slot's agent id; -1 a policy asked from Python).
+# Compiled opponents by id: the baselines of `suntzu_env.baselines` (a slot's agent id; -1 a policy asked from Python,
+# -2 a policy network played in compiled code, its net the slot's row of `net_headers`).
 AGENT_POLICY = -1
+AGENT_NET = -2
 COMPILED_AGENTS: tuple[str, ...] = BASELINES
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -182,6 +187,9 @@ def run_game(
     mix_cdf: np.ndarray,
     settings: np.ndarray,
     adj: np.ndarray,
+    net_params: np.ndarray,
+    net_headers: np.ndarray,
+    work: np.ndarray,
     weight: float,
 ) -> None:
     """Play env i on until the learner must act (its observation written) or a policy opponent must answer.
@@ -196,12 +204,17 @@ def run_game(
     while True:
         learner = table[i, T_LEARNER]
         while table[i, T_N_LEGAL] > 0 and side_to_act(s) != learner:
-            agent = slot_agent[table[i, T_SLOT]]
+            slot = table[i, T_SLOT]
+            agent = slot_agent[slot]
             if agent == AGENT_POLICY:
                 table[i, T_WAITING] = 1
                 return
             rng = table[i, T_AGENT_RNG : T_AGENT_RNG + 1]
-            a = compiled_action(agent, s, 1 - learner, mask, table[i, T_N_LEGAL], rng, scratch[i])
+            if agent == AGENT_NET:
+                encode_observation(s, 1 - learner, scratch[i])
+                a = net_act(net_params, net_headers[slot], scratch[i], mask, rng, work[i])
+            else:
+                a = compiled_action(agent, s, 1 - learner, mask, table[i, T_N_LEGAL], rng, scratch[i])
             record_action(i, table, actions, a)
             table[i, T_N_LEGAL] = step(s, a, mask)
         if table[i, T_STAGE] == S_PLAY:
@@ -245,6 +258,9 @@ def step_games(
     mix_cdf: np.ndarray,
     settings: np.ndarray,
     adj: np.ndarray,
+    net_params: np.ndarray,
+    net_headers: np.ndarray,
+    work: np.ndarray,
     weight: float,
 ) -> None:
     """Every env's learner plays `learner_actions[i]` (checked legal by the caller unless `illegal[i]`: then the
@@ -275,7 +291,7 @@ def step_games(
             table[i, T_STAGE] = S_PLAY
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
-            slot_agent, mix_cdf, settings, adj, weight,
+            slot_agent, mix_cdf, settings, adj, net_params, net_headers, work, weight,
         )  # fmt: skip
 
 
@@ -298,6 +314,9 @@ def resume_games(
     mix_cdf: np.ndarray,
     settings: np.ndarray,
     adj: np.ndarray,
+    net_params: np.ndarray,
+    net_headers: np.ndarray,
+    work: np.ndarray,
     weight: float,
 ) -> None:
     """The policy opponents' answers (`answers[j]` for env `envs[j]`, checked legal by the caller) are
@@ -309,7 +328,7 @@ def resume_games(
         table[i, T_N_LEGAL] = step(states[i], answers[j], masks[i])
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
-            slot_agent, mix_cdf, settings, adj, weight,
+            slot_agent, mix_cdf, settings, adj, net_params, net_headers, work, weight,
         )  # fmt: skip
 
 
@@ -332,6 +351,9 @@ def start_games(
     mix_cdf: np.ndarray,
     settings: np.ndarray,
     adj: np.ndarray,
+    net_params: np.ndarray,
+    net_headers: np.ndarray,
+    work: np.ndarray,
     weight: float,
 ) -> None:
     """A new game in each env `envs[j]`, from `starts[j]` = (deck seed, learner's side, opponent's generator
@@ -346,7 +368,7 @@ def start_games(
         new_game(i, states, masks, table, streams, mix_cdf, settings, adj, starts[j, 0], starts[j, 1], starts[j, 2])
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
-            slot_agent, mix_cdf, settings, adj, weight,
+            slot_agent, mix_cdf, settings, adj, net_params, net_headers, work, weight,
         )  # fmt: skip
 
 

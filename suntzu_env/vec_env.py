@@ -14,11 +14,11 @@ vector API.
     env = SunTzuVecEnv(64, opponents="random", seed=0)
     MaskablePPO("MlpPolicy", env).learn(100_000)
 
-Opponents are the compiled baselines (`random`, `greedy`, `heuristic`: `suntzu_env.baselines`), played inside
-the compiled step, or policies: a callable
-`policy(observations[M, D], masks[M, A]) -> actions[M]` asked once per "opponent round" for all the games
-waiting on it (one batched forward pass), an object with such an `act_batch` method (`agents.ppo.PPOAgent`
-has one), or an `Agent` asked game by game. This module imports Stable-Baselines3, so the package does not
+Opponents are the compiled baselines (`random`, `greedy`, `heuristic`: `suntzu_env.baselines`) and trained
+policy networks (`agents.ppo.PPOAgent`: self-play snapshots, `ppo:<path>`), played inside the compiled step, or
+policies asked from Python: a callable `policy(observations[M, D], masks[M, A]) -> actions[M]` asked once per
+"opponent round" for all the games waiting on it (one batched call), an object with such an `act_batch`
+method, or an `Agent` asked game by game. This module imports Stable-Baselines3, so the package does not
 import it: `from suntzu_env.vec_env import SunTzuVecEnv`.
 """
 
@@ -45,6 +45,7 @@ from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options, check_choice, check_number, check_seed, is_integer
+from suntzu_env.policy_net import H_OFFSET, HEADER_SIZE, PolicyNet
 from suntzu_env.rules import SEATS, VARIANTS
 from suntzu_env.suntzu_v1 import observation_box
 
@@ -58,13 +59,17 @@ OPPONENTS_HELP = (
 
 
 class _Slot:
-    """One opponent of the env: a compiled agent (`agent` >= 0) or a policy asked from Python."""
+    """One opponent of the env: a compiled agent (`agent` >= 0), a policy network played in compiled code (`net`:
+    the net and whether it plays the argmax) or a policy asked from Python."""
 
-    def __init__(self, key: Any, name: str, agent: int, policy: Policy | None) -> None:
+    def __init__(
+        self, key: Any, name: str, agent: int, policy: Policy | None, net: tuple[PolicyNet, bool] | None = None
+    ) -> None:
         self.key = key
         self.name = name
         self.agent = agent
         self.policy = policy
+        self.net = net
 
 
 def _row_by_row(agent: Any) -> Policy:
@@ -91,9 +96,11 @@ class SunTzuVecEnv(VecEnv):
     - `opponents`: one opponent for every env, a sequence of `n_envs` (env i always meets the i-th), or a
       mapping opponent -> weight (each new game draws its opponent with those weights from the env's seed).
       An opponent is an agent spec string (`random`, `greedy`, `heuristic` play compiled; other specs go
-      through `agents.make_agent` and are asked from Python), a callable `policy(observations[M, D], masks[M, A])
-      -> actions[M]` (int8 masks, one batched call for every game waiting on it), or an object with
-      `act_batch(observations, masks)` or `act(observation, mask)`. `set_opponents` changes them.
+      through `agents.make_agent`), a callable `policy(observations[M, D], masks[M, A]) -> actions[M]` (int8
+      masks, one batched call for every game waiting on it), or an object with `act_batch(observations, masks)`
+      or `act(observation, mask)`. An agent whose `compiled_policy()` gives a policy network and whether it
+      plays the argmax (`agents.ppo.PPOAgent`) plays in compiled code, sampling (when it samples) from each
+      game's opponent generator; the others are asked from Python. `set_opponents` changes them.
     - `seed`: the seed of every deck, seat draw and opponent generator (an int in [0, 2**63), None: fresh
       entropy). The same seed and the same actions give the same games.
     - `seat`: the learner's seat: "alternate" (the default: env i starts as blue when i is even, red when
@@ -171,6 +178,9 @@ class SunTzuVecEnv(VecEnv):
         self._slots: list[_Slot] = []
         self._slot_agent = np.zeros(0, dtype=np.int64)
         self._any_policy = False  # some slot is a policy asked from Python (follows `_slot_agent`)
+        self._net_params = np.zeros(1, dtype=np.float32)  # the policy networks' slots (follow `_slots`)
+        self._net_headers = np.zeros((0, HEADER_SIZE), dtype=np.int64)
+        self._work = np.zeros((n, 0), dtype=np.float32)
         self._mix_cdf = np.ones(1, dtype=np.float64)
         self._pending_actions: np.ndarray | None = None
         self._illegal = np.zeros(n, dtype=np.uint8)
@@ -198,11 +208,11 @@ class SunTzuVecEnv(VecEnv):
                         f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv; "
                         "evaluate it with experiments.evaluate"
                     )
-                slot = _Slot(opponent, opponent, core.AGENT_POLICY, self._policy_of(agent))
+                slot = self._agent_slot(opponent, opponent, agent)
         elif callable(getattr(opponent, "act_batch", None)) or callable(getattr(opponent, "act", None)):
             if callable(getattr(opponent, "observe_game", None)):
                 raise ValueError(f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv")
-            slot = _Slot(opponent, _describe(opponent), core.AGENT_POLICY, self._policy_of(opponent))
+            slot = self._agent_slot(opponent, _describe(opponent), opponent)
         elif callable(opponent):
             slot = _Slot(opponent, _describe(opponent), core.AGENT_POLICY, opponent)
         else:
@@ -210,12 +220,44 @@ class SunTzuVecEnv(VecEnv):
         self._slots.append(slot)
         self._slot_agent = np.array([s.agent for s in self._slots], dtype=np.int64)
         self._any_policy = bool((self._slot_agent == core.AGENT_POLICY).any())
+        self._pack_nets()
         return len(self._slots) - 1
 
-    @staticmethod
-    def _policy_of(agent: Any) -> Policy:
-        act_batch = getattr(agent, "act_batch", None)
-        return act_batch if callable(act_batch) else _row_by_row(agent)
+    def _agent_slot(self, key: Any, name: str, agent: Any) -> _Slot:
+        """The slot of an agent object: its policy network played in compiled code, or the agent asked from Python."""
+        compiled = getattr(agent, "compiled_policy", None)
+        spec = compiled() if callable(compiled) else None
+        if spec is None:
+            act_batch = getattr(agent, "act_batch", None)
+            return _Slot(key, name, core.AGENT_POLICY, act_batch if callable(act_batch) else _row_by_row(agent))
+        net, deterministic = spec
+        if not isinstance(net, PolicyNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
+            raise ValueError(
+                f"opponents: {name!r} gives a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
+                f"{getattr(net, 'n_outputs', '?')} outputs; this game needs {OBSERVATION_SIZE} and {N_ACTIONS}"
+            )
+        try:
+            net.check()
+        except ValueError as error:
+            raise ValueError(f"opponents: {name!r}: {error}") from None
+        return _Slot(key, name, core.AGENT_NET, None, (net, bool(deterministic)))
+
+    def _pack_nets(self) -> None:
+        """The compiled step's view of the slots' policy networks: one parameter vector, a header per slot."""
+        headers = np.zeros((len(self._slots), HEADER_SIZE), dtype=np.int64)
+        parts, at, width = [], 0, 0
+        for k, slot in enumerate(self._slots):
+            if slot.net is not None:
+                net, deterministic = slot.net
+                headers[k] = net.playing(deterministic)
+                headers[k, H_OFFSET] = at
+                parts.append(net.params)
+                at += net.params.size
+                width = max(width, net.work_size)
+        self._net_params = np.concatenate(parts) if parts else np.zeros(1, dtype=np.float32)
+        self._net_headers = headers
+        if self._work.shape[1] < width:
+            self._work = np.zeros((self.num_envs, width), dtype=np.float32)
 
     def set_opponents(
         self, opponents: Opponent | Sequence[Opponent] | Mapping[Opponent, float], indices: VecEnvIndices = None
@@ -329,7 +371,7 @@ class SunTzuVecEnv(VecEnv):
         return (
             self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
             obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
-            self._settings, self._adj, self._weight,
+            self._settings, self._adj, self._net_params, self._net_headers, self._work, self._weight,
         )  # fmt: skip
 
     def _run(

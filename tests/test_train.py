@@ -231,24 +231,23 @@ def test_the_batched_env_draws_the_mix_and_the_pool_and_alternates_seats(tiny_ru
         assert played[:4] == (["blue", "red"] * 2 if i % 2 == 0 else ["red", "blue"] * 2)
 
 
-def test_snapshot_opponents_are_asked_in_one_batch_per_snapshot(
-    tiny_run: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    calls: list[int] = []
-    act_batch = PPOAgent.act_batch
-    monkeypatch.setattr(
-        PPOAgent, "act_batch", lambda self, obs, masks: calls.append(len(obs)) or act_batch(self, obs, masks)
-    )
+def test_snapshot_opponents_play_inside_the_compiled_step(tiny_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The pool's snapshots are policy networks played in compiled code: no opponent round goes through Python."""
+    from suntzu_env.vec_env import SunTzuVecEnv
+
+    monkeypatch.setattr(SunTzuVecEnv, "_serve_policies", lambda self, obs: pytest.fail("a snapshot asked from Python"))
     actor = load_ppo_agent(tiny_run).actor
     venv, pool = make_vec_env(TrainConfig(opponents="pool=1", n_envs=16))
     pool.add(0, actor)
     pool.add(1, actor)
     venv.seed(0)
     venv.reset()
-    for _ in range(20):
+    opponents = []
+    for _ in range(200):
         masks = venv.env_method("action_masks")
-        venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
-    assert calls and max(calls) > 1  # several games answered by one call
+        _, _, dones, infos = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+        opponents += [infos[i]["opponent"] for i in np.flatnonzero(dones)]
+    assert opponents and set(opponents) == {"pool"}
 
 
 def test_pool_agent_is_masked_and_samples_when_asked(tiny_run: Path) -> None:

@@ -3,6 +3,7 @@ policy opponents, records, determinism, bad arguments."""
 
 from __future__ import annotations
 
+import itertools
 import warnings
 
 import gymnasium
@@ -298,6 +299,42 @@ def test_self_play_policy_opponent_in_one_batch() -> None:
             env.step(random_legal(rng, env.action_masks()))
         assert calls and max(calls) > 1  # several games answered in one forward pass
     model.learn(96)
+
+
+def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
+    """A `PPOAgent` opponent plays inside the compiled step, never asked from Python, and makes the moves the same
+    agent makes when asked from Python; sampling, it draws from each game's generator: the env's seed decides."""
+    from agents.ppo import PolicyActor, PPOAgent
+    from suntzu_env import vec_core as core
+
+    rng = np.random.default_rng(0)
+    sizes = (OBSERVATION_SIZE, 32, 24, N_ACTIONS)
+    actor = PolicyActor([rng.normal(0, 0.3, (o, i)).astype(np.float32) for i, o in itertools.pairwise(sizes)],
+                        [rng.normal(0, 0.3, o).astype(np.float32) for o in sizes[1:]], "ReLU")  # fmt: skip
+
+    class FromPython(PPOAgent):
+        def act_batch(self, observations: np.ndarray, action_masks: np.ndarray) -> np.ndarray:
+            return super().act_batch(observations, action_masks)
+
+    compiled = SunTzuVecEnv(4, opponents=PPOAgent(actor), seed=5, records=True)
+    python = SunTzuVecEnv(4, opponents=FromPython(actor), seed=5, records=True)
+    assert compiled._slot_agent.tolist() == [core.AGENT_NET]
+    assert python._slot_agent.tolist() == [core.AGENT_POLICY]
+    a, records_a = play(compiled, 150)
+    b, records_b = play(python, 150)
+    assert len(records_a) >= 4 and records_a == records_b
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    sampled = [play(SunTzuVecEnv(4, opponents=PPOAgent(actor, False, seed=s), seed=5, records=True), 150)[1]
+               for s in (1, 2)]  # fmt: skip
+    assert sampled[0] == sampled[1] != records_a
+    wrong = PolicyActor([np.zeros((N_ACTIONS, 7), np.float32)], [np.zeros(N_ACTIONS, np.float32)])
+    with pytest.raises(ValueError, match=f"opponents: 'ppo' gives a policy network of 7 inputs.*{OBSERVATION_SIZE}"):
+        SunTzuVecEnv(2, opponents=PPOAgent(wrong))
+    tampered = PPOAgent(PolicyActor(actor.weights, actor.biases), name="tampered")
+    tampered.actor.net.params = tampered.actor.net.params[:-1]
+    with pytest.raises(ValueError, match="opponents: 'tampered': a policy network of widths"):
+        SunTzuVecEnv(2, opponents=tampered)
 
 
 def test_returned_observations_are_never_written_again() -> None:
