@@ -86,8 +86,8 @@ class SelfPlayPool:
     """The run's opponent mix in its batched environment, with the self-play pool's frozen snapshots in it.
 
     The scripted opponents keep their weights; the pool's weight is shared evenly by its snapshots, each a
-    policy opponent that the environment asks once per opponent round for all the games it plays. The pool
-    keeps the first snapshot and the `pool_size` latest.
+    `PPOAgent` whose network the environment plays inside its compiled step (sampling, with `--pool-deterministic`
+    off, from each game's opponent generator). The pool keeps the first snapshot and the `pool_size` latest.
     """
 
     def __init__(self, env: Any, cfg: TrainConfig) -> None:

@@ -85,8 +85,11 @@ class PolicyNet:
         if not (isinstance(params, np.ndarray) and params.dtype == np.float32 and params.shape == (size,)
                 and params.flags.c_contiguous and np.isfinite(params).all()):  # fmt: skip
             raise ValueError(f"a policy network of widths {w} needs {size} finite float32 parameters")
-        if header[H_LAYERS] != len(w) - 1 or tuple(header[H_WIDTHS : H_WIDTHS + len(w)]) != w:
-            raise ValueError(f"a policy network's header does not match its widths {w}")
+        expected = np.zeros(HEADER_SIZE, dtype=np.int64)
+        expected[[H_LAYERS, H_ACTIVATION]] = len(w) - 1, ACTIVATIONS.index(self.activation)
+        expected[H_WIDTHS : H_WIDTHS + len(w)] = w
+        if not (isinstance(header, np.ndarray) and np.array_equal(header, expected) and header.dtype == np.int64):
+            raise ValueError(f"a policy network's header does not match its widths {w} and {self.activation}")
 
     def playing(self, deterministic: bool) -> np.ndarray:
         """The header of this net playing the argmax (`deterministic`) or sampling."""

@@ -9,7 +9,7 @@ import pytest
 
 from agents.ppo import PolicyActor, PPOAgent
 from suntzu_env.engine.rng import rng_seed
-from suntzu_env.policy_net import H_WIDTHS, PolicyNet, net_act_batch
+from suntzu_env.policy_net import H_ACTIVATION, H_OFFSET, H_WIDTHS, PolicyNet, net_act_batch
 
 
 def layers(sizes: tuple[int, ...], seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:
@@ -107,7 +107,8 @@ def test_a_tampered_net_is_refused_before_compiled_code_reads_it() -> None:
     net.params = net.params[:-1]
     with pytest.raises(ValueError, match=r"widths \(6, 5, 3\) needs 53 finite float32 parameters"):
         net.check()
-    net = PolicyNet(*layers((6, 5, 3)))
-    net.header[H_WIDTHS] = 7
-    with pytest.raises(ValueError, match="header does not match"):
-        net.check()
+    for column, value in ((H_WIDTHS, 7), (H_OFFSET, 2), (H_ACTIVATION, 5)):
+        net = PolicyNet(*layers((6, 5, 3)))
+        net.header[column] = value
+        with pytest.raises(ValueError, match="header does not match its widths"):
+            net.check()
