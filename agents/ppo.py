@@ -29,13 +29,25 @@ CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_s
 
 
 class PolicyActor:
-    """The actor half of an MLP actor-critic policy, frozen: observation -> logits (`net`, compiled)."""
+    """The actor half of an MLP actor-critic policy, frozen: observation -> logits (`net`, compiled).
+
+    The weights live once, packed in `net`; `weights`, `biases` (torch's layout) and `activation` read them back.
+    """
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "Tanh") -> None:
         self.net = PolicyNet(weights, biases, activation)  # checks the shapes and values
-        self.weights = [np.ascontiguousarray(w, dtype=np.float32) for w in weights]
-        self.biases = [np.ascontiguousarray(b, dtype=np.float32) for b in biases]
-        self.activation = activation
+
+    @property
+    def weights(self) -> list[np.ndarray]:
+        return [w for w, _ in self.net.layers()]
+
+    @property
+    def biases(self) -> list[np.ndarray]:
+        return [b for _, b in self.net.layers()]
+
+    @property
+    def activation(self) -> str:
+        return self.net.activation
 
     @classmethod
     def from_policy(cls, policy: ActorCriticPolicy) -> PolicyActor:

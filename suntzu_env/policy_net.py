@@ -59,10 +59,7 @@ class PolicyNet:
         self.widths = tuple(int(x) for x in widths)
         self.activation = activation
         self.params = np.concatenate(parts)
-        self.header = np.zeros(HEADER_SIZE, dtype=np.int64)
-        self.header[H_LAYERS] = len(weights)
-        self.header[H_ACTIVATION] = ACTIVATIONS.index(activation)
-        self.header[H_WIDTHS : H_WIDTHS + len(widths)] = widths
+        self.header = header_of(self.widths, activation)
 
     @property
     def n_inputs(self) -> int:
@@ -77,6 +74,15 @@ class PolicyNet:
         """The float32 scratch a forward pass needs (two hidden layers' or the logits' width)."""
         return work_size(self.widths)
 
+    def layers(self) -> list[tuple[np.ndarray, np.ndarray]]:
+        """Each layer's (out, in) weights and (out,) bias, as views of the packed vector."""
+        out, at = [], 0
+        for n_in, n_out in itertools.pairwise(self.widths):
+            bias = at + n_in * n_out
+            out.append((self.params[at:bias].reshape(n_in, n_out).T, self.params[bias : bias + n_out]))
+            at = bias + n_out
+        return out
+
     def check(self) -> None:
         """ValueError unless the packed vector and the header still fit the widths (before compiled code reads them)."""
         w = self.widths
@@ -85,9 +91,7 @@ class PolicyNet:
         if not (isinstance(params, np.ndarray) and params.dtype == np.float32 and params.shape == (size,)
                 and params.flags.c_contiguous and np.isfinite(params).all()):  # fmt: skip
             raise ValueError(f"a policy network of widths {w} needs {size} finite float32 parameters")
-        expected = np.zeros(HEADER_SIZE, dtype=np.int64)
-        expected[[H_LAYERS, H_ACTIVATION]] = len(w) - 1, ACTIVATIONS.index(self.activation)
-        expected[H_WIDTHS : H_WIDTHS + len(w)] = w
+        expected = header_of(w, self.activation)
         if not (isinstance(header, np.ndarray) and np.array_equal(header, expected) and header.dtype == np.int64):
             raise ValueError(f"a policy network's header does not match its widths {w} and {self.activation}")
 
@@ -107,6 +111,15 @@ class PolicyNet:
         work = np.empty((len(rows), self.work_size), dtype=np.float32)
         net_logits_batch(self.params, self.header, rows, work, out)
         return out.reshape(*x.shape[:-1], self.n_outputs)
+
+
+def header_of(widths: Sequence[int], activation: str) -> np.ndarray:
+    """The header of a net of these layer widths and activation, its parameters at offset 0, playing by sampling."""
+    header = np.zeros(HEADER_SIZE, dtype=np.int64)
+    header[H_LAYERS] = len(widths) - 1
+    header[H_ACTIVATION] = ACTIVATIONS.index(activation)
+    header[H_WIDTHS : H_WIDTHS + len(widths)] = widths
+    return header
 
 
 def work_size(widths: Sequence[int]) -> int:
