@@ -218,6 +218,7 @@ def _scales() -> np.ndarray:
 
 # Per entry, the declared scale of its piece: the encoder divides counts by it, `baselines.observed.decode` multiplies.
 OBSERVATION_SCALE = _scales()
+OBSERVATION_INV_SCALE = 1.0 / OBSERVATION_SCALE  # what the encoder multiplies by: cheaper than dividing, same entries
 
 
 @njit(cache=True)
@@ -232,10 +233,11 @@ def _relative(side: int, me: int) -> int:
 def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     """Write what side `me` observes of state `s` into the float32 vector `out` (R9).
 
-    Counts are divided by their piece's declared scale, `OBSERVATION_SCALE` (a compile-time constant).
+    Counts are divided by their piece's declared scale: multiplied by `OBSERVATION_INV_SCALE`, a compile-time
+    constant (the same float32 entries as dividing, for every count the state can hold: tests/test_env.py).
     """
     opp = 1 - me
-    k_ = OBSERVATION_SCALE
+    k_ = OBSERVATION_INV_SCALE
     out[:] = 0.0
     out[O_SEAT + me] = 1.0
     if s[PHASE] == PH_PLACEMENT and s[PLACE_PROV + me] < NP and s[WINNER] < 0:  # R4.1: both sides place
@@ -256,18 +258,18 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     out[O_PHASE + s[PHASE]] = 1.0
     rnd = s[ROUND]
     out[O_ROUND + rnd - 1] = 1.0
-    out[O_SCORE] = s[SCORE] / k_[O_SCORE] * (1.0 if me == 0 else -1.0)
+    out[O_SCORE] = s[SCORE] * k_[O_SCORE] * (1.0 if me == 0 else -1.0)
     for i in range(N_SCORINGS * NP):
-        out[O_VALUES + i] = s[VALUES + i] / k_[O_VALUES + i]
+        out[O_VALUES + i] = s[VALUES + i] * k_[O_VALUES + i]
     out[O_NEXT + next_scoring_column(rnd)] = 1.0
     for p in range(NP):
-        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] / k_[O_MY_ARMIES + p]
-        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] / k_[O_OPP_ARMIES + p]
-        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p] / k_[O_MY_MARKS + p]
-        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p] / k_[O_OPP_MARKS + p]
+        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] * k_[O_MY_ARMIES + p]
+        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] * k_[O_OPP_ARMIES + p]
+        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p] * k_[O_MY_MARKS + p]
+        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p] * k_[O_OPP_MARKS + p]
     for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
-        out[O_MY_POOLS + j] = s[field + me] / k_[O_MY_POOLS + j]
-        out[O_OPP_POOLS + j] = s[field + opp] / k_[O_OPP_POOLS + j]
+        out[O_MY_POOLS + j] = s[field + me] * k_[O_MY_POOLS + j]
+        out[O_OPP_POOLS + j] = s[field + opp] * k_[O_OPP_POOLS + j]
     # Counts are gathered as whole numbers in their own entries (exact in float32), then divided by their scale.
     if s[PHASE] != PH_DRAW:  # opponent cards revealed this round are seen (in the draw phase: back or out)
         for p in range(NP):
@@ -279,30 +281,30 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         out[O_MY_DECK + card_kind(c)] += 1.0
         if c == RECYCLED_PLAGUE:
             out[O_MY_PSTAR + 1] += 1.0
-    out[O_MY_PSTAR + 1] = out[O_MY_PSTAR + 1] / k_[O_MY_PSTAR + 1]
+    out[O_MY_PSTAR + 1] = out[O_MY_PSTAR + 1] * k_[O_MY_PSTAR + 1]
     my_hand = 0
     for k in range(NK):
-        out[O_MY_HAND + k] = s[HAND + me * NK + k] / k_[O_MY_HAND + k]
+        out[O_MY_HAND + k] = s[HAND + me * NK + k] * k_[O_MY_HAND + k]
         my_hand += s[HAND + me * NK + k]
-        out[O_MY_OUT + k] = s[OUT + me * NK + k] / k_[O_MY_OUT + k]
-        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] / k_[O_OPP_OUT + k]
+        out[O_MY_OUT + k] = s[OUT + me * NK + k] * k_[O_MY_OUT + k]
+        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] * k_[O_OPP_OUT + k]
         unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k] - out[O_OPP_UNSEEN + k]
-        out[O_OPP_UNSEEN + k] = unseen / k_[O_OPP_UNSEEN + k]
-        out[O_MY_DECK + k] = out[O_MY_DECK + k] / k_[O_MY_DECK + k]
-    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] / k_[O_MY_PSTAR]
+        out[O_OPP_UNSEEN + k] = unseen * k_[O_OPP_UNSEEN + k]
+        out[O_MY_DECK + k] = out[O_MY_DECK + k] * k_[O_MY_DECK + k]
+    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] * k_[O_MY_PSTAR]
     if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
         for i in range(3):
             c = s[DRAWN + me * 3 + i]
             if c >= 0:
-                out[O_MY_DRAWN + card_kind(c)] += 1.0 / k_[O_MY_DRAWN + card_kind(c)]
-        out[O_KEEP] = s[KEEP_LEFT + me] / k_[O_KEEP]
+                out[O_MY_DRAWN + card_kind(c)] += 1.0 * k_[O_MY_DRAWN + card_kind(c)]
+        out[O_KEEP] = s[KEEP_LEFT + me] * k_[O_KEEP]
     opp_hand = 0
     for k in range(NK):
         opp_hand += s[HAND + opp * NK + k]
-    out[O_COUNTS] = my_hand / k_[O_COUNTS]
-    out[O_COUNTS + 1] = opp_hand / k_[O_COUNTS + 1]
-    out[O_COUNTS + 2] = s[DECK_LEN + me] / k_[O_COUNTS + 2]
-    out[O_COUNTS + 3] = s[DECK_LEN + opp] / k_[O_COUNTS + 3]
+    out[O_COUNTS] = my_hand * k_[O_COUNTS]
+    out[O_COUNTS + 1] = opp_hand * k_[O_COUNTS + 1]
+    out[O_COUNTS + 2] = s[DECK_LEN + me] * k_[O_COUNTS + 2]
+    out[O_COUNTS + 3] = s[DECK_LEN + opp] * k_[O_COUNTS + 3]
     for p in range(NP):
         k = s[PLACED + me * NP + p]
         if k >= 0:
@@ -327,13 +329,13 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         out[O_EV_UP + s[EVENT_UP]] = 1.0
     for i in range(s[EVENT_DECK_LEN]):
         out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
-    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) / k_[O_PLAGUES]
+    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) * k_[O_PLAGUES]
     out[O_BEGINNER] = 1 - s[WARLORDS_ON]
-    out[O_SIXES] = s[SIXES + me] / k_[O_SIXES]
-    out[O_SIXES + 1] = s[SIXES + opp] / k_[O_SIXES + 1]
-    out[O_PCOPIES] = s[PLAGUES_SEEN + me] / k_[O_PCOPIES]
-    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] / k_[O_PCOPIES + 1]
-    out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) / k_[O_OPP_PSTAR]
+    out[O_SIXES] = s[SIXES + me] * k_[O_SIXES]
+    out[O_SIXES + 1] = s[SIXES + opp] * k_[O_SIXES + 1]
+    out[O_PCOPIES] = s[PLAGUES_SEEN + me] * k_[O_PCOPIES]
+    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] * k_[O_PCOPIES + 1]
+    out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) * k_[O_OPP_PSTAR]
     for p in range(NP):
         if s[REVEALED + p] == 1:
             out[O_MY_CANCEL + p] = s[CANCELLED + me * NP + p]

@@ -3,14 +3,17 @@ policy opponents, records, determinism, bad arguments."""
 
 from __future__ import annotations
 
+import ast
 import itertools
 import warnings
+from pathlib import Path
 
 import gymnasium
 import numpy as np
 import pytest
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
+import suntzu_env
 from suntzu_env import Game, IllegalActionWarning, SunTzuGymEnv
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.observation import OBSERVATION_SIZE
@@ -509,3 +512,21 @@ def test_variant_events_and_a_custom_map() -> None:
             game = Game.replay(record)
             assert game.is_terminal
             assert game.options == Game.new(0, **options).options
+
+
+def test_functions_inlined_into_the_kernels_raise_nothing_themselves() -> None:
+    """A `raise` (or `assert`) inlined into a `prange` loop makes numba run it on one thread: the functions
+    inlined into the batched kernels leave raising to functions they call."""
+    inlined = 0
+    for path in Path(suntzu_env.__file__).parent.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef) and any(
+                keyword.arg == "inline" and ast.literal_eval(keyword.value) == "always"
+                for decorator in node.decorator_list
+                if isinstance(decorator, ast.Call)
+                for keyword in decorator.keywords
+            ):
+                inlined += 1
+                raising = [n for n in ast.walk(node) if isinstance(n, ast.Raise | ast.Assert)]
+                assert not raising, f"{path.name}: {node.name} raises in its own body (line {raising[0].lineno})"
+    assert inlined >= 5  # run_game, compiled_action, step, advance, random_action, ...

@@ -19,15 +19,15 @@ def step_batch(states: np.ndarray, actions: np.ndarray, masks: np.ndarray) -> No
             step(states[i], actions[i], masks[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_action(rng: np.ndarray, mask: np.ndarray, n_legal: int) -> int:
     """A uniformly random legal action."""
     pick = rng_below(rng, n_legal)
+    seen = -1
     for a in range(N_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
+        seen += mask[a] != 0
+        if seen == pick:
+            return a
     return -1
 
 

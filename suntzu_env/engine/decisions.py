@@ -152,7 +152,7 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _placement_mask(s: np.ndarray, side: int, mask: np.ndarray) -> int:
     """R4.1, R4.2: the side's answers for the card of its next province (placement in progress)."""
     p = s[PLACE_PROV + side]

@@ -192,6 +192,12 @@ def place_out_of_turn(s: np.ndarray, side: int, action: int, mask: np.ndarray) -
 
 
 @njit(cache=True)
+def _no_legal_answer() -> None:
+    """Raised here, not in `advance`, which is inlined into `prange` loops that a `raise` would keep serial."""
+    raise RuntimeError("a decision with no legal answer")
+
+
+@njit(cache=True, inline="always")
 def advance(s: np.ndarray, mask: np.ndarray) -> int:
     """Run on to the next decision with >= 2 legal answers (R10); returns that count, 0 when over."""
     while True:
@@ -203,14 +209,14 @@ def advance(s: np.ndarray, mask: np.ndarray) -> int:
         if n >= 2:
             return n
         if n == 0:
-            raise RuntimeError("a decision with no legal answer")
+            _no_legal_answer()
         for a in range(N_ACTIONS):
             if mask[a]:
                 apply_answer(s, a)
                 break
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def step(s: np.ndarray, action: int, mask: np.ndarray) -> int:
     """Apply a legal action and run on; `mask` must hold the legal set of the pending decision."""
     apply_answer(s, action)
