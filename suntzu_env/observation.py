@@ -216,7 +216,8 @@ def _scales() -> np.ndarray:
     return out
 
 
-# Per entry, the declared scale of its piece: the encoder divides counts by it, `baselines.observed.decode` multiplies.
+# Per entry, the declared scale of its piece: the encoder divides counts by it (multiplying by the inverse below),
+# `baselines.observed.decode` multiplies.
 OBSERVATION_SCALE = _scales()
 OBSERVATION_INV_SCALE = 1.0 / OBSERVATION_SCALE  # what the encoder multiplies by: cheaper than dividing, same entries
 
@@ -296,7 +297,8 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
         for i in range(3):
             c = s[DRAWN + me * 3 + i]
             if c >= 0:
-                out[O_MY_DRAWN + card_kind(c)] += 1.0 * k_[O_MY_DRAWN + card_kind(c)]
+                kind = card_kind(c)
+                out[O_MY_DRAWN + kind] += k_[O_MY_DRAWN + kind]
         out[O_KEEP] = s[KEEP_LEFT + me] * k_[O_KEEP]
     opp_hand = 0
     for k in range(NK):

@@ -200,7 +200,7 @@ def run_game(
 ) -> None:
     """Play env i on until the learner must act (its observation written) or a policy opponent must answer.
 
-    Inlined into the kernels' loops (passing its 19 arrays to a call cost about a tenth of the step).
+    Inlined into the kernels' loops (passing its 18 arrays to a call cost about a tenth of the step).
 
     After the learner's action (stage S_PLAY) the opponent answers, then the step is settled as
     `Episode.settle` does: the result, the shaping w·(Φ(s') − Φ(s)) toward the learner, the end; at the end the
