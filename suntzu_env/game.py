@@ -28,11 +28,13 @@ from suntzu_env.layout import (
     new_state,
 )
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
+from suntzu_env.older_rules import V1_DIFFERS, v1_departure
 from suntzu_env.options import OPTION_FIELDS, Options, check_seat, check_seed
 from suntzu_env.render import board_text
 from suntzu_env.rules import (
     N_PROVINCES,
     PROVINCES,
+    RULES_VERSION,
     SCORING_ROUNDS,
     SEATS,
     VARIANTS,
@@ -131,7 +133,9 @@ class Game:
     def replay(cls, record: dict[str, Any]) -> Game:
         """Rebuild a game from `record()`: same seed (or start) and actions, same game.
 
-        A record that is not a dict raises TypeError; a bad record ValueError naming the key.
+        A record that is not a dict raises TypeError; a bad record ValueError naming the key. A record of
+        rules v1 (`rules.version` "1", or none) replays only as far as rules v1.1 play it the same: where
+        they differ (D14-D16, `suntzu_env.older_rules`) it raises ValueError naming the action.
         """
         if not isinstance(record, dict):
             raise TypeError(f"record must be a dict with keys 'seed', 'rules', 'actions', got {type(record).__name__}")
@@ -141,12 +145,13 @@ class Game:
         unknown = set(record) - {"seed", "rules", "actions", "start"}
         if unknown:
             raise ValueError(f"record: unknown key {sorted(map(str, unknown))[0]!r}")
+        rules = records.read_rules(record["rules"], "record.rules")
+        older = records.rules_version(record["rules"], "record.rules") != RULES_VERSION
         if record.get("start") is not None:
             if not isinstance(record["start"], dict):
                 raise ValueError(f"record.start: expected a game record (R11), got {type(record['start']).__name__}")
             game = cls.from_dict(record["start"])
         else:
-            rules = records.read_rules(record["rules"], "record.rules")
             try:
                 seed = check_seed(record["seed"], "record.seed")
             except TypeError as error:
@@ -157,11 +162,21 @@ class Game:
         for i, action in enumerate(record["actions"]):
             if not isinstance(action, str):
                 raise ValueError(f"record.actions[{i}]: expected an action string, got {action!r}")
+            if older:
+                game._refuse_older(action, f"record.actions[{i}]")
             try:
                 game.apply(action)
             except ValueError as error:
                 raise ValueError(f"record.actions[{i}]: {error}") from None
+        if older:  # where v1 went on past a moment v1.1 asks about
+            game._refuse_older(None, "record.actions")
         return game
+
+    def _refuse_older(self, action: str | None, key: str) -> None:
+        """Raise `records.RecordError` where a record of rules v1 stops being played exactly (`older_rules`)."""
+        why = v1_departure(self._s, self._mask, action)
+        if why is not None:
+            raise records.RecordError(key, f"{V1_DIFFERS}: {why}")
 
     # ------------------------------------------------------------ playing
 

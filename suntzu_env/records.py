@@ -176,6 +176,8 @@ from suntzu_env.rules import (
     N_WARLORDS_PER_SIDE,
     PROVINCES,
     RECYCLED_PLAGUE_NAME,
+    RULES_VERSION,
+    RULES_VERSIONS,
     SCORE_DISPLAYS,
     SEATS,
     VARIANT_RULES,
@@ -295,8 +297,8 @@ def at_round_start(s: np.ndarray) -> bool:
 
 
 def rules_of(s: np.ndarray) -> dict[str, Any]:
-    """The record's `rules`: variant, events, and the map when it is not the declared one."""
-    rules: dict[str, Any] = {"variant": VARIANTS[s[VARIANT]], "events": bool(s[EVENTS_ON])}
+    """The record's `rules`: the rules version, variant, events, and the map when it is not the declared one."""
+    rules: dict[str, Any] = {"version": RULES_VERSION, "variant": VARIANTS[s[VARIANT]], "events": bool(s[EVENTS_ON])}
     masks = tuple(int(m) for m in s[ADJ : ADJ + NP])
     if masks != DEFAULT_ADJ:
         rules["adjacency"] = [
@@ -418,8 +420,12 @@ def _keys(d: Any, key: str, required: tuple[str, ...], optional: tuple[str, ...]
 
 
 def read_rules(rules: Any, key: str = "rules") -> dict[str, Any]:
-    """A record's `rules` as `Game.new` keywords: variant, events and, when given, adjacency."""
-    _keys(rules, key, ("variant", "events"), ("adjacency",))
+    """A record's `rules` as `Game.new` keywords: variant, events and, when given, adjacency.
+
+    The optional `version` is checked here and read by `rules_version`; it is not a keyword of `Game.new`.
+    """
+    _keys(rules, key, ("variant", "events"), ("adjacency", "version"))
+    rules_version(rules, key)
     out: dict[str, Any] = {"variant": _name(rules["variant"], f"{key}.variant", VARIANTS)}
     if not isinstance(rules["events"], bool):
         raise RecordError(f"{key}.events", f"expected true or false, got {_shown(rules['events'])}")
@@ -434,6 +440,13 @@ def read_rules(rules: Any, key: str = "rules") -> dict[str, Any]:
                 raise RecordError(f"{key}.adjacency[{i}]", f"a province cannot border itself, got {pair!r}")
         out["adjacency"] = tuple((a, b) for a, b in pairs)
     return out
+
+
+def rules_version(rules: dict[str, Any], key: str = "rules") -> str:
+    """The rules version a record names (`RULES_VERSIONS`); "1" when it names none, as records of rules v1."""
+    if "version" not in rules:
+        return RULES_VERSIONS[0]
+    return _name(rules["version"], f"{key}.version", RULES_VERSIONS)
 
 
 def _cards(value: Any, key: str) -> list[int]:

@@ -9,6 +9,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+RULES_VERSION = "1.1"  # docs/rules.md; a game record carries it as `rules.version` (R11)
+RULES_VERSIONS: tuple[str, ...] = ("1", RULES_VERSION)  # versions a record may name; one with none is "1"
 SEATS: tuple[str, str] = ("blue", "red")  # seat 0 = blue (Sun Tzu), seat 1 = red (King of Chu)
 BLUE, RED = 0, 1
 

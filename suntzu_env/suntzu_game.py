@@ -53,7 +53,7 @@ class SunTzuRules:
         return SunTzuGymEnv(**Options.of(options).as_dict(), shaped_reward=shaped_reward)
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.suntzu_v1 import env
+        from suntzu_env.suntzu_v2 import env
 
         return env(**Options.of(options).as_dict(), render_mode=render_mode)
 

@@ -126,6 +126,10 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
+* v2: Rules v1.1 (docs/rules.md, "What changed in v1.1"): a side with nothing to take but a recall is asked
+  `recall:<card>` or `pass` (D14); a recall of `P` discards the recycled copy first (D15); `reinforce` is
+  offered with an empty reserve when a recall can supply the army (D16). Records carry the rules version.
+  PettingZoo name `suntzu_v2`, Gymnasium id SunTzu-v2; the v1 names raise an error saying so.
 * v1 (map): observation piece `map` at the end (1 where two provinces border, R1.4), so a custom map is seen.
 * v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
   on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
@@ -279,7 +283,7 @@ class _SunTzuTable(EnvFace):
     """What the AEC and Parallel environments share: arguments, spaces, observations."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "suntzu_v1",
+        "name": "suntzu_v2",
         "render_modes": list(RENDER_MODES),
         # agents do not act in a fixed cycle, so PettingZoo's generic aec_to_parallel does not apply
         "is_parallelizable": False,

@@ -47,7 +47,7 @@ from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options, check_choice, check_number, check_seed, is_integer
 from suntzu_env.policy_net import H_OFFSET, HEADER_SIZE, PolicyNet
 from suntzu_env.rules import SEATS, VARIANTS
-from suntzu_env.suntzu_v1 import observation_box
+from suntzu_env.suntzu_v2 import observation_box
 
 SEAT_MODES = ("alternate", "blue", "red")
 Policy = Callable[[np.ndarray, np.ndarray], Any]

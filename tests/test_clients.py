@@ -20,8 +20,8 @@ pytestmark = pytest.mark.clients
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_gymnasium_make_vec(mode: str) -> None:
-    """`gymnasium.make_vec("SunTzu-v1")`: masked random play through vector infos, across episode ends."""
-    envs = gymnasium.make_vec("SunTzu-v1", num_envs=2, vectorization_mode=mode, variant="beginner")
+    """`gymnasium.make_vec("SunTzu-v2")`: masked random play through vector infos, across episode ends."""
+    envs = gymnasium.make_vec("SunTzu-v2", num_envs=2, vectorization_mode=mode, variant="beginner")
     try:
         assert envs.single_observation_space.shape == (OBSERVATION_SIZE,)
         _, infos = envs.reset(seed=0)
@@ -64,7 +64,7 @@ def test_maskable_ppo_subproc_and_masked_evaluation() -> None:
         assert all(masks[i, a] for i, a in enumerate(actions))
     finally:
         vec.close()
-    eval_env = make_vec_env("SunTzu-v1", n_envs=1, seed=1, env_kwargs={"variant": "beginner"})
+    eval_env = make_vec_env("SunTzu-v2", n_envs=1, seed=1, env_kwargs={"variant": "beginner"})
     with warnings.catch_warnings():
         warnings.simplefilter("error", IllegalActionWarning)  # masked: never an illegal action
         rewards, lengths = evaluate_policy(model, eval_env, n_eval_episodes=3, return_episode_rewards=True)

@@ -343,9 +343,10 @@ def test_r7_1_p14_never_revealed_copy_is_placed_first() -> None:
     assert d["red"]["hand"] == [*BASE_CARDS, "P*"]
 
 
-def test_r4_2_p14_recall_discards_the_never_revealed_copy_first() -> None:
-    """R4.2/P14: with both copies in hand, `recall:P` discards the never-revealed one: the `P*`
-    stays; a discard is not a reveal (R7.1), so red's count stays 1."""
+def test_r4_2_d15_recall_discards_the_recycled_copy_first() -> None:
+    """R4.2/D15 (v1.1; P14 in v1 discarded the never-revealed copy): with both copies in hand,
+    `recall:P` discards the `P*`: the never-revealed `P` stays; a discard is not a reveal (R7.1), so
+    red's count stays 1."""
     s = pandemic_state(2, 1, [*BASE_CARDS, "7", "P", "P*"], set_aside=1)
     g = load(s)
     for province, card in zip(BOARD_ORDER, TIES, strict=True):
@@ -354,7 +355,7 @@ def test_r4_2_p14_recall_discards_the_never_revealed_copy_first() -> None:
     assert {"recall:7", "recall:P"} <= legal(g)
     g.apply("recall:P")
     d = g.to_dict()
-    assert d["red"]["hand"] == [*BASE_CARDS, "7", "P*"]
+    assert d["red"]["hand"] == [*BASE_CARDS, "7", "P"]
     assert (d["red"]["reserve"], d["red"]["set_aside"], d["red"]["plagues_revealed"]) == (21, 0, 1)
 
 

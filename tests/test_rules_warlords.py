@@ -199,7 +199,8 @@ def test_r8_reinforce() -> None:
 
 
 def test_p2_reinforce_needs_a_reserve_and_a_province() -> None:
-    """P2: `reinforce` is not offered with an empty reserve, nor with no blue province."""
+    """P2/D16: `reinforce` is not offered with an empty reserve and nothing to recall (no army set
+    aside here), nor with no blue province."""
     for blue in ({"armies": [21, 0, 0, 0, 0]}, {"armies": [0, 0, 0, 0, 0]}):
         g = load(make_state("standard", blue={"held": ["reinforce"], **blue}))
         place(g, TIES, TIES)

@@ -159,10 +159,12 @@ def _payment(x: np.ndarray, mask: np.ndarray) -> int:
     """Where an army comes from: the reserve, else its largest stack, else (R4.2) a recall.
 
     It recalls its weakest card instead of emptying a province (a stack of one), and in round 9, when
-    every card has been placed.
+    every card has been placed; with nothing to take (D14) it recalls for a shortfall and passes a payment.
     """
     if mask[A_RESERVE]:
         return A_RESERVE
+    if mask[A_PASS] and decision_kind(x) == DK_SOURCE:  # D14: a recall to pay would only lose the card
+        return A_PASS
     stack = -1
     for p in range(NP):
         if legal_province(mask, p) and (stack < 0 or x[O_MY_ARMIES + p] > x[O_MY_ARMIES + stack]):

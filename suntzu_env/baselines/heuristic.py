@@ -34,7 +34,9 @@ Ideas:
   battle's outcome (a Plague turned into a 0 against my card), recycles when the deck makes them cheap.
 - **Reserve and shortfall.** Payments come from the reserve while it is comfortable, otherwise from the
   province where an army matters least, or from a recall (R4.2) when the card is worth less than that
-  army; shortfalls likewise.
+  army; shortfalls likewise. With nothing to take (D14) it passes a payment (a recall to pay only loses the
+  card) and recalls for a shortfall when the army in that province is worth more than the card; a
+  `reinforce` with an empty reserve (D16) counts the card it recalls against the army's gain.
 
 The knobs are `HeuristicParams`; the compiled functions take them as one float64 array,
 `heuristic_params_array(params)` (`DEFAULT_PARAMS_ARRAY` for the defaults). Deterministic: the same
@@ -503,6 +505,12 @@ def _window_move(x: np.ndarray, params: np.ndarray, w: int) -> tuple[bool, float
 
 @njit(cache=True)
 def _target(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
+    recalls = np.zeros(NK, dtype=np.bool_)
+    for k in range(N_BASE_CARDS, NK):
+        recalls[k] = legal_recall(mask, k)
+    k, _ = _cheapest_recall(x, params, recalls)
+    if k >= 0:  # D16: reinforce with an empty reserve recalls first
+        return A_RECALL + k - N_BASE_CARDS
     w = decision_warlord(x)
     found, _, p, q = _window_move(x, params, w)
     if found:
@@ -514,7 +522,12 @@ def _target(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
 
 @njit(cache=True)
 def _window(x: np.ndarray, params: np.ndarray) -> int:
-    found, gain, _, _ = _window_move(x, params, decision_warlord(x))
+    w = decision_warlord(x)
+    found, gain, _, _ = _window_move(x, params, w)
+    if w == W_REINFORCE and x[O_MY_POOLS] == 0:  # D16: the army comes from a recall, which costs a card
+        k, cost = _cheapest_recall(x, params, (x[O_MY_HAND : O_MY_HAND + NK] > 0) & (x[O_MY_POOLS + 1] > 0))
+        found = found and k >= 0
+        gain -= cost
     rnd = round_number(x)
     bar = 0.0
     if rnd <= params[P_N_WINDOW_BARS]:
@@ -605,6 +618,12 @@ def _payment(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     reserve. Ties: the lowest action id.
     """
     best, best_cost = -1, 0.0
+    if mask[A_PASS]:  # D14: nothing to take; only a recall would pay or place the army
+        if decision_kind(x) == DK_SOURCE:
+            return A_PASS  # a payment: recalling to pay only loses the card
+        p = decision_province(x)  # a shortfall: passing forgoes the army in the province being reinforced
+        m = margin(x, p)
+        best, best_cost = A_PASS, worth(x, params, p, m + 1) - worth(x, params, p, m)
     if mask[A_RESERVE]:
         best, best_cost = A_RESERVE, army_worth(x, params)
     for p in range(NP):
@@ -613,13 +632,30 @@ def _payment(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
             cost = worth(x, params, p, m) - worth(x, params, p, m - 1)
             if _cheaper(cost, A_PROVINCE + p, best_cost, best):
                 best, best_cost = A_PROVINCE + p, cost
-    save = params[P_SAVE] * min(1.0, (N_ROUNDS - round_number(x)) / 3.0)
     for k in range(N_BASE_CARDS, NK):
         if legal_recall(mask, k):
-            cost = params[P_CARD_WORTH + k] * save
+            cost = _recall_cost(x, params, k)
             if _cheaper(cost, A_RECALL + k - N_BASE_CARDS, best_cost, best):
                 best, best_cost = A_RECALL + k - N_BASE_CARDS, cost
     return best
+
+
+@njit(cache=True)
+def _recall_cost(x: np.ndarray, params: np.ndarray, k: int) -> float:
+    """What discarding card k for an army costs (R4.2): its worth for later, as for playing it early."""
+    return params[P_CARD_WORTH + k] * params[P_SAVE] * min(1.0, (N_ROUNDS - round_number(x)) / 3.0)
+
+
+@njit(cache=True)
+def _cheapest_recall(x: np.ndarray, params: np.ndarray, allowed: np.ndarray) -> tuple[int, float]:
+    """(card, cost) of the cheapest recall among the non-base kinds `allowed` (bool, NK); card -1 if none."""
+    best, best_cost = -1, 0.0
+    for k in range(N_BASE_CARDS, NK):
+        if allowed[k]:
+            cost = _recall_cost(x, params, k)
+            if best < 0 or cost < best_cost:
+                best, best_cost = k, cost
+    return best, best_cost
 
 
 # ------------------------------------------------------------ the entry points

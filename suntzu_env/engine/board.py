@@ -101,8 +101,15 @@ def add_to_hand(s: np.ndarray, side: int, c: int) -> None:
 
 @njit(cache=True)
 def recall(s: np.ndarray, side: int, k: int) -> None:
-    """R4.2: discard non-base card k from hand (public) to bring one set-aside army to the reserve."""
-    take_from_hand(s, side, k)
+    """R4.2: discard non-base card k from hand (public) to bring one set-aside army to the reserve.
+
+    D15: a Plague discards the recycled copy (`P*`) first, keeping the never-revealed one for R7.1.
+    """
+    if k == CARD_PLAGUE and s[HAND_RECYCLED + side] > 0:
+        s[HAND_RECYCLED + side] -= 1
+        s[HAND + side * NK + k] -= 1
+    else:
+        take_from_hand(s, side, k)
     s[OUT + side * NK + k] += 1
     s[SET_ASIDE + side] -= 1
     s[RESERVE + side] += 1
@@ -118,6 +125,16 @@ def recall_mask(s: np.ndarray, side: int, mask: np.ndarray) -> int:
                 mask[A_RECALL + k - N_BASE_CARDS] = 1
                 n += 1
     return n
+
+
+@njit(cache=True)
+def can_recall(s: np.ndarray, side: int) -> bool:
+    """R4.2: whether the side may recall now (a set-aside army and a non-base card in hand)."""
+    if s[SET_ASIDE + side] > 0:
+        for k in range(N_BASE_CARDS, NK):
+            if s[HAND + side * NK + k] > 0:
+                return True
+    return False
 
 
 @njit(cache=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine.board import adjacent, board_armies, placed_card
+from suntzu_env.engine.board import adjacent, board_armies, can_recall, placed_card
 from suntzu_env.layout import ARMIES, BATTLE_WINNER, FEINT_ON, PLAGUES_SEEN, RESERVE, SIXES
 from suntzu_env.rules import (
     CARD_IS_RELATIVE,
@@ -42,8 +42,8 @@ def window_can_act(s: np.ndarray, w: int) -> bool:
     """R8, P2: a window warlord is offered only when it has a target."""
     if w == W_PURGE:  # D13: a blue army
         return board_armies(s, 0) > 0
-    if w == W_REINFORCE:
-        return s[RESERVE] > 0 and board_armies(s, 0) > 0
+    if w == W_REINFORCE:  # D16: with an empty reserve, when a recall can supply the army
+        return (s[RESERVE] > 0 or can_recall(s, 0)) and board_armies(s, 0) > 0
     # march: a blue army with an adjacent province that is empty or blue's
     for p in range(NP):
         if s[ARMIES + p] > 0 and march_has_dest(s, p):

@@ -20,7 +20,7 @@ from suntzu_env.engine.board import (
 )
 from suntzu_env.engine.conditions import march_has_dest
 from suntzu_env.engine.round import apply_target, start_battle
-from suntzu_env.engine.transfers import deliver
+from suntzu_env.engine.transfers import deliver, drop_task
 from suntzu_env.layout import (
     ACTIVE_WL,
     ARMIES,
@@ -113,6 +113,8 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
         n = 2
     elif kind == DK_TARGET:
         w = s[DEC_WARLORD]
+        if w == W_REINFORCE and s[RESERVE] == 0:  # D16: blue recalls first, then names the province
+            return recall_mask(s, side, mask)
         for p in range(NP):
             ok = False
             if w in (W_PURGE, W_REINFORCE):  # D13: purge removes a blue army
@@ -139,9 +141,16 @@ def legal_mask(s: np.ndarray, mask: np.ndarray) -> int:
                 if s[ARMIES + side * NP + p] > 0:
                     mask[A_PROVINCE + p] = 1
                     n += 1
+        if n == 0:  # D14: nothing to take, only a recall could pay: `pass` leaves it unpaid
+            mask[A_PASS] = 1
+            n = 1
         n += recall_mask(s, side, mask)  # D2 (b)
     elif kind == DK_SHORTFALL:
-        n = shortfall_sources(s, side, s[DEC_PROV], mask) + recall_mask(s, side, mask)
+        n = shortfall_sources(s, side, s[DEC_PROV], mask)
+        if n == 0:  # D14: nothing to take, only a recall could place it: `pass` leaves it unplaced
+            mask[A_PASS] = 1
+            n = 1
+        n += recall_mask(s, side, mask)
     elif kind == DK_KEEP:
         for i in range(DRAW_SLOTS):
             c = s[DRAWN + side * DRAW_SLOTS + i]
@@ -195,7 +204,10 @@ def apply_answer(s: np.ndarray, a: int) -> None:
         else:
             s[WINDOW_POS] += 1
     elif kind == DK_TARGET:
-        apply_target(s, s[DEC_WARLORD], a - A_PROVINCE)
+        if is_recall(a):  # D16: reinforce with an empty reserve; the target is asked next
+            recall(s, side, a - A_RECALL + N_BASE_CARDS)
+        else:
+            apply_target(s, s[DEC_WARLORD], a - A_PROVINCE)
     elif kind == DK_REVEAL:
         start_battle(s, a - A_PROVINCE)
     elif kind == DK_REACTIVE:
@@ -213,11 +225,13 @@ def apply_answer(s: np.ndarray, a: int) -> None:
     elif kind in (DK_SOURCE, DK_SHORTFALL):
         if is_recall(a):  # D2 (b): the same decision is asked again
             recall(s, side, a - A_RECALL + N_BASE_CARDS)
+        elif a == A_PASS:  # D14: the armies still owed are left unpaid or unplaced
+            drop_task(s)
         elif a == A_RESERVE:
             s[RESERVE + side] -= 1
         else:
             s[ARMIES + side * NP + a - A_PROVINCE] -= 1
-        if not is_recall(a):
+        if not is_recall(a) and a != A_PASS:
             deliver(s)
     elif kind == DK_KEEP:
         k = a - A_KEEP

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from suntzu_env.engine.board import board_armies, decide, shortfall_sources
+from suntzu_env.engine.board import board_armies, can_recall, decide, shortfall_sources
 from suntzu_env.layout import (
     ARMIES,
     CAUSE_SHORTFALL,
@@ -54,7 +54,7 @@ def push_task(s: np.ndarray, side: int, count: int, rule: int, dst: int, p: int,
 
 
 @njit(cache=True)
-def _pop_task(s: np.ndarray) -> None:
+def drop_task(s: np.ndarray) -> None:
     """Drop the head of the transfer queue."""
     n = s[TASK_LEN]
     for i in range(TASK_SIZE, n * TASK_SIZE):
@@ -77,7 +77,7 @@ def deliver(s: np.ndarray) -> None:
         s[ARMIES + side * NP + s[TASKS + T_PROV]] += 1
     s[TASKS + T_COUNT] -= 1
     if s[TASKS + T_COUNT] == 0:
-        _pop_task(s)
+        drop_task(s)
 
 
 @njit(cache=True)
@@ -96,10 +96,10 @@ def run_task(s: np.ndarray, scratch: np.ndarray) -> bool:
             has_source = shortfall_sources(s, side, p, scratch) > 0
         else:
             has_source = s[RESERVE + side] > 0 or board_armies(s, side) > 0
-        if not has_source:  # P10, R5.4: what cannot be paid or placed is dropped
-            _pop_task(s)
+        if not has_source and not can_recall(s, side):  # P10, R5.4: what cannot be paid or placed is dropped
+            drop_task(s)
             return False
-        kind = DK_SHORTFALL if rule == RULE_SHORTFALL else DK_SOURCE
+        kind = DK_SHORTFALL if rule == RULE_SHORTFALL else DK_SOURCE  # D14: also when only a recall can
         return decide(s, kind, side, p, -1, s[TASKS + T_CAUSE])
     return False
 

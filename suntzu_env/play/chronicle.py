@@ -18,7 +18,7 @@ import numpy as np
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
-from suntzu_env.records import RESULTS
+from suntzu_env.records import RESULTS, read_rules
 from suntzu_env.rules import (
     CARD_PLAGUE,
     CARDS,
@@ -144,7 +144,7 @@ class Chronicle:
         Game.replay(record)  # checks the whole record first: a bad one loads nothing
         start = Game.from_dict(record["start"]) if record.get("start") is not None else None
         if start is None:
-            start = Game.new(record["seed"], **record["rules"])
+            start = Game.new(record["seed"], **read_rules(record["rules"]))
         chronicle = cls(start)
         for action in record["actions"]:
             chronicle.apply(action)
