@@ -37,7 +37,8 @@ ACTION_MEANINGS: dict[str, str] = {
     "reserve": "take the army from the reserve (R5.5, R5.6, R7)",
     "warlord": "choose warlord `{}` (setup R3.3, `war_chariot` R7.4)",
     "use": "use the warlord offered now (R8)",
-    "pass": "do not use the warlord offered now (R8)",
+    "pass": "do not use the warlord offered now (R8), take none for `war_chariot` (R7.4), or leave armies owed "
+    "unpaid or unplaced when only a recall could supply them (D14)",
 }
 
 

@@ -222,7 +222,7 @@ def mutated(draw: Draw) -> tuple[Record, list[str]]:
 
 
 FIELD_NAMES = {f.name for f in FIELDS} | set(records.RECORD_KEYS) | set(records.SIDE_KEYS) | {"engine", "record"}
-FIELD_NAMES |= {"held", "used", "unchosen", "face_up", "deck", "variant", "events", "adjacency", "state"}
+FIELD_NAMES |= {"held", "used", "unchosen", "face_up", "deck", "variant", "events", "adjacency", "state", "version"}
 FIELD_NAMES |= {"battle_results", "outcome", "margin"}
 
 

@@ -272,3 +272,29 @@ def test_unknown_rules_version_names_the_field() -> None:
     record["rules"]["version"] = "2"
     with pytest.raises(ValueError, match=r"record\.rules\.version"):
         Game.replay(record)
+
+
+# --- the environments' version follows the rules: suntzu_v2, SunTzu-v2 ----------------------
+
+
+def test_v1_environment_names_raise_saying_what_changed() -> None:
+    """PettingZoo's convention: a change of play bumps the version; the old names say what changed."""
+    import importlib
+    import warnings
+
+    import gymnasium
+
+    import suntzu_env
+    from suntzu_env import RetiredEnvironmentError, env, parallel_env
+
+    changed = r"rules v1\.1.*D14.*D15.*D16.*SunTzu-v2"
+    with pytest.raises(RetiredEnvironmentError, match=changed):
+        importlib.import_module("suntzu_env.suntzu_v1")
+    with pytest.raises(ImportError, match=changed):
+        exec("from suntzu_env import suntzu_v1", {})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Gymnasium also warns that v1 is out of date
+        with pytest.raises(RetiredEnvironmentError, match=changed):
+            gymnasium.make("SunTzu-v1")
+    assert suntzu_env.ENV_ID == "SunTzu-v2"
+    assert env().metadata["name"] == parallel_env().metadata["name"] == "suntzu_v2"
