@@ -77,6 +77,31 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
     return steps / (time.perf_counter() - start)
 
 
+def bench_openspiel_goofspiel(seconds: float, cards: int = 13) -> float:
+    """OpenSpiel's goofspiel with `cards` cards, turn-based, through the loop `bench_aec` runs: at every
+    decision the observation tensor and the legal-actions mask of the player to act, as numpy arrays, and a
+    random legal action; chance nodes (the prize cards) drawn from `chance_outcomes` and not counted."""
+    import pyspiel  # the openspiel extra
+
+    game = pyspiel.load_game_as_turn_based("goofspiel", {"num_cards": cards})
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            player = state.current_player()
+            np.asarray(state.observation_tensor(player), dtype=np.float32)
+            legal = np.flatnonzero(np.asarray(state.legal_actions_mask(player), dtype=np.int8))
+            state.apply_action(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
 def bench_vec_env(
     seconds: float,
     n_envs: int,
@@ -212,6 +237,18 @@ def report_contention(args: argparse.Namespace) -> None:
         bench_training(["--no-progress-bar", "--contention"])
 
 
+def report_openspiel(seconds: float, rounds: int = 3) -> None:
+    """`--openspiel`: the raw AEC env against OpenSpiel's goofspiel13, alternately, with the ratio per round."""
+    bench_aec(0.5)  # warm-up: the compiled engine loads
+    ratios = []
+    for k in range(1, rounds + 1):
+        ours, theirs = bench_aec(seconds), bench_openspiel_goofspiel(seconds)
+        ratios.append(ours / theirs)
+        print(f"round {k}: raw AEC env {ours:,.0f} steps/s, OpenSpiel goofspiel13 (turn-based) {theirs:,.0f} "
+              f"steps/s: {ours / theirs:.2f}x")  # fmt: skip
+    print(f"median: {statistics.median(ratios):.2f}x OpenSpiel's goofspiel13 (observation tensor and mask each step)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
@@ -238,9 +275,18 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
+    parser.add_argument(
+        "--openspiel",
+        action="store_true",
+        help="only the single-game comparison: the raw AEC env and OpenSpiel's goofspiel13 (turn-based) through "
+        "the same loop, alternately, three rounds (needs the openspiel extra)",
+    )
     args = parser.parse_args(argv)
     if args.contention:
         report_contention(args)
+        return
+    if args.openspiel:
+        report_openspiel(args.seconds)
         return
 
     start = time.perf_counter()
