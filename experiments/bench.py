@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import statistics
 import time
+from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
@@ -29,6 +30,7 @@ from agents.ppo import PolicyActor
 from experiments.cli import parse, run_cli
 from experiments.config import POOL, TrainConfig
 from experiments.train import make_vec_env, new_model, torch_device
+from suntzu_env.bench import competing_process
 
 PROG = "python -m experiments.bench"
 STUB_FRAMES = 16  # the stub cycles through this many precomputed observations and masks
@@ -93,10 +95,12 @@ class BenchConfig(TrainConfig):
     """learner steps timed per environment per round"""
     rounds: int = 3
     """rounds, each timing both environments"""
+    contention: bool = False
+    """time each environment twice a round: quiet, then beside a competing busy process (one Python loop)"""
 
 
-def rates(cfg: BenchConfig) -> list[tuple[float, float]]:
-    """(ours, stub) learner steps/s per round."""
+def rates(cfg: BenchConfig) -> list[tuple[float, ...]]:
+    """(ours, stub) learner steps/s per round; with `contention`, (ours, stub, ours busy, stub busy)."""
     torch.set_num_threads(cfg.torch_threads)
     device = torch_device(cfg.device)
     venv, pool = make_vec_env(cfg)
@@ -111,12 +115,14 @@ def rates(cfg: BenchConfig) -> list[tuple[float, float]]:
         model.learn(cfg.rollout_size)  # warm-up: compiled code loaded, torch's first passes
     out = []
     for _ in range(cfg.rounds):
-        pair = []
-        for model in (ours, stub):
-            start = time.perf_counter()
-            model.learn(cfg.timesteps, reset_num_timesteps=False)
-            pair.append(cfg.timesteps / (time.perf_counter() - start))
-        out.append((pair[0], pair[1]))
+        found = []
+        for busy in (False, True) if cfg.contention else (False,):
+            with competing_process() if busy else nullcontext():
+                for model in (ours, stub):
+                    start = time.perf_counter()
+                    model.learn(cfg.timesteps, reset_num_timesteps=False)
+                    found.append(cfg.timesteps / (time.perf_counter() - start))
+        out.append(tuple(found))
     return out
 
 
@@ -126,11 +132,18 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     print(f"MaskablePPO learn, {cfg.n_envs} envs x {cfg.n_steps} steps, batches of {cfg.batch_size}, "
           f"{cfg.n_epochs} epochs, net {list(cfg.net_arch)}, opponents {cfg.opponents}, "
           f"{torch_device(cfg.device)}:")  # fmt: skip
-    for k, (ours, stub) in enumerate(found, 1):
+    for k, (ours, stub, *busy) in enumerate(found, 1):
         print(f"  round {k}: SunTzuVecEnv {ours:,.0f} steps/s, zero-cost stub {stub:,.0f} steps/s ({ours / stub:.0%})")
-    ratio = statistics.median(ours / stub for ours, stub in found)
+        if busy:
+            print(f"           beside a busy process: SunTzuVecEnv {busy[0]:,.0f} steps/s ({busy[0] / ours:.0%} of "
+                  f"quiet), stub {busy[1]:,.0f} steps/s ({busy[1] / stub:.0%} of quiet)")  # fmt: skip
+    ratio = statistics.median(r[0] / r[1] for r in found)
     print(f"median: {ratio:.0%} of the stub's steps/s")
-    return {"rounds": found, "ratio": ratio}
+    result: dict[str, Any] = {"rounds": found, "ratio": ratio}
+    if cfg.contention:
+        result["busy_over_quiet"] = statistics.median(r[2] / r[0] for r in found)
+        print(f"median beside a busy process: {result['busy_over_quiet']:.0%} of the quiet steps/s")
+    return result
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:

@@ -9,7 +9,8 @@ player implements; `env`, `raw_env` and `parallel_env` are the PettingZoo enviro
 never imported here; pictures are drawn only when asked for.
 """
 
-import suntzu_env.numba_cache  # noqa: F401  first: numba's cache folder is chosen before any code compiles
+import suntzu_env.numba_cache  # first: numba's cache folder is chosen before any code compiles
+import suntzu_env.threads  # noqa: F401  before any OpenMP runtime starts: idle threads sleep instead of spinning
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Agent
 from suntzu_env.episode import EnvSettings

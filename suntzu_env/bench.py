@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import argparse
 import random
+import statistics
+import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, nullcontext
 from typing import Any, Literal
 
 import numba
@@ -73,18 +77,49 @@ def bench_aec(seconds: float, make_env: Callable[[], Any] = raw_env) -> float:
     return steps / (time.perf_counter() - start)
 
 
-def bench_vec_env(seconds: float, n_envs: int, opponent: str, face: Literal["sb3", "gymnasium"] = "sb3") -> float:
+def bench_openspiel_goofspiel(seconds: float, cards: int = 13) -> float:
+    """OpenSpiel's goofspiel with `cards` cards, turn-based, through the loop `bench_aec` runs: at every
+    decision the observation tensor and the legal-actions mask of the player to act, as numpy arrays, and a
+    random legal action; chance nodes (the prize cards) drawn from `chance_outcomes` and not counted."""
+    import pyspiel  # the openspiel extra
+
+    game = pyspiel.load_game_as_turn_based("goofspiel", {"num_cards": cards})
+    rng = random.Random(0)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[rng.randrange(len(outcomes))][0])
+                continue
+            player = state.current_player()
+            np.asarray(state.observation_tensor(player), dtype=np.float32)
+            legal = np.flatnonzero(np.asarray(state.legal_actions_mask(player), dtype=np.int8))
+            state.apply_action(int(legal[rng.randrange(len(legal))]))
+            steps += 1
+    return steps / (time.perf_counter() - start)
+
+
+def bench_vec_env(
+    seconds: float,
+    n_envs: int,
+    opponent: str,
+    face: Literal["sb3", "gymnasium"] = "sb3",
+    threads: int | str = "auto",
+) -> float:
     """Learner steps/s of the batched environment against `opponent`, the learner choosing uniformly among its
     legal actions (the compiled `random` baseline, so that the figure is the environment's own cost), through
     `face`: "sb3" (`SunTzuVecEnv`, with its per-env info dicts) or "gymnasium" (`SunTzuVectorEnv`, infos as
-    arrays)."""
+    arrays), on `threads` (the env's; the learner's draw runs on the count the env plays)."""
     from suntzu_env.vec_core import baseline_actions
     from suntzu_env.vec_env import SunTzuVecEnv, SunTzuVectorEnv  # lazy: imports Stable-Baselines3
 
     if face not in ("sb3", "gymnasium"):
         raise ValueError(f"face must be 'sb3' or 'gymnasium', got {face!r}")
     if face == "sb3":
-        env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0)
+        env = SunTzuVecEnv(n_envs, opponents=opponent, seed=0, threads=threads)
         obs = env.reset()
 
         def play(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -92,7 +127,8 @@ def bench_vec_env(seconds: float, n_envs: int, opponent: str, face: Literal["sb3
 
         masks = env.action_masks()
     else:
-        vector_env = SunTzuVectorEnv(n_envs, opponents=opponent, seed=0)
+        vector_env = SunTzuVectorEnv(n_envs, opponents=opponent, seed=0, threads=threads)
+        env = vector_env.env
         obs, infos = vector_env.reset()
 
         def play(actions: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -102,17 +138,48 @@ def bench_vec_env(seconds: float, n_envs: int, opponent: str, face: Literal["sb3
         masks = infos["action_mask"]
     rngs = np.stack([rng_seed(i) for i in range(n_envs)])
     actions = np.zeros(n_envs, dtype=np.int64)
-    for _ in range(2):  # warm-up: the compiled step loads (or compiles) on its first call
+
+    def draw() -> None:
+        numba.set_num_threads(env.threads.played)
         baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
+
+    for _ in range(2):  # warm-up: the compiled step loads (or compiles) on its first call
+        draw()
         obs, masks = play(actions)
-    baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
+    draw()
     steps = 0
     start = time.perf_counter()
     while steps == 0 or time.perf_counter() - start < seconds:
         obs, masks = play(actions)
-        baseline_actions(baselines.RANDOM, obs, masks, rngs, actions)
+        draw()
         steps += n_envs
+    numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return steps / (time.perf_counter() - start)
+
+
+@contextmanager
+def competing_process() -> Iterator[None]:
+    """Another process busy on one core (a Python loop) while the block runs: a machine shared with one job."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)  # let it take its core
+        yield
+    finally:
+        busy.kill()
+        busy.wait()
+
+
+def bench_contention(seconds: float, n_envs: int, rounds: int = 3) -> dict[str, list[float]]:
+    """Learner steps/s of the batched env against `random` on one thread and on the default ("auto"), quiet and
+    beside a competing busy process, in alternating rounds: {"1 quiet": [...], "auto busy": [...], ...}."""
+    out: dict[str, list[float]] = {}
+    for _ in range(rounds):
+        for busy in (False, True):
+            with competing_process() if busy else nullcontext():
+                for threads in (1, "auto"):
+                    key = f"{threads} {'busy' if busy else 'quiet'}"
+                    out.setdefault(key, []).append(bench_vec_env(seconds, n_envs, "random", threads=threads))
+    return out
 
 
 def random_play_positions(games: int) -> tuple[np.ndarray, np.ndarray]:
@@ -145,12 +212,60 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
     return rates
 
 
+def threads_flag(text: str) -> int | str:
+    """`--threads`: 'auto' or a count numba allows."""
+    from suntzu_env.threads import check_threads
+
+    try:
+        return check_threads(text if text == "auto" else int(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def report_contention(args: argparse.Namespace) -> None:
+    """`--contention`: the batched env's and the training's speed, quiet and beside a competing busy process."""
+    found = bench_contention(args.seconds, args.envs)
+    print(f"SunTzuVecEnv, {args.envs} games vs random, learner steps/s (median of {len(found['1 quiet'])} rounds):")
+    median = {key: statistics.median(rates) for key, rates in found.items()}
+    for key, rates in found.items():
+        print(f"  {key:>10}: {median[key]:>12,.0f}  ({', '.join(f'{r:,.0f}' for r in rates)})")
+    for load in ("quiet", "busy"):
+        print(f"  {load}: the default (auto) gives {median[f'auto {load}'] / median[f'1 {load}']:.2f}x one thread")
+    if args.train:
+        from experiments.bench import run as bench_training  # the training's own setup, default settings
+
+        bench_training(["--no-progress-bar", "--contention"])
+
+
+def report_openspiel(seconds: float, rounds: int = 3) -> None:
+    """`--openspiel`: the raw AEC env against OpenSpiel's goofspiel13, alternately, with the ratio per round."""
+    bench_aec(0.5)  # warm-up: the compiled engine loads
+    ratios = []
+    for k in range(1, rounds + 1):
+        ours, theirs = bench_aec(seconds), bench_openspiel_goofspiel(seconds)
+        ratios.append(ours / theirs)
+        print(f"round {k}: raw AEC env {ours:,.0f} steps/s, OpenSpiel goofspiel13 (turn-based) {theirs:,.0f} "
+              f"steps/s: {ours / theirs:.2f}x")  # fmt: skip
+    print(f"median: {statistics.median(ratios):.2f}x OpenSpiel's goofspiel13 (observation tensor and mask each step)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
     parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
-    parser.add_argument("--threads", type=int, default=0, help="numba threads for the batched env (0: numba's default)")
+    parser.add_argument(
+        "--threads",
+        type=threads_flag,
+        default="auto",
+        help="numba threads of the batched env: 'auto' (the default: the fastest count, timed as it runs) or a count",
+    )
+    parser.add_argument(
+        "--contention",
+        action="store_true",
+        help="only the contention benchmark: the batched env (and, with --train, the default training) quiet and "
+        "beside a competing busy process, on one thread and on the default",
+    )
     parser.add_argument(
         "--train",
         action=argparse.BooleanOptionalAction,
@@ -160,9 +275,19 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
+    parser.add_argument(
+        "--openspiel",
+        action="store_true",
+        help="only the single-game comparison: the raw AEC env and OpenSpiel's goofspiel13 (turn-based) through "
+        "the same loop, alternately, three rounds (needs the openspiel extra)",
+    )
     args = parser.parse_args(argv)
-    if args.threads:
-        numba.set_num_threads(args.threads)
+    if args.contention:
+        report_contention(args)
+        return
+    if args.openspiel:
+        report_openspiel(args.seconds)
+        return
 
     start = time.perf_counter()
     adj = np.array(DEFAULT_ADJ, dtype=np.int64)
@@ -188,12 +313,12 @@ def main(argv: list[str] | None = None) -> None:
     from suntzu_env.vec_core import COMPILED_AGENTS
 
     for opponent in COMPILED_AGENTS:
-        rate = bench_vec_env(args.seconds, args.envs, opponent)
+        rate = bench_vec_env(args.seconds, args.envs, opponent, threads=args.threads)
         print(
-            f"SunTzuVecEnv, {args.envs} games, {numba.get_num_threads()} threads, vs {opponent}, random legal "
+            f"SunTzuVecEnv, {args.envs} games, threads {args.threads}, vs {opponent}, random legal "
             f"learner, observation + mask each step: {rate:,.0f} learner steps/s"
         )
-    rate = bench_vec_env(args.seconds, args.envs, "random", face="gymnasium")
+    rate = bench_vec_env(args.seconds, args.envs, "random", face="gymnasium", threads=args.threads)
     print(
         f"SunTzuVectorEnv (Gymnasium's vector API: no per-env info dicts), the same against random: {rate:,.0f} "
         "learner steps/s"

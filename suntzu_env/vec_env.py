@@ -48,6 +48,7 @@ from suntzu_env.options import Options, check_choice, check_number, check_seed, 
 from suntzu_env.policy_net import H_OFFSET, HEADER_SIZE, PolicyNet
 from suntzu_env.rules import SEATS, VARIANTS
 from suntzu_env.suntzu_v2 import observation_box
+from suntzu_env.threads import ThreadCount
 
 SEAT_MODES = ("alternate", "blue", "red")
 Policy = Callable[[np.ndarray, np.ndarray], Any]
@@ -109,6 +110,10 @@ class SunTzuVecEnv(VecEnv):
       `infos[i]["record"]`; `last_record(i)` returns it either way.
     - `options` (or `variant`, `events`, `adjacency`), `shaped_reward`, `illegal_action`: as for
       `SunTzuGymEnv` (declared in `suntzu_env.episode.EnvSettings`; illegal actions lose by default).
+    - `threads`: the numba threads a step runs on: "auto" (the default: the count that steps fastest now,
+      timed as the env runs, so a core taken by another process costs no more than that core;
+      `suntzu_env.threads`) or a whole number from 1 to numba's `NUMBA_NUM_THREADS`. The games do not depend
+      on it.
 
     The step (SB3's convention): `step(actions)` returns observations (N, D) float32, rewards (N,) float32,
     dones (N,) bool and N info dicts. A finished game's env has already started its next game: its
@@ -130,6 +135,7 @@ class SunTzuVecEnv(VecEnv):
         seat: str = "alternate",
         records: bool = False,
         options: Options | Mapping[str, Any] | None = None,
+        threads: int | str = "auto",
         **kwargs: Any,
     ) -> None:
         if not is_integer(n_envs) or isinstance(n_envs, bool):
@@ -149,6 +155,7 @@ class SunTzuVecEnv(VecEnv):
             raise TypeError(f"records must be True or False, got {records!r}")
         self.records = bool(records)
         self.render_mode = None
+        self.threads = ThreadCount(threads)
         self._seed = check_seed(seed, optional=True)
         super().__init__(n, observation_box(), spaces.Discrete(N_ACTIONS))
 
@@ -390,9 +397,10 @@ class SunTzuVecEnv(VecEnv):
         elif others is not None:
             obs[others] = 0.0  # no game yet
         try:
-            kernel(first, second, *self._args(obs))
-            if self._any_policy:
-                self._serve_policies(obs)
+            with self.threads.chosen():
+                kernel(first, second, *self._args(obs))
+                if self._any_policy:
+                    self._serve_policies(obs)
         except BaseException:
             if saved is not None:
                 for array, copy in zip(self._mutable, saved, strict=True):
