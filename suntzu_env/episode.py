@@ -11,7 +11,7 @@ it too. `EnvSettings` is the one declaration of the environments' arguments.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -169,17 +169,6 @@ class Episode:
         if game.current_player == seat:
             return game.legal_mask()
         return np.zeros(N_ACTIONS, dtype=np.int8)
-
-    def turn_masks(self, seats: Iterable[str], player: str | None) -> dict[str, np.ndarray]:
-        """Each of `seats`' mask (as `mask` without `simultaneous`) when `player` is the seat asked now
-        (`game.current_player`, passed in by a caller that has it at hand)."""
-        if self.over:
-            player = None
-        legal_mask = self.game.legal_mask
-        masks = {}
-        for seat in seats:
-            masks[seat] = legal_mask() if seat == player else np.zeros(N_ACTIONS, dtype=np.int8)
-        return masks
 
     def observe(self, seat: str, mask: np.ndarray) -> Any:
         """`seat`'s observation with `mask`: a dict, or one flat vector (`flat_observation`)."""

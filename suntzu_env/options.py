@@ -64,9 +64,13 @@ def check_variant(variant: Any, name: str = "variant") -> str:
     return check_choice(variant, name, VARIANTS)
 
 
+_SIDE_OF_SEAT = {seat: side for side, seat in enumerate(SEATS)}
+
+
 def check_seat(seat: Any, name: str = "seat") -> int:
     """The side index (0 blue, 1 red) of a seat name."""
-    return SEATS.index(check_choice(seat, name, SEATS))
+    side = _SIDE_OF_SEAT.get(seat) if type(seat) is str else None
+    return SEATS.index(check_choice(seat, name, SEATS)) if side is None else side
 
 
 def check_number(

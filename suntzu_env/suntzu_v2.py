@@ -356,8 +356,12 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def _set_infos(self) -> None:
         """Each listed agent's info: its action mask (a fresh array each step, shared with `observe`)."""
-        masks = self.episode.turn_masks(self.agents, self.agent_selection)
-        self.infos = {agent: {"action_mask": masks[agent]} for agent in self.agents}
+        episode = self.episode
+        player = None if episode.over else self.agent_selection
+        self.infos = {
+            agent: {"action_mask": episode.game.legal_mask() if agent == player else np.zeros(N_ACTIONS, np.int8)}
+            for agent in self.agents
+        }
 
     def observe(self, agent: str) -> Any:
         info = self.infos.get(agent)  # the mask of the last reset or step, if the agent is still listed
