@@ -17,7 +17,9 @@ training's flags): the stub is the limit the environment is measured against. `-
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import sys
 import time
 from collections.abc import Callable
 from typing import Any, Literal
@@ -145,6 +147,18 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
     return rates
 
 
+def check_args(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line's numbers (None: nothing)."""
+    for name in ("games", "envs", "positions"):
+        if getattr(args, name) < 1:
+            return f"--{name} must be at least 1, got {getattr(args, name)}"
+    if not 0 < args.seconds < math.inf:
+        return f"--seconds must be a positive number of seconds, got {args.seconds}"
+    if not 0 <= args.threads <= numba.config.NUMBA_NUM_THREADS:
+        return f"--threads must be in [0, {numba.config.NUMBA_NUM_THREADS}] (0: numba's default), got {args.threads}"
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
@@ -161,6 +175,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     args = parser.parse_args(argv)
+    problem = check_args(args)
+    if problem:  # one line, before any benchmark runs
+        print(f"{parser.prog}: error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     if args.threads:
         numba.set_num_threads(args.threads)
 
