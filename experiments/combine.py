@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -103,7 +104,8 @@ def _check_config(summary: Any, path: Path) -> tuple[dict[str, Any], list[dict[s
         options = GAME.options(**{k: tuple(map(tuple, v)) if k == "adjacency" and isinstance(v, list) else v
                                   for k, v in ((k, config[k]) for k in OPTION_KEYS)})  # fmt: skip
     except (TypeError, ValueError) as error:
-        field = str(error).split(":", 1)[0].split()[0] if ":" in str(error) else "options"
+        head = re.match(r"[a-z_]+(\[\d+\])?", str(error))  # the messages begin with the field they are about
+        field = head.group(0) if head and head.group(0).partition("[")[0] in OPTION_KEYS else "options"
         raise _Bad(path, None, f"config.{field}", str(error)) from None
     if not isinstance(pairings, list) or not pairings:
         raise _Bad(path, None, "pairings", "expected a list of the pairings")

@@ -3,7 +3,7 @@ red's) however the seats' simultaneous placements were interleaved with `apply_f
 rebuilds the very game.
 
 Hypothesis plays whole games in which, at every placement, the seat not asked places its own next card first
-with a probability drawn per game (0: never out of turn; 1: red places all its cards before blue's first);
+with a probability drawn per game (from 0.1 to 1: red places all its cards before blue's first);
 the other answers are random legal ones. The suite counts the placement phases with a placement out of turn
 and needs at least `INTERLEAVINGS` (10,000) of them.
 """
@@ -21,7 +21,7 @@ from suntzu_env import Game
 from suntzu_env.rules import SEATS
 
 INTERLEAVINGS = int(os.environ.get("SUNTZU_INTERLEAVINGS", "10000"))
-GAMES = max(1, INTERLEAVINGS * 3 // 20)  # about 7 interleaved placement phases a game
+GAMES = max(1, INTERLEAVINGS // 6)  # about 7 interleaved placement phases a game
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 
 
@@ -48,7 +48,7 @@ def test_the_record_replays_the_game_however_placements_interleave() -> None:
 
     @settings(max_examples=GAMES, deadline=None, derandomize=True, database=None,
               suppress_health_check=[HealthCheck.too_slow])  # fmt: skip
-    @given(seed=st.integers(0, 2**40), lean=st.floats(0.0, 1.0), config=st.sampled_from(CONFIGS))
+    @given(seed=st.integers(0, 2**40), lean=st.floats(0.1, 1.0), config=st.sampled_from(CONFIGS))
     def one_game(seed: int, lean: float, config: tuple[str, bool]) -> None:
         g, phases = play(seed, lean, *config)
         replayed = Game.replay(g.record())

@@ -411,6 +411,7 @@ def marked_record(variant: str = "standard") -> Record:
     record = g.to_dict()
     for seat in SEATS:
         record[seat]["six_marks"] = [0] * len(PROVINCES)
+        record[seat]["reserve"] += record[seat]["marked_armies"]
         record[seat]["marked_armies"] = 0
         record[seat]["sixes_revealed"] = 1
     record["blue"]["six_marks"][0] = record["red"]["six_marks"][1] = 1
