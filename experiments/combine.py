@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -50,37 +51,152 @@ def _result(winner: str, a_seat: str) -> int:
     return 0 if winner == "draw" else (1 if winner == a_seat else -1)
 
 
+class _Bad(Exception):
+    """A problem of a results folder: the file, the line (None: the whole file), the field and what is wrong."""
+
+    def __init__(self, path: Path, line: int | None, field: str, what: str) -> None:
+        where = f"{path}:{line}" if line is not None else str(path)
+        super().__init__(f"{where}: {field}: {what}")
+
+
+def _json(path: Path, line: int | None, text: str) -> Any:
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:  # (a document nested too deep for the parser, too)
+        raise _Bad(path, line, "(the text)", f"not valid JSON ({type(error).__name__}: {error})") from None
+
+
+def _number(value: Any, path: Path, line: int | None, field: str, low: float = 0.0) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value < float("inf"):
+        raise _Bad(path, line, field, f"expected a number >= {low:g}, got {str(value)[:60]!r}")
+    return float(value)
+
+
+def _integer(text: str | None, path: Path, line: int, field: str, low: int | None = None) -> int:
+    try:
+        value = int(text or "")
+    except ValueError:
+        raise _Bad(path, line, field, f"expected a whole number, got {str(text)[:60]!r}") from None
+    if low is not None and value < low:
+        raise _Bad(path, line, field, f"expected a whole number >= {low}, got {value}")
+    return value
+
+
+def _check_config(summary: Any, path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], float, dict[str, Any]]:
+    """summary.json checked as a whole: its config (labels, the game's options), pairings and seconds."""
+    if not isinstance(summary, dict):
+        raise _Bad(path, None, "(the file)", f"expected a JSON object, got {type(summary).__name__}")
+    for key in ("config", "pairings", "seconds"):
+        if key not in summary:
+            raise _Bad(path, None, key, "missing")
+    config, pairings = summary["config"], summary["pairings"]
+    if not isinstance(config, dict):
+        raise _Bad(path, None, "config", f"expected a JSON object, got {str(config)[:60]!r}")
+    labels = config.get("labels")
+    if not (isinstance(labels, list) and len(labels) >= 2 and all(isinstance(x, str) and x for x in labels)):
+        raise _Bad(path, None, "config.labels", f"expected two or more agent names, got {str(labels)[:60]!r}")
+    if len(set(labels)) < len(labels):
+        raise _Bad(path, None, "config.labels", "a name is given twice")
+    for key in OPTION_KEYS:
+        if key not in config:
+            raise _Bad(path, None, f"config.{key}", "missing")
+    try:
+        options = GAME.options(**{k: tuple(map(tuple, v)) if k == "adjacency" and isinstance(v, list) else v
+                                  for k, v in ((k, config[k]) for k in OPTION_KEYS)})  # fmt: skip
+    except (TypeError, ValueError) as error:
+        head = re.match(r"[a-z_]+(\[\d+\])?", str(error))  # the messages begin with the field they are about
+        field = head.group(0) if head and head.group(0).partition("[")[0] in OPTION_KEYS else "options"
+        raise _Bad(path, None, f"config.{field}", str(error)) from None
+    if not isinstance(pairings, list) or not pairings:
+        raise _Bad(path, None, "pairings", "expected a list of the pairings")
+    for i, pairing in enumerate(pairings):
+        if not isinstance(pairing, dict):
+            raise _Bad(path, None, f"pairings[{i}]", "expected a JSON object")
+        for side in ("a", "b"):
+            if pairing.get(side) not in labels:
+                raise _Bad(path, None, f"pairings[{i}].{side}", f"not one of config.labels: {pairing.get(side)!r}")
+    seconds = _number(summary["seconds"], path, None, "seconds")
+    return config, pairings, seconds, option_fields(options)
+
+
 def read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
     """A results folder's config, its pairings as (a, b, games), each game as `play_games` gives it, and its
-    playing time; UserError naming the folder and file that cannot be read."""
+    playing time. Everything is checked before it counts: summary.json as a whole, every row of games.csv, and
+    every record of games.jsonl replayed to the game its row reports. A problem is a UserError naming the
+    file, the line and the field."""
     try:
-        summary = json.loads((folder / "summary.json").read_text())
-        with open(folder / "games.csv", newline="") as f:
-            games = list(csv.DictReader(f))
-        with open(folder / "games.jsonl") as f:
-            records = [json.loads(line)["record"] for line in f if line.strip()]
-        config, pairings, seconds = summary["config"], summary["pairings"], float(summary["seconds"])
-        if len(records) != len(games):
-            raise ValueError(f"games.jsonl holds {len(records)} records for the {len(games)} games of games.csv")
-        by_pairing: dict[str, list[dict[str, Any]]] = {}
-        for game, record in zip(games, records, strict=True):
-            a, _, b = game["pairing"].partition(" vs ")
-            if {game[SEATS[0]], game[SEATS[1]]} != {a, b} or game["winner"] not in (*SEATS, "draw"):
-                raise ValueError(f"games.csv: a row of {game['pairing']!r} with seats or winner out of place: {game}")
-            a_seat = SEATS[0] if game[SEATS[0]] == a else SEATS[1]
-            by_pairing.setdefault(game["pairing"], []).append({
-                "seed": int(game["seed"]), "a_seat": a_seat, "result": _result(game["winner"], a_seat),
-                "winner": game["winner"], "score": int(game["score"]), "decisions": int(game["decisions"]),
-                "record": record,
-            })  # fmt: skip
-        out = [(p["a"], p["b"], by_pairing.pop(f"{p['a']} vs {p['b']}")) for p in pairings]
-        if by_pairing:
-            raise ValueError(f"games.csv holds games of a pairing summary.json lacks: {next(iter(by_pairing))}")
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        detail = error.strerror if isinstance(error, OSError) and error.strerror else error
+        return _read_results(folder)
+    except _Bad as bad:
+        raise UserError(f"--results {folder}: {bad}") from None
+    except OSError as error:
         raise UserError(f"--results {folder}: not a readable results folder of python -m experiments.evaluate "
-                        f"({type(error).__name__}: {detail})") from None  # fmt: skip
-    return config, out, seconds
+                        f"({error.strerror or error}: {error.filename})") from None  # fmt: skip
+
+
+def _read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
+    path = folder / "summary.json"
+    config, pairings, seconds, options = _check_config(_json(path, None, path.read_text()), path)
+    rules = GAME.new(0, GAME.options(**options)).record()["rules"]
+    names = {f"{p['a']} vs {p['b']}": p for p in pairings}
+    csv_path, jsonl_path = folder / "games.csv", folder / "games.jsonl"
+    with open(csv_path, newline="") as f:
+        reader = csv.DictReader(f)
+        missing = [k for k in ("pairing", "seed", *SEATS, "winner", "score", "decisions") if k not in
+                   (reader.fieldnames or [])]  # fmt: skip
+        if missing:
+            raise _Bad(csv_path, 1, missing[0], "missing from the header")
+        games = list(reader)
+    with open(jsonl_path) as f:
+        lines = f.read().splitlines()
+    if len(lines) != len(games):
+        raise _Bad(jsonl_path, None, "(the lines)", f"{len(lines)} records for the {len(games)} games of games.csv")
+    by_pairing: dict[str, list[dict[str, Any]]] = {}
+    for i, (game, text) in enumerate(zip(games, lines, strict=True)):
+        row_line, line = i + 2, i + 1  # games.csv has its header first
+        name = game["pairing"]
+        if name not in names:
+            raise _Bad(csv_path, row_line, "pairing", f"{name!r} is not a pairing of summary.json")
+        a, b = names[name]["a"], names[name]["b"]
+        if {game[SEATS[0]], game[SEATS[1]]} != {a, b}:
+            raise _Bad(csv_path, row_line, SEATS[0], f"the seats of {name!r} must hold {a} and {b}")
+        if game["winner"] not in (*SEATS, "draw"):
+            raise _Bad(csv_path, row_line, "winner", f"expected {', '.join(SEATS)} or draw, got {game['winner']!r}")
+        seed = _integer(game["seed"], csv_path, row_line, "seed", 0)
+        score = _integer(game["score"], csv_path, row_line, "score")
+        decisions = _integer(game["decisions"], csv_path, row_line, "decisions", 0)
+        entry = _json(jsonl_path, line, text)
+        record = entry.get("record") if isinstance(entry, dict) else None
+        if not isinstance(record, dict):
+            raise _Bad(jsonl_path, line, "record", 'expected an object {"record": {...}}')
+        _check_record(record, jsonl_path, line, rules, seed, game["winner"], score, decisions)
+        a_seat = SEATS[0] if game[SEATS[0]] == a else SEATS[1]
+        by_pairing.setdefault(name, []).append({
+            "seed": seed, "a_seat": a_seat, "result": _result(game["winner"], a_seat), "winner": game["winner"],
+            "score": score, "decisions": decisions, "record": record,
+        })  # fmt: skip
+    for name in names:
+        if name not in by_pairing:
+            raise _Bad(csv_path, None, "pairing", f"no games of {name!r}, a pairing of summary.json")
+    return config, [(p["a"], p["b"], by_pairing[f"{p['a']} vs {p['b']}"]) for p in pairings], seconds
+
+
+def _check_record(record: dict[str, Any], path: Path, line: int, rules: Any, seed: int, winner: str, score: int,
+                  decisions: int) -> None:  # fmt: skip
+    """The record replays to the finished game its games.csv row reports, under the folder's options."""
+    if record.get("rules") != rules:
+        raise _Bad(path, line, "record.rules", "not the rules and options of summary.json's config")
+    if record.get("seed") != seed:
+        raise _Bad(path, line, "record.seed", f"{record.get('seed')!r}, but games.csv's row says {seed}")
+    try:
+        game = GAME.replay(record)
+    except (TypeError, ValueError) as error:
+        field, _, what = str(error).partition(": ")
+        raise _Bad(path, line, field if field.startswith("record") else "record", what or str(error)) from None
+    if game.winner is None:
+        raise _Bad(path, line, "record.actions", "the game is not over at its last action")
+    if (game.winner, game.score, len(record["actions"])) != (winner, score, decisions):
+        raise _Bad(path, line, "record", f"replays to winner {game.winner}, marker {game.score}, "
+                   f"{len(record['actions'])} decisions; games.csv says {winner}, {score}, {decisions}")  # fmt: skip
 
 
 def combine(folders: Sequence[Path]) -> dict[str, Any]:

@@ -129,8 +129,9 @@ class TrainConfig:
     """agent specs evaluated against"""
     workers: int = 2
     """processes playing the demonstration and evaluation games (training waits for them)"""
-    checkpoint_every: int = 500_000
-    """save a checkpoint every this many timesteps (0: none but the warm start and the final model)"""
+    checkpoint_every: int | None = None
+    """save a checkpoint every this many timesteps (0: none but the warm start and the final model; None: a
+    quarter of --total-timesteps, in whole rollouts); a resume continues from one exactly"""
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -161,8 +162,10 @@ class TrainConfig:
         for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",
                      "workers", "bc_epochs"):  # fmt: skip
             _at_least(self, name, 1)
-        for name in ("bc_games", "eval_every", "checkpoint_every"):
+        for name in ("bc_games", "eval_every"):
             _at_least(self, name, 0)
+        if self.checkpoint_every is not None:
+            _at_least(self, "checkpoint_every", 0)
         _at_least(self, "batch_size", 2)  # PPO normalises advantages over each minibatch
         if self.rollout_size % self.batch_size:
             raise ConfigError(f"batch_size ({self.batch_size}) must divide n_envs * n_steps ({self.rollout_size}) "
@@ -210,6 +213,13 @@ class TrainConfig:
     @property
     def run_dir(self) -> Path:
         return Path(self.runs_dir) / self.run_name
+
+    @property
+    def checkpoint_interval(self) -> int:
+        """Timesteps between checkpoints (0: none): `checkpoint_every`, or a quarter of the run in whole rollouts."""
+        if self.checkpoint_every is not None:
+            return self.checkpoint_every
+        return max(1, -(-self.total_timesteps // (4 * self.rollout_size))) * self.rollout_size
 
     @property
     def rollout_size(self) -> int:

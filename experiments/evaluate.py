@@ -38,6 +38,7 @@ import multiprocessing
 import os
 import shutil
 import signal
+import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -49,7 +50,8 @@ from agents import Agent, check_spec, make_agent, valid_specs
 from agents.registry import POLICY_PREFIXES
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
-from experiments.runs import TEMPORARY, save_atomic, write_atomic, write_json
+from experiments.partial import Partial, stale_folders
+from experiments.runs import save_atomic, write_atomic, write_json
 from suntzu_env.protocol import GameOptions, ask
 
 SEATS: tuple[str, ...] = GAME.seats
@@ -60,7 +62,8 @@ LADDER: tuple[tuple[str, str, float], ...] = (
     ("heuristic", "greedy", 0.60),
     ("ismcts", "heuristic", 0.70),  # the search baseline at its default settings
 )
-SEEDS_PER_JOB = 25  # deck seeds per unit of work played game by game (50 games)
+SEEDS_PER_JOB = 25  # at most, deck seeds per unit of work played game by game (50 games)
+UNITS_AT_LEAST = 16  # a pairing played game by game is cut into this many units where it has the seeds
 BATCHED_SEEDS_PER_JOB = 250  # deck seeds per unit of work played in the batched environment (500 games)
 BACKENDS = ("local", "ray")
 Backend = Literal["local", "ray"]
@@ -206,13 +209,15 @@ def plan_jobs(
     """The units of work of an evaluation, whatever plays them (in this process, worker processes or Ray tasks).
 
     A pairing the batched environment plays (`GAME.batchable`, unless `batched` is False) is cut into runs of
-    `BATCHED_SEEDS_PER_JOB` deck seeds, any other into runs of `SEEDS_PER_JOB`; each game's seeds depend only on
-    its deck seed and seat, so every way of playing the jobs gives the same games.
+    `BATCHED_SEEDS_PER_JOB` deck seeds, any other into `UNITS_AT_LEAST` runs or more (of 1 to `SEEDS_PER_JOB`
+    seeds: a small evaluation still spreads over the workers, and its progress shows as it goes). The cut
+    depends only on the number of seeds, and each game's seeds only on its deck seed and seat, so every way of
+    playing the jobs gives the same games (and a resumed evaluation the same units).
     """
     jobs = []
     for i, (a, b) in enumerate(pairings):
         in_batch = batched and GAME.batchable(a) and GAME.batchable(b)
-        step = BATCHED_SEEDS_PER_JOB if in_batch else SEEDS_PER_JOB
+        step = BATCHED_SEEDS_PER_JOB if in_batch else max(1, min(SEEDS_PER_JOB, seeds // UNITS_AT_LEAST))
         for start in range(0, seeds, step):
             jobs.append(Job(i, a, b, seed + start, min(step, seeds - start), options, a_seats, in_batch))
     return jobs
@@ -229,6 +234,8 @@ def play_games(
     batched: bool = True,
     backend: Backend = "local",
     address: str | None = None,
+    done: Mapping[tuple[int, int], list[dict[str, Any]]] | None = None,
+    on_job: Callable[[int, list[dict[str, Any]]], None] | None = None,
 ) -> list[list[dict[str, Any]]]:
     """Every game of every pairing, per pairing in (seed, seat) order, whatever the worker count or backend.
 
@@ -245,6 +252,9 @@ def play_games(
     "ray": every job as a Ray task (`experiments.cluster`), on the cluster at `address` or on a local one of
     `workers` CPUs started for the call (or the one this process has already joined); the same results, bit for
     bit.
+
+    `done`: the rows of units of work already played, by (pairing, first deck seed), which are not played
+    again; `on_job(pairing, rows)` is called as each other unit ends (to keep it, for a resume).
     """
     if mirrored:
         check_games(games)
@@ -261,15 +271,23 @@ def play_games(
     jobs = plan_jobs(pairings, seeds, seed, options, a_seats, batched)
     results: list[list[dict[str, Any]]] = [[] for _ in pairings]
     bar = _progress_bar(len(pairings) * games, progress)
+    done = done or {}
+    for job in jobs:
+        rows = done.get((job.pairing, job.first_seed))
+        if rows is not None and len(rows) == job.games:
+            results[job.pairing].extend(rows)
+            bar.update(len(rows))
+    jobs = [job for job in jobs if len(done.get((job.pairing, job.first_seed), ())) != job.games]
+    collect = _collector(results, on_job)
     try:
         if backend == "ray":
             from experiments.cluster import run_jobs  # lazy: Ray only when asked for
 
             for i, rows in run_jobs(jobs, address=address, num_cpus=workers):
-                results[i].extend(rows)
+                collect(i, rows)
                 bar.update(len(rows))
-        else:
-            _play_locally(jobs, workers, results, bar)
+        elif jobs:
+            _play_locally(jobs, workers, collect, bar)
     finally:
         bar.close()
     for rows in results:
@@ -277,22 +295,34 @@ def play_games(
     return results
 
 
-def _play_locally(jobs: Sequence[Job], workers: int, results: list[list[dict[str, Any]]], bar: Any) -> None:
+def _collector(
+    results: list[list[dict[str, Any]]], on_job: Callable[[int, list[dict[str, Any]]], None] | None
+) -> Callable[[int, list[dict[str, Any]]], None]:
+    def collect(i: int, rows: list[dict[str, Any]]) -> None:
+        results[i].extend(rows)
+        if on_job is not None:
+            on_job(i, rows)
+
+    return collect
+
+
+def _play_locally(
+    jobs: Sequence[Job], workers: int, collect: Callable[[int, list[dict[str, Any]]], None], bar: Any
+) -> None:
     """Batched jobs in this process (the batched environment uses every core), the others over worker processes."""
     for job in jobs:
         if job.batched:
-            i, rows = run_job(job, on_game=lambda: bar.update(1))
-            results[i].extend(rows)
+            collect(*run_job(job, on_game=lambda: bar.update(1)))
     by_game = [job for job in jobs if not job.batched]
     if workers <= 1 or len(by_game) <= 1:
         for i, rows in map(run_job, by_game):
-            results[i].extend(rows)
+            collect(i, rows)
             bar.update(len(rows))
         return
     context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
     with context.Pool(min(workers, len(by_game)), initializer=ignore_interrupts) as pool:
         for i, rows in pool.imap_unordered(run_job, by_game):
-            results[i].extend(rows)
+            collect(i, rows)
             bar.update(len(rows))
 
 
@@ -434,10 +464,14 @@ def round_robin(
     progress: bool = False,
     backend: Backend = "local",
     address: str | None = None,
+    done: Mapping[tuple[int, int], list[dict[str, Any]]] | None = None,
+    on_job: Callable[[int, list[dict[str, Any]]], None] | None = None,
+    earlier_seconds: float = 0.0,
 ) -> dict[str, Any]:
     """Every pair of agents over the same deck seeds, under the same options; statistics, ratings, the ladder.
 
-    `backend` and `address` choose where the games are played (`play_games`); the results are the same."""
+    `backend` and `address` choose where the games are played (`play_games`); the results are the same.
+    `done` and `on_job` resume an evaluation (`play_games`); `earlier_seconds`: the time its units took before."""
     if len(specs) < 2:
         raise ValueError(f"a round robin needs at least two agents, got {list(specs)}")
     labels = labels_for(specs)
@@ -445,8 +479,8 @@ def round_robin(
     options = GAME.options(options)
     start = time.perf_counter()
     games_by_pairing = play_games([(specs[i], specs[j]) for i, j in pairs], games, seed, options, workers, progress,
-                                  backend=backend, address=address)  # fmt: skip
-    seconds = time.perf_counter() - start
+                                  backend=backend, address=address, done=done, on_job=on_job)  # fmt: skip
+    seconds = earlier_seconds + time.perf_counter() - start
     pairings = []
     for (i, j), rows in zip(pairs, games_by_pairing, strict=True):
         pairings.append({"a": labels[i], "b": labels[j], **summarize(rows)})
@@ -499,16 +533,22 @@ def ladder(pairings: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
 # -------------------------------------------------------------------- output
 
 
-def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
+def write_results(
+    results: dict[str, Any], out_dir: str | Path, partial: Partial | None = None, overwrite: bool = False
+) -> Path:
     """summary.json, pairings.csv, games.csv, games.jsonl (each game's record, in games.csv's order) and
-    heatmap.png in `out_dir`, each written whole.
+    heatmap.png in `out_dir`.
 
-    A new folder is filled aside and renamed into place, so that it appears complete or not at all.
+    The folder is filled aside (in `partial`'s folder, or a new one) and renamed into place whole, so that it
+    appears complete or not at all; an existing `out_dir` is replaced only with `overwrite` (FileExistsError).
     """
     out = Path(out_dir)
-    fresh = not out.exists()
-    folder = out.with_name(f".{out.name}{TEMPORARY}{os.getpid()}") if fresh else out
-    folder.mkdir(parents=True, exist_ok=True)
+    if out.exists() and not overwrite:
+        raise FileExistsError(f"{out} exists already")
+    if partial is None:
+        partial = Partial(out, {})
+        partial.start()
+    folder = partial.folder
     try:
         summary = {k: v for k, v in results.items() if k != "games"}
         write_json(folder / "summary.json", summary)
@@ -532,13 +572,11 @@ def write_results(results: dict[str, Any], out_dir: str | Path) -> Path:
         records = [json.dumps({"record": r["record"]}) for rows in results["games"] for r in rows]
         write_atomic(folder / "games.jsonl", "".join(line + "\n" for line in records))  # GAME.replay reads each
         plot_heatmap(results, folder / "heatmap.png")
-        if fresh:
-            folder.rename(out)
     except BaseException:
-        if fresh:
+        if partial.what == {}:  # nothing to resume: leave nothing behind
             shutil.rmtree(folder, ignore_errors=True)
         raise
-    return out
+    return partial.finish(overwrite)
 
 
 def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
@@ -664,6 +702,11 @@ class EvaluateConfig:
     """results folder's name under results/ (None: the agents, games, seed and time)"""
     progress: bool = True
     """show a progress bar"""
+    resume: Path | None = None
+    """continue a killed evaluation: its results folder (as --out named it); the games it finished are kept, the
+    others played, and the folder ends as an uninterrupted evaluation's; the other flags come from its start"""
+    overwrite: bool = False
+    """replace an existing --out folder (once the new results are complete)"""
 
     def __post_init__(self) -> None:
         if len(self.agents) < 2:
@@ -729,13 +772,66 @@ def trained_options(path: str) -> GameOptions | None:
     return None
 
 
+WHAT = ("agents", "games", "seed", "variant", "events", "adjacency")  # what an evaluation is: kept on --resume
+
+
+@dataclass
+class _ResumeFlag:
+    resume: Path | None = None
+
+
+def configure(argv: Sequence[str] | None) -> tuple[EvaluateConfig, Path, Partial]:
+    """The evaluation a command line asks for, its results folder and the folder it is made in: a new one, or
+    (`--resume`) the unfinished one, whose settings the flags given must agree with."""
+    import tyro
+
+    try:
+        flags, _ = tyro.cli(_ResumeFlag, args=list(sys.argv[1:] if argv is None else argv), return_unknown_args=True,
+                            add_help=False, console_outputs=False)  # fmt: skip
+        resume = flags.resume
+    except SystemExit:  # a malformed --resume: the full parse reports it
+        resume = None
+    if resume is None:
+        args = parse(EvaluateConfig, argv, PROG)
+        out = args.out or Path("results") / (args.name or "_".join(
+            ["-".join(label.replace(":", "").replace("/", "-").replace("#", "") for label in labels_for(args.agents)),
+             f"{args.games}g", f"s{args.seed}", datetime.now().strftime("%Y%m%d-%H%M%S")]
+        ))  # fmt: skip
+        if out.exists() and not out.is_dir():
+            raise UserError(f"--out {out}: a file is there, not a folder")
+        if out.exists() and not args.overwrite:
+            raise UserError(f"--out {out} exists already: give another --out, --overwrite to replace it, or "
+                            f"--resume {out} to continue an unfinished evaluation into it")  # fmt: skip
+        what = {name: _plain(getattr(args, name)) for name in WHAT} | {"overwrite": args.overwrite}
+        return args, out, Partial(out, what)
+    saved = Partial.saved_config(resume)
+    try:
+        fields = {name: tuple(v) if isinstance(v, list) and name == "agents" else v for name, v in saved.items()
+                  if name in WHAT}  # fmt: skip
+        if "adjacency" in fields and fields["adjacency"] is not None:
+            fields["adjacency"] = tuple(fields["adjacency"])
+        default = EvaluateConfig(**fields, resume=resume, out=resume)
+    except (TypeError, ValueError, ConfigError) as error:
+        raise UserError(f"--resume {resume}: its saved settings are unusable ({error})") from None
+    args = parse(EvaluateConfig, argv, PROG, default=default)
+    for name in WHAT:
+        if _plain(getattr(args, name)) != _plain(getattr(default, name)):
+            raise UserError(f"a resumed evaluation keeps its --{name} ({_plain(getattr(default, name))}), got "
+                            f"{_plain(getattr(args, name))}")  # fmt: skip
+    if args.out != resume:
+        raise UserError(f"--resume {resume} writes to that folder; leave --out out (got --out {args.out})")
+    args.overwrite = args.overwrite or bool(saved.get("overwrite"))
+    return args, resume, Partial(resume, saved)
+
+
+def _plain(value: Any) -> Any:
+    """A setting as JSON keeps it (tuples as lists)."""
+    return json.loads(json.dumps(value))
+
+
 def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Run the round robin, print the report, write the results folder; returns the results."""
-    args = parse(EvaluateConfig, argv, PROG)
-    out = args.out or Path("results") / (args.name or "_".join(
-        ["-".join(label.replace(":", "").replace("/", "-").replace("#", "") for label in labels_for(args.agents)),
-         f"{args.games}g", f"s{args.seed}", datetime.now().strftime("%Y%m%d-%H%M%S")]
-    ))  # fmt: skip
+    args, out, partial = configure(argv)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: a file is there, not a folder")
     try:  # before the games: a folder that cannot be made is said at once
@@ -747,16 +843,34 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
         from experiments.cluster import require_ray
 
         require_ray()  # before the games: a missing Ray is said at once
+    if args.resume is None:
+        try:
+            partial.start()
+        except OSError as error:
+            raise UserError(f"--out {out}: cannot make {partial.folder} ({error.strerror or error})") from None
+        for note in stale_folders(out.parent):
+            if not note.startswith(f"note: {partial.folder} "):
+                print(note)
+        done, earlier = {}, 0.0
+    else:
+        done, earlier = partial.done()
+        print(f"resuming {out}: {sum(map(len, done.values()))} games already played")
+    start = time.perf_counter()
+
+    def keep(pairing: int, rows: list[dict[str, Any]]) -> None:
+        partial.save(pairing, rows, earlier + time.perf_counter() - start)
+
     results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress,
-                          backend=args.backend, address=args.address)  # fmt: skip
-    publish(results, out)
+                          backend=args.backend, address=args.address, done=done, on_job=keep,
+                          earlier_seconds=earlier)  # fmt: skip
+    publish(results, out, partial, args.overwrite)
     return results
 
 
-def publish(results: dict[str, Any], out: Path) -> Path:
+def publish(results: dict[str, Any], out: Path, partial: Partial | None = None, overwrite: bool = False) -> Path:
     """Write the results folder, print the report and where the folder is; UserError when it cannot be written."""
     try:
-        out = write_results(results, out)
+        out = write_results(results, out, partial, overwrite)
     except OSError as error:
         raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
     print(report(results))

@@ -6,13 +6,13 @@ A run folder `runs/<name>/` written by `experiments.train` holds:
 |----------------------|-----------------------------------------------------------------------------|
 | `config.json`        | the resolved `TrainConfig` (`python -m experiments.train --help`)           |
 | `versions.json`      | python and the libraries the run began with (`experiments.versions`)       |
-| `checkpoints/`       | `ppo_<timesteps>_steps.zip`, resumable with `--resume`; `ppo_0` is the warm start |
+| `checkpoints/`       | `ppo_<timesteps>_steps.zip` + `.state.npz`: `--resume` continues exactly; `ppo_0`: warm start |
 | `warm_start.json`    | the behaviour cloning's figures                                             |
 | `pool/`              | `snapshot_<timesteps>.npz`, the self-play pool's actors (`--pool-size` + 1) |
 | `eval.csv`           | win rate against each baseline over timesteps, with 95% intervals           |
 | `learning_curve.png` | `eval.csv` as a figure                                                      |
 | `model.zip`          | the final model (`ppo:runs/<name>` in `agents.make_agent`)                  |
-| `summary.json`       | written last: wall time, steps per second, final evaluation, versions       |
+| `summary.json`       | written last: the whole run's timesteps, wall time, segments, final evaluation |
 | `tb/`                | TensorBoard logs (`tensorboard --logdir runs`)                              |
 
 Every file but TensorBoard's is written whole or not at all (`write_atomic`: a temporary file, then a
@@ -110,6 +110,8 @@ def read_json(path: str | Path) -> Any:
         raise UserError(f"{path} does not exist") from None
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         raise UserError(f"{path} is unreadable ({error})") from None
+    except RecursionError:  # a document nested deeper than the parser goes
+        raise UserError(f"{path} is unreadable (nested too deep)") from None
 
 
 def read_config(run_dir: str | Path) -> TrainConfig:

@@ -56,6 +56,17 @@ from agents.ppo import (
     checkpoints,
     describe_error,
 )
+from experiments.checkpoint import (
+    ENV_PREFIX,
+    STATE_SUFFIX,
+    env_state,
+    random_state,
+    read_state,
+    save_state,
+    set_random_state,
+    state_path,
+)
+from experiments.checkpoint import segments as checkpoint_segments
 from experiments.cli import UserError, flag, parse, run_cli
 from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import ignore_interrupts, play_match
@@ -97,15 +108,40 @@ class SelfPlayPool:
         if POOL not in self.weights:
             env.set_opponents(self.weights)
 
+    def agent(self, timesteps: int, actor: PolicyActor) -> PPOAgent:
+        """The pool's agent of the snapshot taken at `timesteps`."""
+        seed = (self.cfg.seed * 1_000_003 + timesteps) % 2**31
+        return PPOAgent(actor, self.cfg.pool_deterministic, seed=seed, name=POOL)
+
     def add(self, timesteps: int, actor: PolicyActor) -> None:
         """Add a frozen actor (from the next games on)."""
-        seed = (self.cfg.seed * 1_000_003 + timesteps) % 2**31
-        self.snapshots.append((timesteps, PPOAgent(actor, self.cfg.pool_deterministic, seed=seed, name=POOL)))
+        self.snapshots.append((timesteps, self.agent(timesteps, actor)))
         if len(self.snapshots) > self.cfg.pool_size + 1:
             del self.snapshots[1]
         share = self.weights[POOL] / len(self.snapshots)
         mix: dict[Any, float] = {spec: w for spec, w in self.weights.items() if spec != POOL}
         self.env.set_opponents(mix | {agent: share for _, agent in self.snapshots})
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The environment's state with which of its opponent slots hold the pool's snapshots (a checkpoint's)."""
+        out = {ENV_PREFIX + key: value for key, value in self.env.get_state().items()}
+        out["pool_steps"] = np.array([t for t, _ in self.snapshots], dtype=np.int64)
+        out["pool_slots"] = np.array([self.env.opponent_slot(agent) for _, agent in self.snapshots], dtype=np.int64)
+        return out
+
+    def restore(self, state: dict[str, np.ndarray]) -> None:
+        """Continue from a checkpoint's `state`: the environment's games and slots, the pool's snapshots (their
+        networks read from the environment's slots, which keep them)."""
+        env = env_state(state)
+        snapshots = []
+        for t, k in zip(state["pool_steps"].tolist(), state["pool_slots"].tolist(), strict=True):
+            n = sum(1 for key in env if key.startswith(f"slot{k}_w"))
+            activation = str(env[f"slot{k}_net"][0])
+            actor = PolicyActor([env[f"slot{k}_w{i}"] for i in range(n)], [env[f"slot{k}_b{i}"] for i in range(n)],
+                                activation)  # fmt: skip
+            snapshots.append((t, k, self.agent(t, actor)))
+        self.env.set_state(env, {k: agent for _, k, agent in snapshots})
+        self.snapshots = [(t, agent) for t, _, agent in snapshots]
 
 
 def make_vec_env(cfg: TrainConfig) -> tuple[VecEnv, SelfPlayPool]:
@@ -145,6 +181,19 @@ def snapshot(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: SelfPlay
     save_atomic(run_dir / POOL_DIR / f"snapshot_{model.num_timesteps}.npz", lambda f: np.savez(f, **actor.state()))
     prune_pool(run_dir, cfg.pool_size)
     pool.add(model.num_timesteps, actor)
+
+
+def write_pool(run_dir: Path, pool: SelfPlayPool, upto: int) -> None:
+    """`pool/` as the pool is in memory after a resume from a checkpoint: snapshots past it (an abandoned
+    future) deleted, the pool's own written again where they were pruned since."""
+    for t, path in pool_files(run_dir):
+        if t > upto:
+            path.unlink()
+    (run_dir / POOL_DIR).mkdir(exist_ok=True)
+    for t, agent in pool.snapshots:
+        path = run_dir / POOL_DIR / f"snapshot_{t}.npz"
+        if not path.is_file():
+            save_atomic(path, lambda f, actor=agent.actor: np.savez(f, **actor.state()))
 
 
 def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: SelfPlayPool) -> None:
@@ -283,6 +332,15 @@ def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, f
     return rows
 
 
+def previous_segments(run_dir: Path) -> list[dict[str, Any]]:
+    """The segments of a finished run's `summary.json` (training on past its final model); [] if unreadable."""
+    try:
+        value = json.loads((run_dir / "summary.json").read_text()).get("segments")
+    except (OSError, ValueError, AttributeError, RecursionError):
+        return []
+    return value if isinstance(value, list) and all(isinstance(s, dict) for s in value) else []
+
+
 def tag(spec: str) -> str:
     """A TensorBoard-safe name for an agent spec."""
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
@@ -308,18 +366,44 @@ def warm_start(run_dir: Path) -> dict[str, Any] | None:
         return None
 
 
-def save_checkpoint(model: MaskablePPO, run_dir: Path) -> Path:
-    """`checkpoints/ppo_<timesteps>_steps.zip`, written whole."""
+def save_checkpoint(model: MaskablePPO, run_dir: Path, pool: SelfPlayPool, segments: Segments) -> Path:
+    """`checkpoints/ppo_<timesteps>_steps.zip` with its state file (`experiments.checkpoint`), each written
+    whole, the state first. Reads the run's state and changes none of it."""
     (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
-    return save_atomic(run_dir / CHECKPOINT_DIR / f"ppo_{model.num_timesteps}_steps.zip", model.save)
+    path = run_dir / CHECKPOINT_DIR / f"ppo_{model.num_timesteps}_steps.zip"
+    monitor = model.get_env()
+    arrays = random_state() | pool.state()
+    if isinstance(monitor, VecMonitor):
+        arrays |= {"monitor_returns": monitor.episode_returns.copy(), "monitor_lengths": monitor.episode_lengths.copy(),
+                   "monitor_count": np.array(monitor.episode_count)}  # fmt: skip
+    save_state(path, arrays, segments.upto(model.num_timesteps))
+    return save_atomic(path, model.save)
+
+
+@dataclasses.dataclass
+class Segments:
+    """The run's segments: the earlier ones (as its checkpoint recorded them) and this process's."""
+
+    earlier: list[dict[str, Any]]
+    resumed_from: str | None
+    start_steps: int
+    start_time: float = dataclasses.field(default_factory=time.perf_counter)
+
+    def current(self, timesteps: int) -> dict[str, Any]:
+        return {"resumed_from": self.resumed_from, "from_timesteps": self.start_steps, "to_timesteps": timesteps,
+                "wall_s": round(time.perf_counter() - self.start_time, 1)}  # fmt: skip
+
+    def upto(self, timesteps: int) -> list[dict[str, Any]]:
+        return [*self.earlier, self.current(timesteps)]
 
 
 class RunCallback(BaseCallback):
     """Self-play pool, periodic evaluations, checkpoints, training win rates per opponent, divergence check."""
 
-    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]], pool: SelfPlayPool) -> None:
+    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]], pool: SelfPlayPool,
+                 segments: Segments) -> None:  # fmt: skip
         super().__init__()
-        self.cfg, self.run_dir, self.pool = cfg, run_dir, pool
+        self.cfg, self.run_dir, self.pool, self.segments = cfg, run_dir, pool, segments
         self.results: dict[str, list[float]] = defaultdict(list)
         self.eval_rows = eval_rows
         self.next_eval = self.next_checkpoint = 0
@@ -328,7 +412,7 @@ class RunCallback(BaseCallback):
         t = self.model.num_timesteps
         cfg = self.cfg
         self.next_eval = (t // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else cfg.total_timesteps + 1
-        every = cfg.checkpoint_every
+        every = cfg.checkpoint_interval
         self.next_checkpoint = (t // every + 1) * every if every else cfg.total_timesteps + 1
         for key, value in (warm_start(self.run_dir) or {}).items() if t == 0 else ():
             self.logger.record(f"bc/{key}", value)
@@ -359,16 +443,16 @@ class RunCallback(BaseCallback):
             return
         if not finite(self.model):
             raise diverged(self.model, self.run_dir)
-        taken = (self.run_dir / POOL_DIR / f"snapshot_{t}.npz").is_file()  # resuming where it was taken
+        taken = any(steps == t for steps, _ in self.pool.snapshots)  # resuming where it was taken
         if (t // cfg.rollout_size) % cfg.pool_every == 0 and not taken:
             snapshot(self.model, cfg, self.run_dir, self.pool)
         if t >= self.next_eval:
             self.next_eval += cfg.eval_every * ((t - self.next_eval) // cfg.eval_every + 1)
             self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
         if t >= self.next_checkpoint:
-            every = cfg.checkpoint_every
+            every = cfg.checkpoint_interval
             self.next_checkpoint += every * ((t - self.next_checkpoint) // every + 1)
-            save_checkpoint(self.model, self.run_dir)
+            save_checkpoint(self.model, self.run_dir, self.pool, self.segments)
 
     def record_eval(self, rows: list[dict[str, Any]]) -> None:
         model = getattr(self, "model", None)  # set once training started; a run left only its final evaluation
@@ -473,27 +557,35 @@ def start_files(run_dir: Path, upto: Path | None) -> list[Path]:
     return [p for p in saved if checkpoint_steps(p) <= checkpoint_steps(upto)]
 
 
-def readable_start(run_dir: Path, upto: Path | None) -> tuple[Path, int] | None:
-    """The newest readable file to resume from and its timesteps; unreadable ones are named and skipped."""
+UNREADABLE = ".unreadable"  # appended to the name of a checkpoint file a resume could not read, moved aside
+
+
+def readable_start(run_dir: Path, upto: Path | None) -> tuple[tuple[Path, int] | None, list[tuple[Path, str]]]:
+    """The newest readable file to resume from and its timesteps (None: none), and the unreadable ones newer
+    than it, each with what is wrong (a checkpoint is read with its state file)."""
+    unreadable = []
     for path in start_files(run_dir, upto):
         try:
             model = MaskablePPO.load(path, device="cpu")
-        except Exception as error:  # a damaged zip fails in many ways
-            print(f"{path} is unreadable ({describe_error(error)}): skipped")
+            if path.name != MODEL_FILE and state_path(path).is_file():
+                read_state(path)
+        except Exception as error:  # a damaged zip or state file fails in many ways
+            unreadable.append((path, describe_error(error)))
             continue
         try:
             check_spaces(model.observation_space, model.action_space, path)
         except ModelError as error:
             raise UserError(f"{flag('resume')}: {error}") from None
-        return path, model.num_timesteps
-    return None
+        return (path, model.num_timesteps), unreadable
+    return None, unreadable
 
 
 def prepare_resume(argv: list[str] | None, resume: str) -> Start:
     """The run to resume, its config (the saved one updated by the flags given) and its starting checkpoint.
 
-    Files of an abandoned future (past the starting checkpoint) are deleted; a run with no readable checkpoint
-    starts over from its saved config.
+    Unreadable checkpoints newer than the one it starts from are moved aside (`<name>.unreadable`), never
+    deleted; with none readable it refuses and changes nothing. Files of an abandoned future (past a checkpoint
+    named by `--resume`) are deleted; a run stopped before its warm start was saved starts over.
     """
     run_dir, upto = resume_target(resume)
     saved = read_config(run_dir)
@@ -505,26 +597,44 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
                         f"{_show(getattr(cfg, name))}; these stay as the run began: "
                         f"{', '.join(flag(n) for n in FIXED_ON_RESUME)}")  # fmt: skip
     summary = run_dir / "summary.json"
-    found = readable_start(run_dir, upto)
+    found, unreadable = readable_start(run_dir, upto)
+    if found is None and unreadable:
+        names = "; ".join(f"{p.relative_to(run_dir)} ({why})" for p, why in unreadable)
+        raise UserError(f"{flag('resume')} {resume}: no readable checkpoint to resume from, nothing changed "
+                        f"(unreadable: {names})")  # fmt: skip
     check_models(cfg, fresh=found is None)  # every check before the first change to the folder
     if found is not None and found[0].name == MODEL_FILE and cfg.total_timesteps <= found[1] and summary.is_file():
         raise UserError(f"{run_dir} is finished at {found[1]:,} timesteps: give a larger {flag('total_timesteps')} "
                         "to train on")  # fmt: skip
     removed = remove_temporaries(run_dir)
+    for state in (run_dir / CHECKPOINT_DIR).glob(f"ppo_*_steps{STATE_SUFFIX}"):  # a checkpoint's write cut short
+        if not state.with_name(state.name.replace(STATE_SUFFIX, ".zip")).is_file():
+            state.unlink()
+            removed += 1
     if removed:
         print(f"removed {removed} half-written files")
     if found is None:
-        print(f"{run_dir} has no readable checkpoint yet: the run starts over from its saved config")
+        print(f"{run_dir} was stopped before its warm start was saved: the run starts over from its saved config")
         clear_run(run_dir)
         return Start(cfg, run_dir)
     path, t = found
+    for bad, why in unreadable:
+        aside = [bad.with_name(bad.name + UNREADABLE)]
+        if bad.name != MODEL_FILE and state_path(bad).is_file():
+            aside.append(state_path(bad).with_name(state_path(bad).name + UNREADABLE))
+            state_path(bad).replace(aside[-1])
+        bad.replace(aside[0])
+        print(f"{bad.relative_to(run_dir)} is unreadable ({why}): moved aside as {aside[0].relative_to(run_dir)}")
+    if unreadable:
+        print(f"resuming from {path.relative_to(run_dir)}, the newest readable checkpoint ({t:,} timesteps)")
     stale = [p for p in checkpoints(run_dir) if checkpoint_steps(p) > t]  # an abandoned future
+    stale += [state_path(p) for p in stale if state_path(p).is_file()]
     if path.name != MODEL_FILE:
         stale += [p for p in (run_dir / MODEL_FILE, summary) if p.is_file()]
     elif cfg.total_timesteps > t:  # training on past the final model: it becomes a checkpoint again
         (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
         path = path.replace(run_dir / CHECKPOINT_DIR / f"ppo_{t}_steps.zip")
-        stale += [summary] if summary.is_file() else []
+        state_path(path).unlink(missing_ok=True)  # (its earlier state, if any, is not this model's)
     for p in stale:
         p.unlink()
     if stale:
@@ -587,26 +697,47 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
     write_json(run_dir / "config.json", cfg.to_dict())
     venv, pool = make_vec_env(cfg)
     device = torch_device(cfg.device)
+    state = None
     try:
         if checkpoint is None:
             model = new_model(cfg, venv, device, tensorboard_log=str(run_dir / "tb"))
+            segments = Segments([], None, 0, start_time)
             if cfg.bc_games:
                 bc = behaviour_cloning(model, cfg)
                 write_json(run_dir / WARM_START_FILE, bc)
                 print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions, train accuracy "
                       f"{bc['train_accuracy']:.3f}, {bc['seconds']:.0f} s")  # fmt: skip
-            save_checkpoint(model, run_dir)  # the warm start: from here on the run resumes
+            save_checkpoint(model, run_dir, pool, segments)  # the warm start: from here on the run resumes
         else:
             model = MaskablePPO.load(checkpoint, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),
-                                     **ppo_settings(cfg))  # fmt: skip
-            model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+                                     force_reset=False, **ppo_settings(cfg))  # fmt: skip
+            state = read_state(checkpoint) if state_path(checkpoint).is_file() else None
+            if state is None:  # the final model (or an earlier version's checkpoint): new games and generators
+                model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)
+                segments = Segments(previous_segments(run_dir), str(checkpoint), model.num_timesteps, start_time)
+                if checkpoint.name != MODEL_FILE and model.num_timesteps < cfg.total_timesteps:
+                    restore_pool(model, cfg, run_dir, pool)
+                    model._last_obs, model._last_episode_starts = venv.reset(), np.ones(venv.num_envs, dtype=bool)
+                    save_checkpoint(model, run_dir, pool, segments)  # from here on it resumes exactly
+                else:
+                    model._last_obs = None
+            else:  # a checkpoint: exactly where the run was
+                pool.restore(state)
+                if "monitor_count" in state:
+                    venv.episode_returns[:] = state["monitor_returns"]
+                    venv.episode_lengths[:] = state["monitor_lengths"]
+                    venv.episode_count = int(state["monitor_count"])
+                set_random_state(state)
+                write_pool(run_dir, pool, model.num_timesteps)
+                segments = Segments(checkpoint_segments(state), str(checkpoint), model.num_timesteps, start_time)
         start_steps = model.num_timesteps
         eval_rows = [r for r in read_eval(run_dir) if r["timesteps"] <= start_steps and not r["final"]]
         write_eval(run_dir, eval_rows)
-        callback = RunCallback(cfg, run_dir, eval_rows, pool)
+        callback = RunCallback(cfg, run_dir, eval_rows, pool, segments)
         ppo_start = time.perf_counter()
         if start_steps < cfg.total_timesteps:
-            restore_pool(model, cfg, run_dir, pool)
+            if not pool.snapshots:  # from the warm start: the first snapshot is taken now
+                restore_pool(model, cfg, run_dir, pool)
             first = start_steps == 0 and not (run_dir / "tb" / "ppo_1").exists()  # one TensorBoard curve a run
             try:
                 model.learn(cfg.total_timesteps - start_steps, callback=callback, tb_log_name="ppo",
@@ -629,12 +760,14 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
         callback.record_eval(final)
         if getattr(model, "_logger", None) is not None:
             model.logger.dump(t)
+    every = segments.upto(t)
     summary = {
-        "timesteps": t,
-        "wall_s": round(time.perf_counter() - start_time, 1),
-        "ppo_s": round(ppo_s, 1),  # PPO and its periodic evaluations
-        "steps_per_s": round((t - start_steps) / ppo_s, 1) if t > start_steps else None,
+        "timesteps": t,  # the whole run's, over every segment
+        "wall_s": round(sum(segment["wall_s"] for segment in every), 1),
+        "ppo_s": round(ppo_s, 1),  # this segment's PPO and its periodic evaluations
+        "steps_per_s": round((t - start_steps) / ppo_s, 1) if t > start_steps else None,  # this segment's
         "resumed_from": str(checkpoint) if checkpoint else None,
+        "segments": every,  # each start of the run: what it resumed from, its timesteps and seconds
         "behaviour_cloning": warm_start(run_dir),
         "final_eval": {r["opponent"]: {k: r[k] for k in ("games", "win_rate", "ci_low", "ci_high")} for r in final},
         "versions": library_versions(),

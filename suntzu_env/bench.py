@@ -17,6 +17,7 @@ training's flags): the stub is the limit the environment is measured against. `-
 from __future__ import annotations
 
 import argparse
+import math
 import random
 import statistics
 import subprocess
@@ -212,14 +213,22 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
     return rates
 
 
-def threads_flag(text: str) -> int | str:
-    """`--threads`: 'auto' or a count numba allows."""
+def check_args(args: argparse.Namespace) -> str | None:
+    """What is wrong with the command line's numbers (None: nothing); `--threads` becomes 'auto' or a count."""
     from suntzu_env.threads import check_threads
 
+    for name in ("games", "envs", "positions"):
+        if getattr(args, name) < 1:
+            return f"--{name} must be at least 1, got {getattr(args, name)}"
+    if not 0 < args.seconds < math.inf:
+        return f"--seconds must be a positive number of seconds, got {args.seconds}"
     try:
-        return check_threads(text if text == "auto" else int(text))
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
+        args.threads = check_threads("auto" if args.threads == "auto" else int(args.threads))
+    except ValueError:
+        return (
+            f"--threads must be 'auto' or a whole number from 1 to {numba.config.NUMBA_NUM_THREADS}, got {args.threads}"
+        )
+    return None
 
 
 def report_contention(args: argparse.Namespace) -> None:
@@ -256,7 +265,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
     parser.add_argument(
         "--threads",
-        type=threads_flag,
         default="auto",
         help="numba threads of the batched env: 'auto' (the default: the fastest count, timed as it runs) or a count",
     )
@@ -282,6 +290,10 @@ def main(argv: list[str] | None = None) -> None:
         "the same loop, alternately, three rounds (needs the openspiel extra)",
     )
     args = parser.parse_args(argv)
+    problem = check_args(args)
+    if problem:  # one line, before any benchmark runs
+        print(f"{parser.prog}: error: {problem}", file=sys.stderr)
+        raise SystemExit(2)
     if args.contention:
         report_contention(args)
         return

@@ -235,16 +235,18 @@ class Game:
             self._n_legal = engine.step(self._s, a, self._mask)
             self._actions.append(a)
             return
-        placing = self._placing_side()
+        placing = self._placing()
         self._n_legal = engine.step(self._s, a, self._mask)
         self._actions.append(a)
-        if placing != self._placing_side():  # the record keeps R4.1's order: the early placements come now
+        if placing != self._placing():  # the record keeps R4.1's order: the early placements come now
             self._actions += self._early
             self._early.clear()
 
-    def _placing_side(self) -> int:
-        """The side asked to place now, -1 outside placement decisions."""
-        return int(self._s[DEC_SIDE]) if self._n_legal and self._s[DEC_KIND] == DK_PLACE else -1
+    def _placing(self) -> tuple[int, int]:
+        """The side asked to place now (-1 outside placement decisions) and the round: when either changes, the
+        side asked has placed its cards of that round, even when the round runs on to the next placement."""
+        side = int(self._s[DEC_SIDE]) if self._n_legal and self._s[DEC_KIND] == DK_PLACE else -1
+        return side, int(self._s[ROUND])
 
     def placement_mask(self, seat: str) -> np.ndarray:
         """The int8 mask of `seat`'s own placement answers (R4.1, R4.2), whoever is asked now.

@@ -184,6 +184,7 @@ from suntzu_env.rules import (
     VARIANTS,
     W_COUNTER_PLAGUE,
     W_DEVASTATING_PLAGUE,
+    W_DOUBLE_SIX,
     W_FEINT,
     W_HEAD_START,
     W_MARCH,
@@ -674,6 +675,7 @@ def check_public(s: np.ndarray) -> None:
     for side, seat in enumerate(SEATS):
         _check_plague_copies(c, side, seat)
         _check_warlords(c, side, seat)
+        _check_six_marks(c, side, seat)
     _check_last_round_results(c)
     if over:
         _check_winner(c)
@@ -770,6 +772,24 @@ def _check_warlords(c: _Checker, side: int, seat: str) -> None:
         raise c.fail(f"{key}.held", "head_start is spent as soon as both sides have chosen (R3.3)")
     if not 1 <= chosen <= 2:
         raise c.fail(key, f"{chosen} warlords chosen: one at setup and at most one more from war_chariot (R3.3, R7.4)")
+
+
+def _check_six_marks(c: _Checker, side: int, seat: str) -> None:
+    """R5.5, P4: one six-mark a province; only red's double_six allows a second, in one province, and that
+    second `6` spends it."""
+    marks = c.s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].tolist()
+    doubled = [p for p, m in enumerate(marks) if m > 1]
+    if not doubled:
+        return
+    at = f"{seat}.six_marks[{doubled[0]}]"
+    if side != 1 or not c.warlords_on:
+        raise c.fail(at, f"two six-marks in {PROVINCES[doubled[0]]}: only red's double_six allows a second (P4)")
+    if c.warlord(W_DOUBLE_SIX) != WL_USED:
+        raise c.fail(at, f"two six-marks in {PROVINCES[doubled[0]]} while double_six is unspent: the second `6` "
+                         "there spends it (P4)")  # fmt: skip
+    if len(doubled) > 1:
+        at = f"{seat}.six_marks[{doubled[1]}]"
+        raise c.fail(at, "two six-marks in a second province: double_six allows one second mark (P4)")
 
 
 def _check_winner(c: _Checker) -> None:

@@ -204,18 +204,7 @@ class SunTzuVecEnv(VecEnv):
             if slot.key is opponent or (isinstance(opponent, str) and slot.key == opponent):
                 return k
         if isinstance(opponent, str):
-            if opponent in core.COMPILED_AGENTS:
-                slot = _Slot(opponent, opponent, core.COMPILED_AGENTS.index(opponent), None)
-            else:
-                from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
-
-                agent = make_agent(opponent, seed=int(np.random.SeedSequence(self._seed).generate_state(1)[0]))
-                if callable(getattr(agent, "observe_game", None)):
-                    raise ValueError(
-                        f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv; "
-                        "evaluate it with experiments.evaluate"
-                    )
-                slot = self._agent_slot(opponent, opponent, agent)
+            slot = self._spec_slot(opponent)
         elif callable(getattr(opponent, "act_batch", None)) or callable(getattr(opponent, "act", None)):
             if callable(getattr(opponent, "observe_game", None)):
                 raise ValueError(f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv")
@@ -229,6 +218,20 @@ class SunTzuVecEnv(VecEnv):
         self._any_policy = bool((self._slot_agent == core.AGENT_POLICY).any())
         self._pack_nets()
         return len(self._slots) - 1
+
+    def _spec_slot(self, spec: str) -> _Slot:
+        """The slot of an agent spec: a compiled agent, or the agent it makes."""
+        if spec in core.COMPILED_AGENTS:
+            return _Slot(spec, spec, core.COMPILED_AGENTS.index(spec), None)
+        from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
+
+        agent = make_agent(spec, seed=int(np.random.SeedSequence(self._seed).generate_state(1)[0]))
+        if callable(getattr(agent, "observe_game", None)):
+            raise ValueError(
+                f"opponents: {spec!r} searches the game itself and cannot play in SunTzuVecEnv; "
+                "evaluate it with experiments.evaluate"
+            )
+        return self._agent_slot(spec, spec, agent)
 
     def _agent_slot(self, key: Any, name: str, agent: Any) -> _Slot:
         """The slot of an agent object: its policy network played in compiled code, or the agent asked from Python."""
@@ -561,6 +564,95 @@ class SunTzuVecEnv(VecEnv):
         if not is_integer(i) or not 0 <= int(i) < self.num_envs:
             raise ValueError(f"env index must be an integer in [0, {self.num_envs}), got {i!r}")
         return int(i)
+
+    # ------------------------------------------------------------ saving and restoring
+
+    _STATE_ARRAYS = ("_states", "_masks", "_table", "_phi", "_streams", "_actions", "_finished", "_obs",
+                     "_terminal_obs", "_rewards", "_illegal", "_mix_cdf")  # fmt: skip
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Everything the env's future depends on, as arrays (for `np.savez`): the games in progress, their
+        generators, the seeds, the opponent mix and its slots (a slot's policy network included). Reading it
+        changes nothing; `set_state` on an env of the same size and options continues exactly from here."""
+        if self._pending_actions is not None:
+            raise RuntimeError("get_state() between step_async() and step_wait(): finish the step first")
+        out = {name[1:]: getattr(self, name).copy() for name in self._STATE_ARRAYS}
+        seeds = [-1 if s is None else s for s in (self._seeds or [None] * self.num_envs)]
+        out["seed"] = np.array([-1 if self._seed is None else self._seed], dtype=np.int64)
+        out["pending_seeds"] = np.array(seeds, dtype=np.int64)
+        out["started"] = np.array(self._started)
+        out["slot_names"] = np.array([slot.name for slot in self._slots], dtype=str)
+        out["slot_specs"] = np.array([slot.key if isinstance(slot.key, str) else "" for slot in self._slots], dtype=str)
+        out["slot_agents"] = self._slot_agent.copy()
+        for k, slot in enumerate(self._slots):
+            if slot.net is not None:
+                net, deterministic = slot.net
+                out[f"slot{k}_net"] = np.array([net.activation, "argmax" if deterministic else "sample"], dtype=str)
+                for i, (w, b) in enumerate(net.layers()):
+                    out[f"slot{k}_w{i}"], out[f"slot{k}_b{i}"] = w.copy(), b.copy()
+        return out
+
+    def opponent_slot(self, opponent: Any) -> int:
+        """The index of the slot `opponent` plays in (as `set_state`'s `opponents` names it); ValueError if none."""
+        for k, slot in enumerate(self._slots):
+            if slot.key is opponent or (isinstance(opponent, str) and slot.key == opponent):
+                return k
+        raise ValueError(f"{_describe(opponent)!r} is not one of this env's opponents")
+
+    def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
+        """Continue exactly from a `get_state`: its games, generators, seeds, opponent mix and slots.
+
+        A slot named by an agent spec is made again from its spec; a slot of another object needs that object in
+        `opponents` (slot index -> object) to be chosen again by `set_opponents`, and one played from Python
+        needs it to play at all; a policy network's slot without one plays its saved network. ValueError, and
+        nothing changed, when the state does not fit this env.
+        """
+        opponents = dict(opponents or {})
+        try:
+            arrays = {name: np.asarray(state[name[1:]]) for name in self._STATE_ARRAYS}
+            names, specs = [str(x) for x in state["slot_names"]], [str(x) for x in state["slot_specs"]]
+            agents = np.asarray(state["slot_agents"], dtype=np.int64)
+            seed, pending = int(state["seed"][0]), [int(x) for x in state["pending_seeds"]]
+            started = bool(state["started"])
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ValueError(f"set_state: not a state of SunTzuVecEnv ({error})") from None
+        for name, array in arrays.items():
+            mine = getattr(self, name)
+            if name != "_mix_cdf" and (array.shape != mine.shape or array.dtype != mine.dtype):
+                raise ValueError(f"set_state: {name[1:]} has shape {array.shape} ({array.dtype}); this env's has "
+                                 f"{mine.shape} ({mine.dtype}): another number of envs or another version")  # fmt: skip
+        if not (len(names) == len(specs) == agents.size == arrays["_mix_cdf"].size) or len(pending) != self.num_envs:
+            raise ValueError("set_state: the opponent slots do not match the opponent mix")
+        slots = []
+        for k, (name, spec, agent) in enumerate(zip(names, specs, agents.tolist(), strict=True)):
+            if k in opponents:
+                slot = self._agent_slot(opponents[k], name, opponents[k])
+            elif spec:
+                slot = self._spec_slot(spec)
+            elif agent == core.AGENT_NET:
+                activation, how = (str(x) for x in state[f"slot{k}_net"])
+                n = sum(1 for key in state if key.startswith(f"slot{k}_w"))
+                net = PolicyNet([state[f"slot{k}_w{i}"] for i in range(n)], [state[f"slot{k}_b{i}"] for i in range(n)],
+                                activation)  # fmt: skip
+                slot = _Slot(object(), name, core.AGENT_NET, None, (net, how == "argmax"))
+            else:
+                raise ValueError(f"set_state: opponent slot {k} ({name!r}) is played from Python: pass its agent")
+            if slot.agent != agent:
+                raise ValueError(f"set_state: opponent slot {k} ({name!r}) plays otherwise than when it was saved")
+            slots.append(slot)
+        self._slots = slots
+        for name, array in arrays.items():
+            if name == "_mix_cdf":
+                self._mix_cdf = array.astype(np.float64, copy=True)
+            else:
+                np.copyto(getattr(self, name), array)
+        self._seed = None if seed < 0 else seed
+        self._seeds = [None if s < 0 else s for s in pending]
+        self._started = started
+        self._pending_actions = None
+        self._slot_agent = np.array([s.agent for s in self._slots], dtype=np.int64)
+        self._any_policy = bool((self._slot_agent == core.AGENT_POLICY).any())
+        self._pack_nets()
 
     # ------------------------------------------------------------ the rest of SB3's VecEnv
 

@@ -38,7 +38,11 @@ def test_pieces_over_consecutive_seeds_make_the_whole_evaluation(tmp_path: Path)
     assert {rung["a"] for rung in summary["ladder"]} == {"greedy", "heuristic"}
 
 
-@pytest.mark.parametrize("case", ["twice", "options", "not_results", "tampered", "out_exists", "one"])
+CASES = ["twice", "options", "not_results", "tampered", "out_exists", "one", "not_an_action", "other_game",
+         "adjacency", "config", "nested"]  # fmt: skip
+
+
+@pytest.mark.parametrize("case", CASES)
 def test_what_cannot_combine_is_one_line_and_writes_nothing(
     case: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -55,6 +59,17 @@ def test_what_cannot_combine_is_one_line_and_writes_nothing(
         row = first.split(",")
         row[header.split(",").index("winner")] = "nobody"
         games.write_text("\n".join([header, ",".join(row), *rest]) + "\n")
+    jsonl, summary_path = tmp_path / "a" / "games.jsonl", tmp_path / "a" / "summary.json"
+    lines, summary = jsonl.read_text().splitlines(), json.loads(summary_path.read_text())
+    if case in ("not_an_action", "other_game"):  # every record is replayed before it counts
+        record = json.loads(lines[1])
+        record["record"]["actions"] = ["not-an-action"] if case == "not_an_action" else record["record"]["actions"][:-1]
+        jsonl.write_text("\n".join([lines[0], json.dumps(record), *lines[2:]]) + "\n")
+    if case in ("adjacency", "config"):  # the config is checked as a whole
+        summary_path.write_text(json.dumps(summary | {"config": 5} if case == "config" else
+                                           summary | {"config": summary["config"] | {"adjacency": 5}}))  # fmt: skip
+    if case == "nested":
+        summary_path.write_text("[" * 100_000 + "]" * 100_000)
     folders = {"not_results": ["a", "empty"], "one": ["a"]}.get(case, ["a", "b"])
     out = tmp_path / ("a" if case == "out_exists" else "c")
     capsys.readouterr()
@@ -66,7 +81,12 @@ def test_what_cannot_combine_is_one_line_and_writes_nothing(
         "twice": "b: its game of greedy vs random on deck seed 0 with greedy as blue is counted already",
         "options": "only games under the same options combine",
         "not_results": "not a readable results folder",
-        "tampered": "with seats or winner out of place",
+        "tampered": f"{tmp_path / 'a' / 'games.csv'}:2: winner: expected blue, red or draw, got 'nobody'",
+        "not_an_action": f"{tmp_path / 'a' / 'games.jsonl'}:2: record.actions[0]:",
+        "other_game": f"{tmp_path / 'a' / 'games.jsonl'}:2: record.actions: the game is not over at its last action",
+        "adjacency": f"{tmp_path / 'a' / 'summary.json'}: config.adjacency:",
+        "config": f"{tmp_path / 'a' / 'summary.json'}: config: expected a JSON object, got '5'",
+        "nested": f"{tmp_path / 'a' / 'summary.json'}: (the text): not valid JSON (RecursionError",
         "out_exists": "exists already",
         "one": "needs at least two results folders",
     }[case]

@@ -16,9 +16,11 @@ import pytest
 from agents import AGENT_NAMES, GreedyAgent, RandomAgent
 from agents.ppo import PolicyActor, PPOAgent
 from experiments.evaluate import (
+    SEATS,
     EvaluateConfig,
     bradley_terry,
     main,
+    plan_jobs,
     play_games,
     play_match,
     round_robin,
@@ -26,6 +28,7 @@ from experiments.evaluate import (
     wilson,
 )
 from experiments.game import GAME
+from experiments.partial import Partial
 from suntzu_env import Game
 
 RESULT_FILES = {"summary.json", "pairings.csv", "games.csv", "games.jsonl", "heatmap.png"}
@@ -166,7 +169,7 @@ def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
 
 
 def test_cli_same_agent_twice_plays_itself(tmp_path: Path) -> None:
-    results = main(["--agents", "random", "random", "--games", "2", "--out", str(tmp_path), "--no-progress"])
+    results = main(["--agents", "random", "random", "--games", "2", "--out", str(tmp_path / "e"), "--no-progress"])
     assert results["config"]["labels"] == ["random", "random#2"]
 
 
@@ -241,3 +244,104 @@ def test_games_are_played_under_the_options_given() -> None:
     assert default == play_match("greedy", "random", 2, seed=8, options={"variant": "standard"})
     with pytest.raises(ValueError, match="variant must be one of"):
         play_match("greedy", "random", 2, options={"variant": "expert"})
+
+
+# -------------------------------------------------------------------- atomic and resumable
+
+
+QUICK = ["--agents", "random", "greedy", "heuristic", "--games", "4", "--seed", "5", "--workers", "1", "--no-progress"]
+
+
+def same_folder(a: Path, b: Path) -> None:
+    """The same files with the same contents, but for the timing in summary.json."""
+    assert sorted(p.name for p in a.iterdir()) == sorted(p.name for p in b.iterdir())
+    for path in a.iterdir():
+        if path.name == "summary.json":
+            timeless = [{k: v for k, v in json.loads(p.read_text()).items() if k not in ("seconds", "games_per_second")}
+                        for p in (path, b / path.name)]  # fmt: skip
+            assert timeless[0] == timeless[1]
+        else:
+            assert path.read_bytes() == (b / path.name).read_bytes(), path.name
+
+
+def test_a_killed_evaluation_resumes_to_the_uninterrupted_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stopped after two of its three units (one per pairing), the evaluation leaves no results folder, only its
+    unfinished one; `--resume` plays the last unit only and ends with the uninterrupted evaluation's folder."""
+    main([*QUICK, "--out", str(tmp_path / "whole")])
+    out = tmp_path / "killed"
+    saved: list[int] = []
+    keep = Partial.save
+
+    def save_then_stop(self: Partial, pairing: int, rows: list, elapsed_s: float) -> None:
+        keep(self, pairing, rows, elapsed_s)
+        saved.append(pairing)
+        if len(saved) == 2:
+            raise KeyboardInterrupt  # as a kill right after the second unit's file is written
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Partial, "save", save_then_stop)
+        with pytest.raises(SystemExit) as exit_:
+            main([*QUICK, "--out", str(out)])
+    assert exit_.value.code == 130 and not out.exists()
+    assert len(list((tmp_path / ".killed.partial" / "progress").glob("*-*.json"))) == 2
+    capsys.readouterr()
+    main([*QUICK, "--out", str(tmp_path / "other")])  # another evaluation beside it names the unfinished one
+    assert f"note: {tmp_path / '.killed.partial'} is an unfinished evaluation: continue it with --resume {out}" in (
+        capsys.readouterr().out
+    )
+    played: list[int] = []
+    monkeypatch.setattr(Partial, "save", lambda self, pairing, rows, elapsed_s: played.append(pairing))
+    main(["--resume", str(out), "--no-progress", "--workers", "1"])
+    assert f"resuming {out}: 8 games already played" in capsys.readouterr().out
+    assert len(played) == 1  # only the unit not finished
+    same_folder(out, tmp_path / "whole")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["killed", "other", "whole"]
+
+
+def test_an_existing_results_folder_is_replaced_only_when_asked(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "eval"
+    main([*QUICK, "--out", str(out)])
+    before = (out / "games.csv").read_bytes()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main([*QUICK, "--seed", "50", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and "exists already" in err, err
+    assert (out / "games.csv").read_bytes() == before
+    main([*QUICK, "--seed", "50", "--out", str(out), "--overwrite"])
+    assert json.loads((out / "summary.json").read_text())["config"]["seed"] == 50
+    assert [p.name for p in tmp_path.iterdir()] == ["eval"]  # the old folder is gone, nothing is left aside
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--resume", "nowhere"], "no unfinished evaluation into this folder"),
+        (["--resume", "{out}"], "this evaluation is finished; nothing to resume"),
+    ],
+)
+def test_what_cannot_resume_is_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "eval"
+    main(["--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"])
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exit_:
+        main([a.format(out=out) for a in argv])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
+
+
+def test_small_evaluations_played_game_by_game_spread_over_units() -> None:
+    """A unit is 1 to 25 deck seeds, at least 16 units a pairing where it has the seeds: a 20-game evaluation of
+    a searching agent keeps two workers busy and its progress moves game pair by game pair."""
+    options = GAME.options()
+    for seeds, sizes in ((10, [1] * 10), (100, [6] * 16 + [4]), (1000, [25] * 40)):
+        jobs = plan_jobs([("random", "greedy")], seeds, 0, options, SEATS, batched=False)
+        assert [job.n_seeds for job in jobs] == sizes
+        assert [job.first_seed for job in jobs] == list(itertools.accumulate([0, *sizes[:-1]]))
+    assert [job.n_seeds for job in plan_jobs([("random", "greedy")], 10, 0, options, SEATS)] == [10]  # batched

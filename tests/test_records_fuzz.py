@@ -396,3 +396,76 @@ def test_five_warlords_held_is_refused() -> None:
     record["red"]["warlords"] = {"held": list(WARLORD_NAMES[5:]), "used": [], "unchosen": []}
     with pytest.raises(RecordError, match=r"red\.warlords"):
         Game.from_dict(record)
+
+
+# ---------------------------------------------------------------- six-marks (R5.5, P4)
+
+
+def marked_record(variant: str = "standard") -> Record:
+    """A real record at the start of round 2, with one six-mark given to each side by hand (as a revealed `6`
+    of round 1 leaves it): the base the cases below break."""
+    rng = random.Random(5)
+    g = Game.new(11, variant, False)
+    while g.round < 2 and g.current_player is not None:
+        g.apply(rng.choice(g.legal_actions()))
+    record = g.to_dict()
+    for seat in SEATS:
+        record[seat]["six_marks"] = [0] * len(PROVINCES)
+        record[seat]["reserve"] += record[seat]["marked_armies"]
+        record[seat]["marked_armies"] = 0
+        record[seat]["sixes_revealed"] = 1
+    record["blue"]["six_marks"][0] = record["red"]["six_marks"][1] = 1
+    return record
+
+
+def test_a_record_with_single_six_marks_loads() -> None:
+    """The base of the cases below is a position the rules reach: it loads."""
+    Game.from_dict(marked_record())
+
+
+def red_warlords(held: list[str], used: list[str]) -> dict[str, list[str]]:
+    unchosen = [w for w in WARLORD_NAMES[5:] if w not in held + used]
+    return {"held": held, "used": used, "unchosen": unchosen}
+
+
+@pytest.mark.parametrize(
+    ("seat", "marks", "warlords", "message"),
+    [
+        ("blue", [2, 0, 0, 0, 0], None, r"blue\.six_marks\[0\]: two six-marks in .*only red's double_six"),
+        (
+            "red",
+            [0, 2, 0, 0, 0],
+            (["double_six"], []),
+            r"red\.six_marks\[1\]: two .* double_six is unspent",
+        ),
+        ("red", [0, 2, 0, 0, 0], (["purge"], []), r"red\.six_marks\[1\]: .* while double_six is unspent"),
+        ("red", [2, 2, 0, 0, 0], ([], ["double_six"]), r"red\.six_marks\[1\]: two six-marks in a second province"),
+    ],
+)
+def test_six_marks_beyond_what_the_rules_allow_are_refused(
+    seat: str, marks: list[int], warlords: tuple[list[str], list[str]] | None, message: str
+) -> None:
+    """P4: one six-mark a province; red's double_six allows one second mark, and placing that `6` spends it."""
+    record = marked_record()
+    record[seat]["six_marks"] = marks
+    record[seat]["sixes_revealed"] = sum(marks)
+    if warlords is not None:
+        record["red"]["warlords"] = red_warlords(*warlords)
+    with pytest.raises(RecordError, match=message):
+        Game.from_dict(record)
+
+
+def test_red_may_have_a_second_six_mark_once_double_six_is_spent() -> None:
+    record = marked_record()
+    record["red"]["six_marks"] = [0, 2, 0, 0, 0]
+    record["red"]["sixes_revealed"] = 2
+    record["red"]["warlords"] = red_warlords([], ["double_six"])
+    Game.from_dict(record)
+
+
+def test_without_warlords_no_second_six_mark() -> None:
+    record = marked_record("beginner")
+    record["red"]["six_marks"] = [0, 2, 0, 0, 0]
+    record["red"]["sixes_revealed"] = 2
+    with pytest.raises(RecordError, match=r"red\.six_marks\[1\]: two six-marks .* only red's double_six"):
+        Game.from_dict(record)

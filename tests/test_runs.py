@@ -3,6 +3,7 @@ user errors of the command lines as one line."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -18,7 +19,19 @@ from conftest import ROOT, TINY_RUN, command_env, run_module, train_command, tra
 from agents import make_agent
 from agents.ppo import IncompatibleModelError, ModelError, load_model
 from experiments import evaluate, train
+from experiments.checkpoint import state_path
 from experiments.runs import read_eval, remove_temporaries, write_atomic, write_eval
+
+
+def weights(model_zip: Path) -> list[bytes]:
+    """The learner's parameters and its optimizer's state, as bytes (equal only when equal bit for bit)."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(model_zip, device="cpu")
+    out = [p.detach().numpy().tobytes() for p in model.policy.parameters()]
+    for state in model.policy.optimizer.state_dict()["state"].values():
+        out += [v.numpy().tobytes() for v in state.values()]
+    return out
 
 
 def copy_run(tiny_run: Path, tmp_path: Path) -> Path:
@@ -73,12 +86,51 @@ def test_resume_falls_back_to_the_newest_readable_checkpoint(
         damage(path)
     damage(run / "pool" / "snapshot_0.npz")
     out = train_here(capsys, "--resume", str(run), "--final-eval-games", "0")
-    assert f"{run / 'model.zip'} is unreadable" in out
-    assert f"{run / 'checkpoints' / 'ppo_256_steps.zip'} is unreadable" in out
-    assert f"resuming from {run / 'checkpoints' / 'ppo_0_steps.zip'}" in out  # the warm start
+    # nothing is deleted to recover: the unreadable files are moved aside, named
+    assert "model.zip is unreadable (" in out and "moved aside as model.zip.unreadable" in out
+    assert "moved aside as checkpoints/ppo_256_steps.zip.unreadable" in out
+    assert (run / "checkpoints" / "ppo_256_steps.zip.unreadable").is_file()
+    assert (run / "checkpoints" / "ppo_256_steps.state.npz.unreadable").is_file()
+    assert "resuming from checkpoints/ppo_0_steps.zip, the newest readable checkpoint (0 timesteps)" in out
     assert f"pool snapshot {run / 'pool' / 'snapshot_0.npz'} is unreadable" in out
     assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
     assert load_model(run)[0].num_timesteps == 512
+    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")  # from the warm start, exactly
+
+
+@pytest.mark.parametrize("steps", [0, 256])
+def test_resuming_from_any_checkpoint_ends_as_the_run_never_stopped(
+    steps: int, tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The checkpoint holds the learner, its optimizer, the games in progress, the pool and every generator:
+    the resumed run ends with the uninterrupted run's weights and eval.csv, bit for bit."""
+    run = copy_run(tiny_run, tmp_path)
+    checkpoint = run / "checkpoints" / f"ppo_{steps}_steps.zip"
+    out = train_here(capsys, "--resume", str(checkpoint))
+    assert f"resuming from {checkpoint}" in out
+    assert (run / "eval.csv").read_text() == (tiny_run / "eval.csv").read_text()
+    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["timesteps"] == 512 and summary["resumed_from"] == str(checkpoint)
+    first, second = summary["segments"]  # the run's start up to the checkpoint, then this one
+    assert (first["resumed_from"], first["from_timesteps"], first["to_timesteps"]) == (None, 0, steps)
+    assert (second["resumed_from"], second["from_timesteps"], second["to_timesteps"]) == (str(checkpoint), steps, 512)
+    assert summary["wall_s"] == round(first["wall_s"] + second["wall_s"], 1)
+
+
+def test_with_no_readable_checkpoint_resume_refuses_and_changes_nothing(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    run = copy_run(tiny_run, tmp_path)
+    for path in run.rglob("*.zip"):
+        damage(path)
+    before = {p: p.read_bytes() for p in run.rglob("*") if p.is_file()}
+    with pytest.raises(SystemExit) as exit_:
+        train_here(capsys, "--resume", str(run))
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1, err
+    assert "no readable checkpoint to resume from, nothing changed (unreadable: model.zip (" in err
+    assert {p: p.read_bytes() for p in run.rglob("*") if p.is_file()} == before
 
 
 def test_a_run_stopped_before_its_warm_start_starts_over(
@@ -91,7 +143,7 @@ def test_a_run_stopped_before_its_warm_start_starts_over(
     with pytest.raises(ModelError, match="holds no model"):
         make_agent(f"ppo:{run}")
     out = train_here(capsys, "--resume", str(run), "--final-eval-games", "0")
-    assert "has no readable checkpoint yet: the run starts over" in out
+    assert "was stopped before its warm start was saved: the run starts over" in out
     assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
 
 
@@ -128,7 +180,7 @@ def test_a_model_for_other_spaces_is_refused(tmp_path: Path) -> None:
 # -------------------------------------------------------------------- killed at random moments
 
 
-KILLS = int(os.environ.get("SUNTZU_TEST_KILLS", "3"))  # kills per run
+KILLS = int(os.environ.get("SUNTZU_TEST_KILLS", "5"))  # kills per run
 KILL_SEED = int(os.environ.get("SUNTZU_TEST_KILL_SEED", "20240601"))  # where they land
 
 
@@ -137,16 +189,23 @@ def file_states(folder: Path) -> dict[Path, int]:
 
 
 def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> None:
-    """SIGKILL the training process group at random moments, resume each time; the run ends whole.
+    """SIGKILL the training process group at random moments, resume each time; the run ends whole, and
+    bit for bit as the same run never stopped: the same weights, the same eval.csv.
 
     Each kill waits for a random number of file writes by the process (so that it lands in the work, not in
     the imports: behaviour cloning, PPO updates, snapshots, checkpoints, evaluations, the final model), then a
     random fraction of a second. `SUNTZU_TEST_KILLS` and `SUNTZU_TEST_KILL_SEED` change how many and where.
+    One more stop is a kill inside a checkpoint's write: its state file written, its zip half-written.
     """
     rng = random.Random(KILL_SEED)
+    flags = ("--no-progress-bar", "--pool-size", "2", "--checkpoint-every", "128")
+    whole_runs = tmp_path / "whole"
+    run_module("experiments.train", *TINY_RUN[:3], "--runs-dir", str(whole_runs), "--exp-name", "killed",
+               "--timestamp", "t", *flags)  # fmt: skip
+    (whole,) = whole_runs.iterdir()
+    tmp_path = tmp_path / "killed"
     run = tmp_path / "suntzu-standard__killed__0__t"
-    fresh = (*TINY_RUN[:3], "--runs-dir", str(tmp_path), "--exp-name", "killed", "--timestamp", "t",
-             "--no-progress-bar", "--pool-size", "2", "--checkpoint-every", "128")  # fmt: skip
+    fresh = (*TINY_RUN[:3], "--runs-dir", str(tmp_path), "--exp-name", "killed", "--timestamp", "t", *flags)
     kills: list[str] = []  # what each kill interrupted, for the failure message
     for _ in range(KILLS):
         args = ("--resume", str(run), "--no-progress-bar") if run.is_dir() else fresh
@@ -169,6 +228,12 @@ def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> No
         assert proc.returncode == 0, proc.stderr.read()  # finished before its kill: it must have succeeded
         break
     assert kills, "no kill landed: the run is too short for this test"
+    saved = train.checkpoints(run) if run.is_dir() else []
+    if saved and not (run / "model.zip").is_file():  # killed while writing the next checkpoint
+        steps = train.checkpoint_steps(saved[-1]) + 128
+        shutil.copy(state_path(saved[-1]), run / "checkpoints" / f"ppo_{steps}_steps.state.npz")
+        (run / "checkpoints" / f".ppo_{steps}_steps.zip.tmp-1").write_bytes(saved[-1].read_bytes()[:1000])
+        kills.append(f"inside the write of ppo_{steps}_steps.zip")
     args = ("--resume", str(run)) if run.is_dir() else fresh
     out = run_module("experiments.train", *args, check=False)
     if "is finished at 512 timesteps" not in out.stderr:  # (unless a try had finished the run)
@@ -182,6 +247,12 @@ def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> No
     assert sorted(p.name for p in (run / "pool").iterdir()) == [f"snapshot_{t}.npz" for t in (0, 256, 384)]
     assert not [p for p in tmp_path.rglob(".*")], "no temporary file or folder is left"
     assert [p.name for p in tmp_path.iterdir()] == [run.name]
+    assert (run / "eval.csv").read_text() == (whole / "eval.csv").read_text(), kills
+    assert weights(run / "model.zip") == weights(whole / "model.zip"), kills
+    segments = summary["segments"]  # every start since the warm start's, each from where the one before stopped
+    assert segments[0]["from_timesteps"] == 0 and segments[-1]["to_timesteps"] == 512
+    assert all(a["to_timesteps"] == b["from_timesteps"] for a, b in itertools.pairwise(segments))
+    assert summary["wall_s"] == round(sum(s["wall_s"] for s in segments), 1)
 
 
 # -------------------------------------------------------------------- user errors: one line, no traceback
@@ -195,10 +266,12 @@ def broken(tiny_run: Path, tmp_path: Path) -> dict[str, Path]:
     damaged.write_bytes((tiny_run / "model.zip").read_bytes()[:500])
     bad_config = copy_run(tiny_run, tmp_path / "bad_config")
     (bad_config / "config.json").write_text('{"seed": ')
+    nested_config = copy_run(tiny_run, tmp_path / "nested_config")
+    (nested_config / "config.json").write_text("[" * 100_000 + "]" * 100_000)
     a_file = tmp_path / "a_file"
     a_file.write_text("")
     return {"run": tiny_run, "empty": tmp_path / "empty", "damaged": damaged, "bad_config": bad_config,
-            "file": a_file, "runs": tiny_run.parent}  # fmt: skip
+            "nested_config": nested_config, "file": a_file, "runs": tiny_run.parent}  # fmt: skip
 
 
 TRAIN_ERRORS = [
@@ -223,6 +296,7 @@ TRAIN_ERRORS = [
     (["--resume", "{empty}/nowhere"], "no such run folder or checkpoint"),
     (["--resume", "{empty}"], "is not a run folder (it has no config.json)"),
     (["--resume", "{bad_config}"], "config.json is unreadable"),
+    (["--resume", "{nested_config}"], "config.json is unreadable (nested too deep)"),
     (["--resume", "{run}"], "is finished at 512 timesteps: give a larger --total-timesteps"),
     (["--resume", "{run}", "--seed", "3"], "a resumed run keeps its --seed (0), got 3"),
     (["--resume", "{run}", "--net-arch", "8"], "a resumed run keeps its --net-arch (32 32), got 8"),
@@ -311,3 +385,17 @@ def test_a_diverging_run_stops_with_one_line(
     err = capsys.readouterr().err
     assert err.startswith("python -m experiments.train: error: training diverged at 256 timesteps")
     assert err.count("\n") == 1 and "lower --learning-rate" in err and "ppo_256_steps.zip" in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--envs", "0"], "--envs must be at least 1, got 0"),
+        (["--threads", "-1"], "--threads must be 'auto' or a whole number from 1 to "),
+        (["--threads", "many"], "--threads must be 'auto' or a whole number from 1 to "),
+    ],
+)
+def test_the_benchmarks_refuse_bad_numbers_before_they_start(argv: list[str], message: str) -> None:
+    out = run_module("suntzu_env.bench", *argv, check=False)
+    assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
+    assert out.stdout == ""  # no benchmark ran

@@ -114,6 +114,14 @@ def test_bad_configs_are_refused_naming_what_is_allowed(kwargs: dict, message: s
         TrainConfig(**kwargs)
 
 
+def test_the_default_checkpoint_interval_gives_a_few_checkpoints_a_run() -> None:
+    """None (the default): a quarter of the run, in whole rollouts (16,384 transitions by default)."""
+    assert TrainConfig().checkpoint_interval == 31 * 16_384  # 2,000,000 / 4 = 30.5 rollouts, rounded up
+    assert TrainConfig(total_timesteps=100_000).checkpoint_interval == 2 * 16_384  # at 32,768, 65,536 and 98,304
+    assert TrainConfig(total_timesteps=1_000).checkpoint_interval == 16_384  # a run shorter than a rollout: none
+    assert TrainConfig(checkpoint_every=0).checkpoint_interval == 0
+
+
 def test_a_config_file_is_checked_like_flags() -> None:
     saved = TrainConfig().to_dict()
     with pytest.raises(ConfigError, match="unknown key 'lr'"):
@@ -133,7 +141,9 @@ def test_a_run_folder_holds_every_file(tiny_run: Path) -> None:
     for name in RUN_FILES:
         assert (tiny_run / name).is_file(), name
     # the warm start, then every 256 timesteps; a snapshot after every update, the pool keeps 10 and the first
-    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == ["ppo_0_steps.zip", "ppo_256_steps.zip"]
+    assert sorted(p.name for p in (tiny_run / "checkpoints").iterdir()) == [
+        "ppo_0_steps.state.npz", "ppo_0_steps.zip", "ppo_256_steps.state.npz", "ppo_256_steps.zip"
+    ]  # fmt: skip
     assert sorted(p.name for p in (tiny_run / "pool").iterdir()) == [f"snapshot_{t}.npz" for t in (0, 128, 256, 384)]
     assert list((tiny_run / "tb").glob("ppo_1/events.out.tfevents.*"))
     assert not [p for p in tiny_run.rglob(".*")], "no temporary file is left"
