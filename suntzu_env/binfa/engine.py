@@ -199,14 +199,26 @@ def move_top(s: np.ndarray, a: int, b: int, n: int) -> None:
     h = s[HEIGHT + a]
     base = h - n
     hb = s[HEIGHT + b]
+    c = s[TOP + a]
+    run = s[RUN + a]
     for u in range(N_UNITS):
         if s[UNIT_AT + u] == a and s[UNIT_LEVEL + u] >= base:
             s[UNIT_AT + u] = b
             s[UNIT_LEVEL + u] = hb + s[UNIT_LEVEL + u] - base
     s[HEIGHT + a] = base
     s[HEIGHT + b] = hb + n
-    refresh(s, a)
-    refresh(s, b)
+    # the stacks' colours and runs follow without a scan, except when a covered unit is uncovered
+    if n < run:
+        s[RUN + a] = run - n
+    else:
+        refresh(s, a)
+    if n > run:
+        s[RUN + b] = run
+    elif s[TOP + b] == c:
+        s[RUN + b] += n
+    else:
+        s[RUN + b] = n
+    s[TOP + b] = c
 
 
 @njit(cache=True)
@@ -300,13 +312,21 @@ def settle(s: np.ndarray, by_whirlpool: bool) -> bool:
         for t in range(N_TRIANGLES):
             if (t < 64 and (lo >> t) & 1) or (t >= 64 and (hi >> (t - 64)) & 1):
                 remove_top(s, t, s[HEIGHT + t])
-    for c in range(N_COLOURS):
-        if s[ALIVE + c] == 1 and strength(s, c) <= ELIMINATION_UNITS:
-            eliminate(s, c, by_whirlpool)
+    units = np.zeros(N_COLOURS, dtype=np.int64)
     for t in range(N_TRIANGLES + 1):
         c = s[TOP + t]
-        if c >= 0 and s[ALIVE + c] == 0:
-            remove_top(s, t, s[HEIGHT + t])
+        if c >= 0:
+            if s[ALIVE + c] == 0:  # BD20: a lone unit of an eliminated army, uncovered
+                remove_top(s, t, s[HEIGHT + t])
+            else:
+                units[c] += s[HEIGHT + t]
+    eliminated = False
+    for c in range(N_COLOURS):
+        if s[ALIVE + c] == 1 and units[c] <= ELIMINATION_UNITS:
+            eliminate(s, c, by_whirlpool)
+            eliminated = True
+    if not eliminated:
+        return False
     out = 0
     for p in range(s[PLAYERS]):
         if s[OUT_RANK + p] > 0:
@@ -1170,9 +1190,9 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
         for c in range(N_COLOURS):
             if s[ALIVE + c] == 1 and strength(s, c) <= ELIMINATION_UNITS:
                 return I_ELIMINATED
-    for t in range(N_TRIANGLES + 1):
-        if s[TOP + t] >= 0 and s[ALIVE + s[TOP + t]] == 0:
-            return I_ELIMINATED
+        for t in range(N_TRIANGLES + 1):
+            if s[TOP + t] >= 0 and s[ALIVE + s[TOP + t]] == 0:
+                return I_ELIMINATED
     if s[PHASE] == PH_PLAY or s[PHASE] == PH_OVER:
         for c in range(N_COLOURS):
             if s[PAWN + c] >= 0:
@@ -1187,10 +1207,19 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
 
 @njit(cache=True)
 def random_playouts(
-    n_games: int, seed: int, level: int, players: int, armies: int, random_deploy: int, max_turns: int, check: bool
+    n_games: int,
+    seed: int,
+    level: int,
+    players: int,
+    armies: int,
+    random_deploy: int,
+    max_turns: int,
+    check: bool,
+    patient: bool,
 ) -> np.ndarray:
     """Plays `n_games` uniformly random games (seeds seed..seed+n-1). Rows: winner, decisions, turns, and
-    with `check` the first broken invariant (0 none) after any decision."""
+    with `check` the first broken invariant (0 none) after any decision. `patient` players never stop
+    while they have another answer (their turns end at doubles): more fighting, for invariant checks."""
     out = np.zeros((n_games, 4), dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
@@ -1206,7 +1235,10 @@ def random_playouts(
             x ^= (x << 13) & MASK32
             x ^= x >> 17
             x ^= (x << 5) & MASK32
-            n = step(s, legal[x % n], legal)
+            a = legal[x % n]
+            if patient and a == A_STOP:
+                a = legal[(x % n + 1) % n]
+            n = step(s, a, legal)
             steps += 1
             if check and out[g, 3] == 0:
                 out[g, 3] = check_invariants(s, spare)
