@@ -6,7 +6,7 @@ import json
 import random
 
 import pytest
-from binfa_helpers import position
+from test_binfa_helpers import position
 
 from suntzu_env.binfa import N_ACTIONS, Game, action_to_string, string_to_action
 

@@ -416,8 +416,8 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
         if (s[MODE] == 2 or d["decision"] == "resupply") and options.level < 3:
             raise _fail("turn.mode", "resupplying starts at level 3 (B26)")
         s[MOVES_LEFT] = _int(turn["moves_left"], "turn.moves_left", 0, 5)
-        if (kind == DK_MOVE) != (s[MOVES_LEFT] > 0):
-            raise _fail("turn.moves_left", "1..5 during a move decision, else 0")
+        if (kind in (DK_MOVE, DK_TRANSFER)) != (s[MOVES_LEFT] > 0):
+            raise _fail("turn.moves_left", "1..5 during a move or transfer decision, else 0")
         if kind in (DK_MOVE, DK_TRANSFER) and min(throw_) < 1:
             raise _fail("turn.throw", "the throw being played")
         if turn["dislodge"] is not None:
@@ -435,7 +435,9 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
             s[RETREAT_AT] = _triangle(retreat.get("at"), "turn.retreat.at")
             s[RETREAT_STEP] = _int(retreat.get("step"), "turn.retreat.step", 0, 2)
             s[RETREAT_N] = _int(retreat.get("n"), "turn.retreat.n", 1, 72)
-            if not 0 < s[RETREAT_N] <= s[HEIGHT + s[RETREAT_AT]] or s[TOP + s[RETREAT_AT]] == s[TURN_ARMY]:
+            at = s[RETREAT_AT]
+            short = s[RETREAT_STEP] == 2 and s[RETREAT_N] > s[HEIGHT + at]
+            if short or not s[HEIGHT + at] or s[TOP + at] == s[TURN_ARMY]:
                 raise _fail("turn.retreat", "the retreating units stand on turn.retreat.at, not the attacker's")
             if s[TO_ACT] != s[ARMY_PLAYER + s[TOP + s[RETREAT_AT]]]:
                 raise _fail("to_act", "the owner of the retreating units answers (B16)")
