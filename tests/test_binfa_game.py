@@ -111,3 +111,11 @@ def test_record_dice_used_before_the_generator():
     g.apply("roll")
     assert g.decision["throw"] == [6, 2] and g.decision["moves_left"] == 4
     assert g.to_dict()["dice"] == [[5, 5]]
+
+
+def test_picture():
+    pytest.importorskip("PIL")
+    g = Game.new(5, level=4, players=3, deployment="random")
+    image = g.picture(320)
+    assert image.size == (320, 320)
+    assert len(set(image.getdata())) > 10  # triangles, terrain, stacks and the ring are drawn
