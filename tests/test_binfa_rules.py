@@ -457,7 +457,7 @@ def test_b36_tokens_public():
 
 
 def test_b37_eliminator_takes_tokens():
-    """B37: red eliminates green by covering its fourth unit and takes green's tokens."""
+    """B37, BD19: red eliminates green by covering its fourth unit and takes green's tokens."""
     board = {"red-3-1": [R] * 12, "red-3-2": [G], "green-1-0": [G] * 3}
     g = sup(board=board, tokens={"red": 5, "green": 7}, store=48, dice=[[2, 1]])
     g.apply("roll")
@@ -533,8 +533,8 @@ def test_b41_double_loses_whirlpool_units():
 
 
 def test_b43_b44_dislodged_into_whirlpool_lost_tokens_to_store():
-    """B43: units pushed toward a whirlpool only are lost; B44: an army eliminated so gives its tokens back to
-    the store."""
+    """B43, BD24: units pushed toward a whirlpool only are lost (a retreat never ends in one); B44, BD19: an
+    army eliminated so gives its tokens back to the store."""
     board = {"red-4-1": [R] * 2, "red-1-0": [R] * 10, "red-4-0": [G], "green-1-0": [G] * 3}
     g = game(board, level=4, whirlpools=["violet-4-6", "green-3-2", "blue-3-2"], dice=[[6, 1]],
              tokens={"red": 20, "green": 7}, store=33, pawns={"red": 0, "green": 21})  # fmt: skip
@@ -602,3 +602,75 @@ def test_bd5_max_turns_undecided():
     while not g.is_terminal:
         g.apply("stop" if "stop" in g.legal_action_strings() else g.legal_action_strings()[0])
     assert g.winner == "undecided" and g.turns == 3 and g.returns() == {0: 0.0, 1: 0.0}
+
+
+# ------------------------------------------------------------------ the project's further decisions (BD7-BD29)
+
+
+def test_bd7_clockwise_by_sector():
+    """BD7: play goes clockwise by sector: red (0), orange (1), green (3), whatever the seats."""
+    board = {"red-1-0": [R] * 12, "orange-1-0": ["orange"] * 12, "green-1-0": [G] * 12}
+    g = game(board, players=3, armies={"red": 0, "green": 1, "orange": 2})
+    g.apply("stop")
+    assert g.current_player == 2
+    g.apply("stop")
+    assert g.current_player == 1
+
+
+def test_bd15_no_legal_move_lapses():
+    """BD15: red's four lone units are all blocked: the throw's moves lapse and red declares again."""
+    board = {t: [R] for t in ("red-4-0", "red-4-2", "red-4-4", "red-4-6")}
+    board |= {t: [G, G] for t in ("red-4-1", "red-4-3", "red-4-5", "violet-4-6", "orange-4-0", "green-1-0")}
+    g = game(board, dice=[[3, 1]])
+    g.apply("roll")
+    assert g.decision["kind"] == "declare" and g.current_player == 0 and g.legal_action_strings() == ["roll", "stop"]
+
+
+def test_bd14_exit_covers_a_lone_unit_bd25_not_surrounded():
+    """BD14: leaving a whirlpool is an ordinary move: it may cover a lone enemy unit. BD25: units waiting in
+    a whirlpool are never surrounded, even with 2+ enemy units all around."""
+    pools = {"green-3-2": [R, R]}
+    board = {"red-1-0": [R] * 10, "green-3-1": [G], "green-3-3": [G, G], "green-4-3": [G, G], "green-1-0": [G] * 7}
+    g = wh(board, in_whirlpools=pools, dice=[[2, 1]])
+    assert g.to_dict()["in_whirlpools"] == pools
+    g.apply("roll")
+    assert "move:green-3-2>green-3-1:2" in g.legal_action_strings()
+    g.apply("move:green-3-2>green-3-1:2")
+    assert stacks(g)["green-3-1"] == [G, R, R]
+
+
+def test_bd16_resupply_throws_leave_whirlpool_units_waiting():
+    """BD16: a resupply throw is not the army's next move throw: its units in a whirlpool keep waiting."""
+    pools = {"green-3-2": [R, R]}
+    g = wh({"red-1-0": [R] * 10, "green-1-0": [G] * 12}, in_whirlpools=pools, dice=[[2, 1]])
+    g.apply("resupply")
+    g.apply("pawn:+2")
+    assert g.to_dict()["in_whirlpools"] == pools and g.current_player == 1
+
+
+def test_bd20_uncovered_unit_of_an_eliminated_army_leaves():
+    """BD20: green is out; its unit covered by red stays while covered and leaves once left alone."""
+    board = {"red-3-2": [G, R, R], "red-1-0": [R] * 10, "blue-1-0": ["blue"] * 12}
+    d = position(board, players=3, armies={"red": 0, "green": 1, "blue": 2}, dice=[[2, 1]])
+    d["eliminated_armies"], d["eliminated"] = ["green"], [1]
+    g = Game.from_dict(d)
+    g.apply("roll")
+    g.apply("move:red-3-2>red-3-3:2")
+    board = stacks(g)
+    assert "red-3-2" not in board and board["red-3-3"] == [R, R]
+
+
+def test_bd22_whirlpools_count_for_connectedness():
+    """BD22, B21: a marker and a whirlpool that cut red-4-0 off are refused."""
+    with pytest.raises(ValueError, match="B21"):
+        Game.new(0, level=4, terrain=["red-4-1"], whirlpools=["violet-4-6", "green-3-2", "blue-3-2"])
+
+
+def test_bd29_empty_store_names_an_army_that_can_pay():
+    """BD29, B35, B48: with the store empty, only an army with tokens may be named (here orange, alone)."""
+    board = {f"{c}-1-0": [c] * 12 for c in SIX}
+    tokens = {c: 10 for c in SIX} | {"red": 0, "yellow": 0, "orange": 30}
+    pawns = {c: 7 * i for i, c in enumerate(COLOURS)}
+    g = game(board, level=3, armies=SIX, armies_per_player=3, army=None, decision="army", tokens=tokens, store=0,
+             pawns=pawns, dice=[[4, 1]])  # fmt: skip
+    assert g.decision["army"] == "orange" and g.decision["kind"] == "move" and g.decision["moves_left"] == 3

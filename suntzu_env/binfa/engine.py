@@ -1,4 +1,4 @@
-"""The Bin'Fa rules engine: every rule B1-B50 (with BD1-BD25) as compiled functions over the state vector.
+"""The Bin'Fa rules engine: every rule B1-B50 (with BD1-BD29) as compiled functions over the state vector.
 
 The state is the int32 vector of `suntzu_env.binfa.layout`. The engine runs the game on by itself until
 a decision with at least two legal answers is pending: a decision with one answer applies itself, one
