@@ -1,0 +1,155 @@
+"""Bin'Fa's flat action space, declared once as named groups (BINFA.md's action strings).
+
+| group      | strings                                  | count                 |
+|------------|------------------------------------------|-----------------------|
+| `deploy`   | `deploy:<triangle>`                      | 96                    |
+| `pawn`     | `pawn:<circle>`, circle 0..41            | 42                    |
+| `army`     | `army:<colour>`                          | 6                     |
+| `roll`     | `roll`                                   | 1                     |
+| `resupply` | `resupply`                               | 1                     |
+| `stop`     | `stop`                                   | 1                     |
+| `dislodge` | `dislodge:<from>><to>` per directed edge | 264                   |
+| `move`     | `move:<from>><to>:<n>`, n = 1..72        | 264 x 72              |
+| `transfer` | `transfer:<whirlpool>:<n>`               | 96 x 72               |
+| `retreat`  | `retreat:<to>:<n>`                       | 96 x 72               |
+| `advance`  | `pawn:+<k>`, k = 1..12                   | 12                    |
+
+`n` counts the units taken from the top of a stack; it reaches 72 because a stack may hold the units it
+covered (B7).
+"""
+
+from __future__ import annotations
+
+from suntzu_env.binfa.geometry import (
+    COLOURS,
+    EDGE_FROM,
+    EDGE_TO,
+    N_CIRCLES,
+    N_COLOURS,
+    N_EDGES,
+    N_TRIANGLES,
+    N_UNITS,
+    TRIANGLE_NAMES,
+)
+
+MAX_N = N_UNITS  # the largest number of units one action can carry
+MAX_ADVANCE = 12  # pawn:+k, k one die or the total (B29)
+
+ACTION_GROUPS: tuple[tuple[str, int], ...] = (
+    ("deploy", N_TRIANGLES),
+    ("pawn", N_CIRCLES),
+    ("army", N_COLOURS),
+    ("roll", 1),
+    ("resupply", 1),
+    ("stop", 1),
+    ("dislodge", N_EDGES),
+    ("move", N_EDGES * MAX_N),
+    ("transfer", N_TRIANGLES * MAX_N),
+    ("retreat", N_TRIANGLES * MAX_N),
+    ("advance", MAX_ADVANCE),
+)
+
+
+def _offsets() -> tuple[dict[str, int], int]:
+    offsets, total = {}, 0
+    for name, size in ACTION_GROUPS:
+        offsets[name] = total
+        total += size
+    return offsets, total
+
+
+GROUP_OFFSET, N_ACTIONS = _offsets()
+A_DEPLOY = GROUP_OFFSET["deploy"]  # + triangle
+A_PAWN = GROUP_OFFSET["pawn"]  # + circle
+A_ARMY = GROUP_OFFSET["army"]  # + colour
+A_ROLL = GROUP_OFFSET["roll"]
+A_RESUPPLY = GROUP_OFFSET["resupply"]
+A_STOP = GROUP_OFFSET["stop"]
+A_DISLODGE = GROUP_OFFSET["dislodge"]  # + edge
+A_MOVE = GROUP_OFFSET["move"]  # + edge * MAX_N + n - 1
+A_TRANSFER = GROUP_OFFSET["transfer"]  # + whirlpool * MAX_N + n - 1
+A_RETREAT = GROUP_OFFSET["retreat"]  # + triangle * MAX_N + n - 1
+A_ADVANCE = GROUP_OFFSET["advance"]  # + k - 1
+
+_EDGE_INDEX = {(int(a), int(b)): e for e, (a, b) in enumerate(zip(EDGE_FROM, EDGE_TO, strict=True))}
+_TRI = {n: i for i, n in enumerate(TRIANGLE_NAMES)}
+HINT = (
+    "actions look like 'deploy:red-4-6', 'pawn:3', 'army:red', 'roll', 'resupply', 'stop', "
+    "'dislodge:red-2-1>red-2-2', 'move:red-2-1>red-2-2:3', 'transfer:red-3-1:2', 'retreat:red-3-1:2', 'pawn:+5'"
+)
+
+
+def action_to_string(a: int) -> str:
+    """The string of action id `a`."""
+    if isinstance(a, bool) or not 0 <= a < N_ACTIONS:
+        raise ValueError(f"action {a} is out of range: actions are 0..{N_ACTIONS - 1}")
+    a = int(a)
+    if a < A_PAWN:
+        return f"deploy:{TRIANGLE_NAMES[a - A_DEPLOY]}"
+    if a < A_ARMY:
+        return f"pawn:{a - A_PAWN}"
+    if a < A_ROLL:
+        return f"army:{COLOURS[a - A_ARMY]}"
+    if a == A_ROLL:
+        return "roll"
+    if a == A_RESUPPLY:
+        return "resupply"
+    if a == A_STOP:
+        return "stop"
+    if a < A_MOVE:
+        e = a - A_DISLODGE
+        return f"dislodge:{TRIANGLE_NAMES[EDGE_FROM[e]]}>{TRIANGLE_NAMES[EDGE_TO[e]]}"
+    if a < A_TRANSFER:
+        e, n = divmod(a - A_MOVE, MAX_N)
+        return f"move:{TRIANGLE_NAMES[EDGE_FROM[e]]}>{TRIANGLE_NAMES[EDGE_TO[e]]}:{n + 1}"
+    if a < A_RETREAT:
+        t, n = divmod(a - A_TRANSFER, MAX_N)
+        return f"transfer:{TRIANGLE_NAMES[t]}:{n + 1}"
+    if a < A_ADVANCE:
+        t, n = divmod(a - A_RETREAT, MAX_N)
+        return f"retreat:{TRIANGLE_NAMES[t]}:{n + 1}"
+    return f"pawn:+{a - A_ADVANCE + 1}"
+
+
+def _count(text: str) -> int:
+    if not text.isdigit() or not 1 <= int(text) <= MAX_N:
+        raise KeyError(text)
+    return int(text)
+
+
+def _parse(text: str) -> int:
+    head, _, rest = text.partition(":")
+    if head in ("roll", "resupply", "stop") and not rest and ":" not in text:
+        return GROUP_OFFSET[head]
+    if head == "deploy":
+        return A_DEPLOY + _TRI[rest]
+    if head == "army":
+        return A_ARMY + COLOURS.index(rest)
+    if head == "pawn":
+        if rest.startswith("+"):
+            k = rest[1:]
+            if not k.isdigit() or not 1 <= int(k) <= MAX_ADVANCE:
+                raise KeyError(text)
+            return A_ADVANCE + int(k) - 1
+        if not rest.isdigit() or not 0 <= int(rest) < N_CIRCLES:
+            raise KeyError(text)
+        return A_PAWN + int(rest)
+    if head == "dislodge":
+        a, b = rest.split(">")
+        return A_DISLODGE + _EDGE_INDEX[(_TRI[a], _TRI[b])]
+    if head == "move":
+        path, n = rest.rsplit(":", 1)
+        a, b = path.split(">")
+        return A_MOVE + _EDGE_INDEX[(_TRI[a], _TRI[b])] * MAX_N + _count(n) - 1
+    if head in ("transfer", "retreat"):
+        t, n = rest.rsplit(":", 1)
+        return GROUP_OFFSET[head] + _TRI[t] * MAX_N + _count(n) - 1
+    raise KeyError(text)
+
+
+def string_to_action(text: str) -> int:
+    """The action id of an action string."""
+    try:
+        return _parse(text)
+    except (KeyError, ValueError):
+        raise ValueError(f"unknown action {text!r}: {HINT}") from None

@@ -1,0 +1,314 @@
+"""`Game`: the Python face of the Bin'Fa engine, one game over one state vector (the shape of Sun Tzu's)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import numpy as np
+
+from suntzu_env.binfa import engine, records
+from suntzu_env.binfa.actions import N_ACTIONS, action_to_string, string_to_action
+from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, TRIANGLE_NAMES
+from suntzu_env.binfa.layout import (
+    ALIVE,
+    ARMY_PLAYER,
+    DEC_KIND,
+    DECISION_KINDS,
+    DICE,
+    FIELDS,
+    MODE,
+    MODES,
+    MOVES_LEFT,
+    OUT_RANK,
+    PLAYERS,
+    RETREAT_AT,
+    STATE_DTYPE,
+    STATE_SIZE,
+    TO_ACT,
+    TURN_ARMY,
+    TURNS,
+    WINNER,
+    new_state,
+)
+from suntzu_env.binfa.options import Options
+from suntzu_env.binfa.render import board_text
+from suntzu_env.options import check_seed
+
+RULES_VERSION = 1
+RECORD_KEYS = ("game", "rules_version", "options", "seed", "actions", "start")
+
+
+class Game:
+    """One game of Bin'Fa. Create with `Game.new`, `Game.from_dict` or `Game.replay`.
+
+    Players are numbered 0..players-1 (seat order); armies are named by colour.
+    """
+
+    __slots__ = ("_actions", "_legal", "_n", "_options", "_s", "_seed", "_start")
+
+    def _setup(self, s: np.ndarray, options: Options, seed: int | None, start: dict[str, Any] | None) -> None:
+        self._s = s
+        self._options = options
+        self._seed = seed
+        self._start = start
+        self._actions: list[int] = []
+        self._legal = np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)
+
+    # ------------------------------------------------------------ creation
+
+    @classmethod
+    def new(cls, seed: int = 0, options: Options | dict[str, Any] | None = None, **fields: Any) -> Game:
+        """A new game set up from `seed` (terrain, colours, random deployment and every throw).
+
+        `options` is an `Options`, a dict or None, with any of its fields as keywords on top:
+        `Game.new(3, level=4, players=3)`. A bad option raises ValueError naming what is allowed.
+        """
+        options = Options.of(options, **fields)
+        seed = check_seed(seed)
+        game = cls.__new__(cls)
+        game._setup(new_state(), options, seed, None)
+        terrain, pools = options.engine_terrain()
+        game._n = int(
+            engine.init_state(
+                game._s,
+                seed,
+                options.level,
+                options.players,
+                options.armies_per_player,
+                int(options.deployment == "random"),
+                options.max_turns,
+                int(options.terrain != "random"),
+                terrain,
+                pools,
+                game._legal,
+            )
+        )
+        return game
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Game:
+        """A game at the position `d` (see `to_dict`); a bad field raises ValueError naming it.
+
+        A pending decision with a single legal answer is applied at once, as in play.
+        """
+        if not isinstance(d, dict):
+            raise TypeError(f"a position record must be a dict, got {type(d).__name__}")
+        start = copy.deepcopy(d)
+        s, options = records.state_from_record(start)
+        game = cls.__new__(cls)
+        game._setup(s, options, None, start)
+        game._n = int(engine.advance(s, game._legal))
+        return game
+
+    @classmethod
+    def replay(cls, record: dict[str, Any]) -> Game:
+        """The game of `record()`: the same seed (or start position) and actions give the same game."""
+        if not isinstance(record, dict):
+            raise TypeError(f"record must be a dict, got {type(record).__name__}")
+        for key in record:
+            if key not in RECORD_KEYS:
+                raise ValueError(f"record: unknown key {key!r:.40} (keys are {', '.join(RECORD_KEYS)})")
+        for key in ("game", "rules_version", "options", "actions"):
+            if key not in record:
+                raise ValueError(f"record: missing key {key!r}")
+        if record["game"] != "binfa":
+            raise ValueError(f"record.game: expected 'binfa', got {record['game']!r:.40}")
+        if record["rules_version"] != RULES_VERSION:
+            raise ValueError(f"record.rules_version: expected {RULES_VERSION}, got {record['rules_version']!r:.40}")
+        if record.get("start") is not None:
+            game = cls.from_dict(record["start"])
+        else:
+            try:
+                options = Options.of(record["options"])
+                seed = check_seed(record.get("seed"), "record.seed")
+            except (TypeError, ValueError) as error:
+                raise ValueError(f"record.options/seed: {error}") from None
+            game = cls.new(seed, options)
+        if not isinstance(record["actions"], list):
+            raise ValueError("record.actions: expected a list of action strings")
+        for i, action in enumerate(record["actions"]):
+            if not isinstance(action, str):
+                raise ValueError(f"record.actions[{i}]: expected an action string, got {action!r:.40}")
+            try:
+                game.apply(action)
+            except ValueError as error:
+                raise ValueError(f"record.actions[{i}]: {error}") from None
+        return game
+
+    # ------------------------------------------------------------ playing
+
+    @property
+    def current_player(self) -> int | None:
+        """The player who answers the pending decision; None when the game is over."""
+        return int(self._s[TO_ACT]) if self._n else None
+
+    @property
+    def decision(self) -> dict[str, Any] | None:
+        """The pending decision: kind, player, army, mode, moves left, last throw, retreating triangle."""
+        if not self._n:
+            return None
+        s = self._s
+        army = int(s[TURN_ARMY])
+        kind = DECISION_KINDS[s[DEC_KIND]]
+        retreat = int(s[RETREAT_AT]) if kind == "retreat" else -1
+        return {
+            "kind": kind,
+            "player": int(s[TO_ACT]),
+            "army": COLOURS[army] if army >= 0 else None,
+            "mode": MODES[s[MODE]],
+            "moves_left": int(s[MOVES_LEFT]),
+            "throw": [int(s[DICE]), int(s[DICE + 1])],
+            "retreat_from": TRIANGLE_NAMES[retreat]
+            if retreat >= 0 and DECISION_KINDS[s[DEC_KIND]] == "retreat"
+            else None,
+        }
+
+    def legal_actions(self) -> list[int]:
+        """The legal action ids of the pending decision, ascending (empty when the game is over)."""
+        return sorted(self._legal[: self._n].tolist())
+
+    def legal_action_strings(self) -> list[str]:
+        return [action_to_string(a) for a in self.legal_actions()]
+
+    def legal_mask(self) -> np.ndarray:
+        """An int8 mask over all N_ACTIONS actions."""
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        mask[self._legal[: self._n]] = 1
+        return mask
+
+    def apply(self, action: int | str) -> None:
+        """Answers the pending decision with an action id or string; an illegal one raises ValueError
+        naming the decision and its legal answers, and changes nothing."""
+        legal = self._legal[: self._n]
+        a: Any = action
+        if isinstance(action, str):
+            try:
+                a = string_to_action(action)
+            except ValueError:
+                raise ValueError(self._illegal_message(action)) from None
+        if not isinstance(a, (int, np.integer)) or isinstance(a, bool) or not (legal == a).any():
+            raise ValueError(self._illegal_message(action))
+        self._n = int(engine.step(self._s, int(a), self._legal))
+        self._actions.append(int(a))
+
+    def _illegal_message(self, action: object) -> str:
+        shown = repr(action.item() if isinstance(action, np.integer) else action)
+        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
+            shown = f"{int(action)} ({action_to_string(int(action))})"
+        if not self._n:
+            return f"illegal action {shown:.80}: the game is over (winner {self.winner})"
+        d = self.decision
+        assert d is not None
+        about = f"player={d['player']} army={d['army']}"
+        legal = ", ".join(self.legal_action_strings())
+        return f"illegal action {shown:.80} for decision '{d['kind']}' ({about}); legal: {legal}"
+
+    @staticmethod
+    def action_to_string(action: int) -> str:
+        return action_to_string(action)
+
+    @staticmethod
+    def string_to_action(text: str) -> int:
+        return string_to_action(text)
+
+    @property
+    def is_terminal(self) -> bool:
+        return int(self._s[WINNER]) >= 0
+
+    @property
+    def winner(self) -> int | str | None:
+        """The winning player, "undecided" (max_turns reached, BD5; nobody left, BD21), or None while on."""
+        return records.winner_of(self._s)
+
+    @property
+    def players(self) -> int:
+        return int(self._s[PLAYERS])
+
+    def eliminated(self) -> list[int]:
+        """The players out of the game (B12), in the order they went out."""
+        ranks = sorted((int(self._s[OUT_RANK + p]), p) for p in range(self.players) if self._s[OUT_RANK + p])
+        return [p for _, p in ranks]
+
+    def armies(self, player: int) -> list[str]:
+        """The colours of `player`'s armies still in the game."""
+        return [COLOURS[c] for c in range(N_COLOURS) if self._s[ARMY_PLAYER + c] == player and self._s[ALIVE + c]]
+
+    def returns(self) -> dict[int, float]:
+        """B0.8: +1 to the winner, -1 to every eliminated player, 0 to the others (BD5)."""
+        out = {p: 0.0 for p in range(self.players)}
+        for p in self.eliminated():
+            out[p] = -1.0
+        w = self.winner
+        if isinstance(w, int):
+            out[w] = 1.0
+        return out
+
+    @property
+    def turns(self) -> int:
+        return int(self._s[TURNS])
+
+    def clone(self) -> Game:
+        """An independent copy."""
+        other = Game.__new__(Game)
+        other._setup(self._s.copy(), self._options, self._seed, self._start)
+        other._actions = list(self._actions)
+        other._legal = self._legal.copy()
+        other._n = self._n
+        return other
+
+    @property
+    def state(self) -> np.ndarray:
+        """A read-only view of the state vector (see `suntzu_env.binfa.layout`)."""
+        view = self._s.view()
+        view.flags.writeable = False
+        return view
+
+    def fields(self) -> dict[str, np.ndarray]:
+        """A copy of the state cut into its named fields."""
+        s = self._s.copy()
+        return {f.name: s[f.offset : f.offset + f.size] for f in FIELDS}
+
+    @property
+    def options(self) -> Options:
+        return self._options
+
+    # ------------------------------------------------------------ records (B0.9)
+
+    def record(self) -> dict[str, Any]:
+        """`{"game", "rules_version", "options", "seed", "actions"}` (+ "start" after `from_dict`)."""
+        out: dict[str, Any] = {
+            "game": "binfa",
+            "rules_version": RULES_VERSION,
+            "options": self._options.to_dict(),
+            "seed": self._seed,
+            "actions": [action_to_string(a) for a in self._actions],
+        }
+        if self._start is not None:
+            out["start"] = copy.deepcopy(self._start)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """The position as JSON (BINFA.md's record format, plus the state a turn needs)."""
+        return records.record_from_state(self._s, self._options)
+
+    # ------------------------------------------------------------ display
+
+    def render(self) -> str:
+        """The position as text."""
+        return board_text(self._s)
+
+    def __str__(self) -> str:
+        return self.render()
+
+    def picture(self, size: int = 640) -> Any:
+        """The board as a PIL image (needs Pillow)."""
+        from suntzu_env.binfa.picture import board_picture
+
+        return board_picture(self._s, size)
+
+    def __repr__(self) -> str:
+        return f"Game(players={self.players}, turns={self.turns}, winner={self.winner!r})"
+
+
+__all__ = ["STATE_DTYPE", "STATE_SIZE", "Game"]

@@ -1,0 +1,127 @@
+"""Bin'Fa's board as a picture (Pillow): the hexagon of triangles, terrain, whirlpools, stacks with their
+colours and heights, the supply ring with its pawns, and the armies' tokens."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from suntzu_env.binfa.geometry import (
+    COLOURS,
+    N_CIRCLES,
+    N_COLOURS,
+    N_TRIANGLES,
+    RING_COLOUR,
+    ROWS,
+    UNITS_PER_ARMY,
+    coordinates,
+)
+from suntzu_env.binfa.layout import (
+    ALIVE,
+    ARMY_PLAYER,
+    DICE,
+    HEIGHT,
+    LEVEL,
+    PAWN,
+    STORE,
+    TERRAIN,
+    TOKENS,
+    UNIT_AT,
+    UNIT_LEVEL,
+)
+
+RGB = {
+    "red": (214, 40, 40),
+    "orange": (245, 140, 30),
+    "yellow": (240, 210, 40),
+    "green": (50, 160, 70),
+    "blue": (40, 90, 200),
+    "violet": (140, 60, 170),
+}
+
+
+def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
+    r, g, b = rgb
+    return (int(r + (255 - r) * amount), int(g + (255 - g) * amount), int(b + (255 - b) * amount))
+
+
+def triangle_corners(t: int, centre: float, side: float) -> list[tuple[float, float]]:
+    """The three corners of triangle `t` in picture coordinates (sector s spans angles 60s-90 .. 60s-30
+    degrees, clockwise from the top; row r lies between lattice lines r-1 and r)."""
+    s, r, p = coordinates(t)
+    unit = side / ROWS
+    angle_a = math.radians(60 * s - 120)
+    angle_b = math.radians(60 * s - 60)
+    a = (unit * math.cos(angle_a), unit * math.sin(angle_a))
+    b = (unit * math.cos(angle_b), unit * math.sin(angle_b))
+
+    def q(m: int, k: int) -> tuple[float, float]:
+        return (centre + (m - k) * a[0] + k * b[0], centre + (m - k) * a[1] + k * b[1])
+
+    k = p // 2
+    if p % 2 == 0:
+        return [q(r - 1, k), q(r, k), q(r, k + 1)]
+    return [q(r - 1, k), q(r - 1, k + 1), q(r, k + 1)]
+
+
+def board_picture(s: np.ndarray, size: int = 640) -> Any:
+    """A PIL image of the position of state `s`."""
+    from PIL import Image, ImageDraw
+
+    image = Image.new("RGB", (size, size), (250, 248, 240))
+    draw = ImageDraw.Draw(image)
+    centre = size / 2
+    side = size * 0.36
+    stacks: dict[int, list[int]] = {}
+    for u in range(N_COLOURS * UNITS_PER_ARMY):
+        at = int(s[UNIT_AT + u])
+        if 0 <= at < N_TRIANGLES:
+            stacks.setdefault(at, [0] * int(s[HEIGHT + at]))[int(s[UNIT_LEVEL + u])] = u // UNITS_PER_ARMY
+    for t in range(N_TRIANGLES):
+        corners = triangle_corners(t, centre, side)
+        sector = t // 16
+        fill = _tint(RGB[COLOURS[sector]], 0.78)
+        if s[TERRAIN + t] == 1:
+            fill = (30, 30, 30)
+        draw.polygon(corners, fill=fill, outline=(120, 120, 120))
+        cx = sum(x for x, _ in corners) / 3
+        cy = sum(y for _, y in corners) / 3
+        radius = side / ROWS / 4.2
+        if s[TERRAIN + t] == 2:
+            for k in range(3):
+                rr = radius * (1.2 - 0.35 * k)
+                draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], outline=(90, 140, 200), width=2)
+        stack = stacks.get(t)
+        if stack:
+            for i, colour in enumerate(stack[:-1][-3:]):  # covered units: rings under the top
+                rr = radius * (1.0 + 0.18 * (min(len(stack) - 1, 3) - i))
+                draw.ellipse([cx - rr, cy - rr, cx + rr, cy + rr], fill=RGB[COLOURS[colour]], outline=(0, 0, 0))
+            top = RGB[COLOURS[stack[-1]]]
+            draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=top, outline=(0, 0, 0))
+            draw.text((cx - 3 * len(str(len(stack))), cy - 6), str(len(stack)), fill=(255, 255, 255))
+    if s[LEVEL] >= 3:
+        ring = side * 1.1
+        for circle in range(N_CIRCLES):
+            t = 16 * (circle // 7) + 9 + circle % 7  # the row-4 triangle the circle faces
+            corners = triangle_corners(t, centre, side)
+            cx = sum(x for x, _ in corners) / 3 - centre
+            cy = sum(y for _, y in corners) / 3 - centre
+            norm = math.hypot(cx, cy)
+            x, y = centre + cx / norm * ring, centre + cy / norm * ring
+            rr = side / 22
+            draw.ellipse([x - rr, y - rr, x + rr, y + rr], fill=RGB[COLOURS[RING_COLOUR[circle]]], outline=(0, 0, 0))
+            for c in range(N_COLOURS):
+                if s[PAWN + c] == circle:
+                    pr = rr * 0.55
+                    draw.ellipse(
+                        [x - pr, y - pr, x + pr, y + pr], fill=(255, 255, 255), outline=RGB[COLOURS[c]], width=3
+                    )
+        lines = [f"store {int(s[STORE])}"]
+        lines += [
+            f"{COLOURS[c]}: {int(s[TOKENS + c])}" for c in range(N_COLOURS) if s[ARMY_PLAYER + c] >= 0 and s[ALIVE + c]
+        ]
+        draw.text((8, 8), "\n".join(lines), fill=(0, 0, 0))
+    draw.text((8, size - 20), f"dice {int(s[DICE])}-{int(s[DICE + 1])}", fill=(0, 0, 0))
+    return image

@@ -1,0 +1,88 @@
+"""Bin'Fa golden playthroughs: whole games, decision by decision, checked in; every change of the engine
+must replay them unchanged.
+
+`tests/golden/binfa_playthroughs.json` holds games of every level and several player counts, played by
+seeded random choice among the legal strings: for each decision the player, its legal answers and the one
+taken, then the final position, the winner and the record. A deliberate change of the rules or of the
+record format regenerates the file with
+
+    python tests/test_binfa_golden.py --write
+
+and the diff is reviewed as part of that change.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:  # `python tests/test_binfa_golden.py --write` from a checkout
+    sys.path.insert(0, str(ROOT))
+
+from suntzu_env.binfa import Game  # noqa: E402
+
+GOLDEN = Path(__file__).resolve().parent / "golden" / "binfa_playthroughs.json"
+
+CASES: tuple[tuple[str, int, dict[str, Any]], ...] = (
+    ("level1-2p", 11, {"level": 1, "players": 2, "max_turns": 40}),
+    ("level2-3p", 12, {"level": 2, "players": 3, "max_turns": 30, "deployment": "random"}),
+    ("level3-2p", 13, {"level": 3, "players": 2, "max_turns": 40, "deployment": "random"}),
+    ("level4-2p", 14, {"level": 4, "players": 2, "max_turns": 40, "deployment": "random"}),
+    ("level4-6p", 15, {"level": 4, "players": 6, "max_turns": 30, "deployment": "random"}),
+    (
+        "level3-2p-3armies",
+        16,
+        {"level": 3, "players": 2, "armies_per_player": 3, "max_turns": 30, "deployment": "random"},
+    ),
+)
+
+
+def play(seed: int, options: dict[str, Any]) -> dict[str, Any]:
+    """One game by seeded random choice, and everything the golden file keeps of it. Players never stop
+    while they have another answer, so that games fight."""
+    game = Game.new(seed, **options)
+    chooser = random.Random(seed)
+    steps: list[list[Any]] = []
+    while not game.is_terminal:
+        legal = game.legal_action_strings()
+        action = chooser.choice([a for a in legal if a != "stop"] or legal)
+        steps.append([game.current_player, len(legal), action])
+        game.apply(action)
+    return {"steps": steps, "final": game.to_dict(), "winner": game.winner, "record": game.record()}
+
+
+def load() -> dict[str, Any]:
+    return json.loads(GOLDEN.read_text())
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c[0] for c in CASES])
+def test_golden_playthrough(case):
+    name, seed, options = case
+    expected = load()[name]
+    got = json.loads(json.dumps(play(seed, options)))
+    for i, (a, b) in enumerate(zip(got["steps"], expected["steps"], strict=False)):
+        assert a == b, f"{name}: decision {i} differs: {a} != {b}"
+    assert got == expected
+    assert Game.replay(expected["record"]).to_dict() == expected["final"]
+
+
+def write() -> None:
+    data = {name: play(seed, options) for name, seed, options in CASES}
+    GOLDEN.parent.mkdir(parents=True, exist_ok=True)
+    tmp = GOLDEN.with_suffix(".tmp")
+    tmp.write_text(json.dumps(data, separators=(",", ":")) + "\n")
+    tmp.replace(GOLDEN)
+    print(f"wrote {GOLDEN}: " + ", ".join(f"{n} {len(d['steps'])} decisions" for n, d in data.items()))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] == ["--write"]:
+        write()
+    else:
+        print("usage: python tests/test_binfa_golden.py --write")
