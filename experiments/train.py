@@ -34,6 +34,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+import numba
 import numpy as np
 import torch
 import tyro
@@ -746,7 +747,7 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)
-    if not compiled_before():
+    if not (compiled_before() or numba.config.DISABLE_JIT):
         print("compiling the game engine with numba (first run only, about a minute; later runs load it from "
               f"{CACHE_FOLDER})", flush=True)  # fmt: skip
     try:
