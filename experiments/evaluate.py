@@ -9,7 +9,7 @@
 | players   | agents are reset before every game with a seed drawn from the game seed and the seat |
 | counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
 | win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
-| ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, `heuristic` at 0 (`anchor`) |
+| ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, `heuristic` at 0 (`anchored`) |
 | ladder    | each rung's bar over the rung below (`LADDER`), for the rungs that both play          |
 
 Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an

@@ -89,7 +89,7 @@ def _card_text(card: str) -> str:
         line += "; with the champion event, a 9 that does not win costs 1 army (R7.2)"
     elif card == "10":
         line += "; with the hero event, a 10 that does not win costs 2 armies (R7.3)"
-    return line + "; blue's feint makes it a 6 (R5.1, R8)"
+    return line + " (R5.1, R4.6)"  # no warlord named: a seat's view must not name the opponent's unused ones
 
 
 CARD_TEXT = {card: _card_text(card) for card in CARDS}  # R1.1, R5: what each card does
