@@ -138,10 +138,10 @@ def test_progress_off_a_terminal_is_plain_lines(capsys: pytest.CaptureFixture[st
     progress.model.num_timesteps = 1000
     progress._on_training_end()
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split(",")[0] for line in lines] == [
-        "PPO: 200 of 1,000 timesteps (20%)",
-        "PPO: 600 of 1,000 timesteps (60%)",
-        "PPO: 1,000 of 1,000 timesteps (100%)",
+    assert [line.split("), ")[0] for line in lines] == [
+        "PPO: 200 of 1,000 timesteps (20%",
+        "PPO: 600 of 1,000 timesteps (60%",
+        "PPO: 1,000 of 1,000 timesteps (100%",
     ]
     assert all(" steps/s, " in line and " so far" in line for line in lines)
     assert "left" in lines[1] and "left" not in lines[2]
