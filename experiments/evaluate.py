@@ -100,9 +100,9 @@ def anchored(ratings: dict[str, float]) -> dict[str, float]:
 
 
 def anchor_note(ratings: dict[str, float]) -> str:
-    """How ratings are anchored, for a report: 'heuristic = 0' or 'mean 0, no heuristic rated'."""
+    """How ratings are anchored, for a report: 'heuristic = 0' or 'mean 0, heuristic not rated'."""
     anchor = rating_anchor(list(ratings))
-    return f"{anchor} = 0" if anchor else f"mean 0 ({RATING_ANCHOR} not rated)"
+    return f"{anchor} = 0" if anchor else f"mean 0, {RATING_ANCHOR} not rated"
 
 
 def bradley_terry(names: Sequence[str], pairings: Sequence[dict[str, Any]], iterations: int = 1000) -> dict[str, float]:

@@ -67,7 +67,7 @@ def test_ratings_put_heuristic_at_0_when_it_is_rated() -> None:
     assert ratings["heuristic"] == 0.0 and ratings["random"] == pytest.approx(-400 * 0.47712, abs=1.0)  # log10(3)
     assert anchor_note(ratings) == "heuristic = 0"
     assert anchored({"x": 10.0, "y": 30.0}) == {"x": -10.0, "y": 10.0}  # no heuristic: mean 0
-    assert anchor_note({"x": -10.0, "y": 10.0}) == "mean 0 (heuristic not rated)"
+    assert anchor_note({"x": -10.0, "y": 10.0}) == "mean 0, heuristic not rated"
     assert anchored({"heuristic": 40.0, "ppo": 100.0}) == {"heuristic": 0.0, "ppo": 60.0}  # an older folder's mean 0
 
 

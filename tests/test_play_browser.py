@@ -242,9 +242,12 @@ def test_evaluation_games_open_in_the_viewer(server: tuple[Any, str, Path], brow
     assert len(page.query_selector_all("#results-summary table.summary tbody tr")) == 1  # one pairing
     rates = page.eval_on_selector_all("#results-heatmap td[data-rate]", "cells => cells.map(c => +c.dataset.rate)")
     assert len(rates) == 2 and abs(sum(rates) - 1) < 1e-3  # each agent's win rate against the other
-    assert "mean 0 (heuristic not rated)" in page.inner_text("#results-summary")
+    assert "mean 0, heuristic not rated" in page.inner_text("#results-summary")
     page.select_option("#results-winner", "draw")
     assert len(page.query_selector_all("#results-table a")) == len(page.query_selector_all("#results-table td.draw"))
+    page.select_option("#results-winner", "")
+    links = page.query_selector_all("#results-table a")
+    assert len(links) == 2
     links[1].click()
     page.wait_for_url("**/replay/*")
     _ready(page)
