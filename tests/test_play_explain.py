@@ -26,7 +26,7 @@ from suntzu_env.rules import CARDS, EVENTS, WARLORD_NAMES
 
 FEINT = make_state("standard", blue={"held": ["feint"]})
 COUNTER = make_state("standard", red={"held": ["counter_plague"]})
-TAIL = ", or the loser takes that many back (R5.1, R5.3)"
+TAIL = " (R5.1; armies move as in R5.3)"
 
 
 @pytest.fixture()
@@ -52,18 +52,18 @@ def _wu_result(state: dict, blue: str, red: str) -> dict:
     ("state", "blue", "red", "why"),
     [
         (make_state("standard"), "+1", "10",  # R5.1: +1 is worth the opposing 10 plus 1
-         "blue +1 = 10 + 1 = 11 against red 10: blue wins by 1 and adds 1 army" + TAIL),
-        (make_state("standard"), "7", "3", "blue 7 against red 3: blue wins by 4 and adds 4 armies" + TAIL),
+         "blue +1 = 10 + 1 = 11 against red 10: blue wins by 1" + TAIL),
+        (make_state("standard"), "7", "3", "blue 7 against red 3: blue wins by 4" + TAIL),
         (make_state("standard"), "4", "-1",  # R5.1: -1 is the opposing 4 minus 1 = 3
-         "blue 4 against red -1 = 4 - 1 = 3: blue wins by 1 and adds 1 army" + TAIL),
+         "blue 4 against red -1 = 4 - 1 = 3: blue wins by 1" + TAIL),
         (make_state("standard"), "-1", "+3",  # R5.1 table: -1 counts as 0 against a bonus, +3 wins by 3
-         "blue -1 (counts as 0 against a bonus) against red +3 (bonus 3): red wins by 3 and adds 3 armies" + TAIL),
+         "blue -1 (counts as 0 against a bonus) against red +3 (bonus 3): red wins by 3" + TAIL),
         (make_state("standard"), "+1", "+1",
          "blue +1 (bonus 1) against red +1 (bonus 1): equal values, nothing happens (R5.1)"),
         (FEINT, "9", "8",  # R8 feint: blue's 9 counts as 6, red's 8 wins by 2
-         "blue 9 counted as 6 (feint) against red 8: red wins by 2 and adds 2 armies" + TAIL),
+         "blue 9 counted as 6 (feint) against red 8: red wins by 2" + TAIL),
         (COUNTER, "P", "2",  # R8 counter_plague: the Plague is a 0
-         "blue P counted as 0 (counter plague) against red 2: red wins by 2 and adds 2 armies" + TAIL),
+         "blue P counted as 0 (counter plague) against red 2: red wins by 2" + TAIL),
         (make_state("standard"), "9", "P", OUTCOME_TEXT["plague"]),  # R5.2
     ],
 )  # fmt: skip

@@ -168,9 +168,8 @@ def battle_why(cards: dict[str, str | None], result: dict[str, Any], warlords: f
     against = f"blue {values[0]} against red {values[1]}"
     if margin == 0:
         return f"{against}: equal values, nothing happens (R5.1)"
-    winner, d = ("blue" if margin > 0 else "red"), abs(margin)
-    armies = "army" if d == 1 else "armies"
-    return f"{against}: {winner} wins by {d} and adds {d} {armies}, or the loser takes that many back (R5.1, R5.3)"
+    winner = "blue" if margin > 0 else "red"
+    return f"{against}: {winner} wins by {abs(margin)} (R5.1; armies move as in R5.3)"
 
 
 def glossary() -> dict[str, Any]:
