@@ -52,7 +52,7 @@ class TrainConfig:
     resume: str | None = None
     """continue a run (its folder or a checkpoint) from its newest readable checkpoint; flags given update its config"""
     progress_bar: bool = True
-    """show progress bars"""
+    """show progress: bars on a terminal, else (nohup, a cluster's log) a plain line every minute"""
     torch_threads: int = 2
     """torch CPU threads (PPO's updates and the warm start; the environment waits meanwhile)"""
     device: str = "auto"

@@ -85,11 +85,12 @@ def _card_text(card: str) -> str:
         }
         return line + extra.get(n, " (R5.1, R4.6)")
     line = f"worth {n}; it leaves the game after the round"
+    # no warlord named (feint): a seat's view must not name the opponent's unused ones
     if card == "9":
-        line += "; with the champion event, a 9 that does not win costs 1 army (R7.2)"
-    elif card == "10":
-        line += "; with the hero event, a 10 that does not win costs 2 armies (R7.3)"
-    return line + " (R5.1, R4.6)"  # no warlord named: a seat's view must not name the opponent's unused ones
+        return line + "; with the champion event, a 9 that does not win costs 1 army (R5.1, R4.6, R7.2)"
+    if card == "10":
+        return line + "; with the hero event, a 10 that does not win costs 2 armies (R5.1, R4.6, R7.3)"
+    return line + " (R5.1, R4.6)"
 
 
 CARD_TEXT = {card: _card_text(card) for card in CARDS}  # R1.1, R5: what each card does
@@ -119,7 +120,7 @@ def action_help(action: str, warlord: str | None = None) -> str | None:
     if group in ("place", "keep") and name in CARD_TEXT:
         return f"{name}: {CARD_TEXT[name]}"
     if group == "recall":
-        return f"discard {name} for good to bring one set-aside army back to your reserve (R4.2)"
+        return "recall: discard a card that is not a base card, for good, to bring one set-aside army back (R4.2)"
     if group == "warlord" and name in WARLORD_TEXT:
         return warlord_line(name)
     if action == "use" and warlord in WARLORD_TEXT:
