@@ -747,7 +747,7 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)
-    if not (compiled_before() or numba.config.DISABLE_JIT):
+    if not (compiled_before("vec_core") or numba.config.DISABLE_JIT):  # the batched environment's kernels
         print("compiling the game engine with numba (first run only, about a minute; later runs load it from "
               f"{CACHE_FOLDER})", flush=True)  # fmt: skip
     try:
