@@ -253,7 +253,8 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, float]:
     rng = np.random.default_rng(cfg.seed)
     n = len(actions)
     if cfg.progress_bar and not on_terminal():
-        print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {cfg.bc_epochs} epochs", flush=True)
+        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
+        print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
     for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
                     disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
         order = rng.permutation(n)
@@ -676,7 +677,7 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
             first = start_steps == 0 and not (run_dir / "tb" / "ppo_1").exists()  # one TensorBoard curve a run
             try:
                 progress = [Progress(cfg.total_timesteps, ppo_start, on_terminal())] if cfg.progress_bar else []
-                model.learn(cfg.total_timesteps - start_steps, callback=[callback, *progress], tb_log_name="ppo",
+                model.learn(cfg.total_timesteps - start_steps, callback=[*progress, callback], tb_log_name="ppo",
                             reset_num_timesteps=first)  # fmt: skip
             except ValueError:  # non-finite weights make non-finite action probabilities, which torch refuses
                 if not finite(model):
