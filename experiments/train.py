@@ -336,7 +336,7 @@ class Progress(BaseCallback):
     def __init__(self, total: int, started: float, terminal: bool, every: float = PROGRESS_EVERY) -> None:
         super().__init__()
         self.total, self.started, self.terminal, self.every = total, started, terminal, every
-        self.first = 0
+        self.first, self.stepping = 0, started
         self.next_line = started + every
         self.bar: Any = None
 
@@ -346,12 +346,14 @@ class Progress(BaseCallback):
 
     def line(self) -> str:
         t, rate = self.model.num_timesteps, self.rate()
-        left = f", about {_duration((self.total - t) / rate)} left" if rate > 0 and t < self.total else ""
+        since = time.perf_counter() - self.stepping  # the time left at the pace since the first step (no compiling)
+        pace = (t - self.first) / since if since > 0 else 0.0
+        left = f", about {_duration((self.total - t) / pace)} left" if pace > 0 and t < self.total else ""
         return (f"PPO: {t:,} of {self.total:,} timesteps ({100 * t / self.total:.0f}%), {rate:,.0f} steps/s, "
                 f"{_duration(time.perf_counter() - self.started)} so far{left}")  # fmt: skip
 
     def _on_training_start(self) -> None:
-        self.first = self.model.num_timesteps
+        self.first, self.stepping = self.model.num_timesteps, time.perf_counter()
         if self.terminal:
             self.bar = tqdm(total=self.total, initial=self.first, desc="PPO", unit=" steps", unit_scale=True,
                             smoothing=0, dynamic_ncols=True)  # fmt: skip
