@@ -34,7 +34,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-import numba
 import numpy as np
 import torch
 import tyro
@@ -60,7 +59,7 @@ from agents.ppo import (
 from experiments.cli import UserError, flag, parse, run_cli
 from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import ignore_interrupts, play_match
-from experiments.game import GAME
+from experiments.game import GAME, compile_notice
 from experiments.runs import (
     TEMPORARY,
     read_config,
@@ -72,7 +71,6 @@ from experiments.runs import (
     write_json,
 )
 from experiments.versions import library_versions
-from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
 from suntzu_env.protocol import GameOptions
 
 PROG = "python -m experiments.train"
@@ -750,9 +748,9 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)
-    if not (compiled_before("vec_core") or numba.config.DISABLE_JIT):  # the batched environment's kernels
-        print("compiling the game engine with numba (first run only, about a minute; later runs load it from "
-              f"{CACHE_FOLDER})", flush=True)  # fmt: skip
+    notice = compile_notice()
+    if notice:
+        print(notice, flush=True)
     try:
         summary = train(cfg, run_dir, start.checkpoint)
     except BaseException as error:
