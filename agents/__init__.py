@@ -17,7 +17,7 @@ from agents.base import Agent, RandomAgent
 from agents.greedy import GreedyAgent
 from agents.heuristic import HeuristicAgent
 from agents.ismcts import ISMCTSAgent
-from agents.registry import AGENT_NAMES, check_spec, make_agent, valid_specs
+from agents.registry import AGENT_NAMES, check_spec, make_agent, short_label, valid_specs
 
 __all__ = [
     "AGENT_NAMES",
@@ -28,5 +28,6 @@ __all__ = [
     "RandomAgent",
     "check_spec",
     "make_agent",
+    "short_label",
     "valid_specs",
 ]

@@ -71,3 +71,24 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     if spec.startswith(ISMCTS_PREFIX):
         return ISMCTSAgent(seed, iterations=_iterations(spec))
     return AGENTS[spec](seed)
+
+
+def short_label(spec: str, width: int = 28) -> str:
+    """A spec short enough for a header, a title or a table column; for reading only, never as a key.
+
+    A model's path (`ppo:`, `rllib:`) is named by its run folder (`ppo:runs/x/model.zip` reads `ppo:x`, a
+    checkpoint `ppo:x/ppo_256_steps`); what is still longer than `width` loses its middle to an ellipsis."""
+    prefix, sep, rest = spec.partition(":")
+    if sep and prefix in ("ppo", "rllib") and rest:
+        parts = [p for p in rest.replace("\\", "/").split("/") if p not in ("", ".")]
+        if len(parts) >= 2 and parts[-1] in ("model.zip", "checkpoint"):
+            parts = parts[:-1]
+        if len(parts) >= 3 and parts[-2] == "checkpoints":
+            name = f"{parts[-3]}/{parts[-1].removesuffix('.zip')}"
+        else:
+            name = parts[-1] if parts else rest
+        spec = f"{prefix}:{name}"
+    if len(spec) <= width:
+        return spec
+    head = (width - 1) // 2
+    return f"{spec[:head]}…{spec[len(spec) - (width - 1 - head) :]}"

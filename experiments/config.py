@@ -52,7 +52,7 @@ class TrainConfig:
     resume: str | None = None
     """continue a run (its folder or a checkpoint) from its newest readable checkpoint; flags given update its config"""
     progress_bar: bool = True
-    """show progress bars"""
+    """show progress: bars on a terminal, else (nohup, a cluster's log) a plain line every minute"""
     torch_threads: int = 2
     """torch CPU threads (PPO's updates and the warm start; the environment waits meanwhile)"""
     device: str = "auto"
@@ -264,9 +264,12 @@ class TrainConfig:
 
 
 # The default run shrunk to seconds (SUNTZU_TRAIN_SMOKE=1): every stage runs, on two environments and a tiny
-# network: behaviour cloning, the self-play pool, periodic and final evaluations, checkpoints.
+# network: behaviour cloning, the self-play pool, periodic and final evaluations, checkpoints. Its folders go to
+# runs/smoke/, not runs/, so that `experiments.runs.latest_run` (the notebooks' "latest run") never picks one.
+SMOKE_RUNS_DIR = "runs/smoke"
 SMOKE: dict[str, Any] = {
-    "exp_name": "smoke", "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
+    "exp_name": "smoke", "runs_dir": SMOKE_RUNS_DIR,
+    "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
     "net_arch": (32, 32), "bc_games": 6, "bc_epochs": 1, "eval_every": 256, "eval_games": 2, "final_eval_games": 4,
     "checkpoint_every": 256, "pool_every": 1, "workers": 1,
 }  # fmt: skip

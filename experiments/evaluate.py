@@ -9,7 +9,7 @@
 | players   | agents are reset before every game with a seed drawn from the game seed and the seat |
 | counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
 | win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
-| ratings   | Bradley-Terry strengths fitted to all pairings, on the Elo scale (mean 0)             |
+| ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, `heuristic` at 0 (`anchored`) |
 | ladder    | each rung's bar over the rung below (`LADDER`), for the rungs that both play          |
 
 Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an
@@ -46,7 +46,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from agents import Agent, check_spec, make_agent, valid_specs
+from agents import Agent, check_spec, make_agent, short_label, valid_specs
 from agents.registry import POLICY_PREFIXES
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import GAME, REPLAY_COMMAND, Borders, Variant, describe_options, option_fields, options_of
@@ -87,8 +87,30 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return low, high
 
 
+RATING_ANCHOR = "heuristic"  # the agent rated 0 wherever ratings are shown (README, reports, the app, notebooks)
+
+
+def rating_anchor(names: Sequence[str]) -> str | None:
+    """The agent rated 0: `heuristic` when it is rated, else None (then the ratings' mean is 0)."""
+    return RATING_ANCHOR if RATING_ANCHOR in names else None
+
+
+def anchored(ratings: dict[str, float]) -> dict[str, float]:
+    """Ratings shifted so that `rating_anchor` is 0 (with no anchor: so that their mean is 0)."""
+    anchor = rating_anchor(list(ratings))
+    zero = ratings[anchor] if anchor else sum(ratings.values()) / len(ratings) if ratings else 0.0
+    return {name: value - zero for name, value in ratings.items()}
+
+
+def anchor_note(ratings: dict[str, float]) -> str:
+    """How ratings are anchored, for a report: 'heuristic = 0' or 'mean 0, heuristic not rated'."""
+    anchor = rating_anchor(list(ratings))
+    return f"{anchor} = 0" if anchor else f"mean 0, {RATING_ANCHOR} not rated"
+
+
 def bradley_terry(names: Sequence[str], pairings: Sequence[dict[str, Any]], iterations: int = 1000) -> dict[str, float]:
-    """Bradley-Terry strengths of the agents on the Elo scale (400 log10), mean 0.
+    """Bradley-Terry strengths of the agents on the Elo scale (400 log10), `heuristic` at 0 when it is rated,
+    else mean 0 (`anchored`).
 
     Draws count as half a win each way; one virtual drawn game per pairing keeps the ratings
     finite when a pairing is one-sided.
@@ -117,7 +139,7 @@ def bradley_terry(names: Sequence[str], pairings: Sequence[dict[str, Any]], iter
         strength = new
         if done:
             break
-    return {name: 400.0 * math.log10(strength[index[name]]) for name in names}
+    return anchored({name: 400.0 * math.log10(strength[index[name]]) for name in names})
 
 
 # -------------------------------------------------------------------- playing
@@ -587,14 +609,6 @@ def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
     return text.getvalue()
 
 
-def short_label(spec: str, width: int = 28) -> str:
-    """An agent spec short enough for a plot axis: a long model path keeps its end (`ppo:...runs/x/policy`)."""
-    if len(spec) <= width:
-        return spec
-    prefix, _, rest = spec.partition(":")
-    return f"{prefix}:...{rest[-(width - len(prefix) - 4) :]}" if rest else spec[: width - 3] + "..."
-
-
 def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
     """Row agent's win rate against the column agent, annotated with its Wilson 95% interval."""
     import matplotlib
@@ -637,20 +651,28 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
 def report(results: dict[str, Any]) -> str:
     """The printed summary: pairings, ratings, the ladder."""
     cfg = results["config"]
+    shown = {label: short_label(label, 24) for label in cfg["labels"]}
+    names = [f"{shown[p['a']]} vs {shown[p['b']]}" for p in results["pairings"]]
+    width = max([28, *map(len, names)])
     lines = [
         f"round robin: {len(cfg['labels'])} agents, {cfg['games_per_pairing']} games per pairing "
         f"(deck seeds {cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, both seats), {describe_options(cfg)}",
-        f"{'pairing':<28} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} "
+        f"{'pairing':<{width}} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} "
         + " ".join(f"{'as ' + seat:>7}" for seat in SEATS),
     ]
-    for p in results["pairings"]:
+    for name, p in zip(names, results["pairings"], strict=True):
         lines.append(
-            f"{p['a'] + ' vs ' + p['b']:<28} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
+            f"{name:<{width}} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
             f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]   "
             + " ".join(f"{100 * p[f'{seat}_win_rate']:>6.1f}%" for seat in SEATS)
         )
-    ranked = sorted(results["ratings"].items(), key=lambda kv: -kv[1])
-    lines.append("ratings (Bradley-Terry, Elo scale, mean 0): " + ", ".join(f"{k} {v:+.0f}" for k, v in ranked))
+    ratings = anchored(results["ratings"])  # a results folder written before the anchor was heuristic reads the same
+    ranked = sorted(ratings.items(), key=lambda kv: -kv[1])
+    lines.append(f"ratings (Bradley-Terry, Elo scale, {anchor_note(ratings)}): "
+                 + ", ".join(f"{shown.get(k, k)} {v:+.0f}" for k, v in ranked))  # fmt: skip
+    if any(shown[label] != label for label in cfg["labels"]):
+        lines.append("agents: " + "; ".join(f"{shown[label]} = {label}" for label in cfg["labels"]
+                                            if shown[label] != label))  # fmt: skip
     for rung in results["ladder"]:
         verdict = "PASS" if rung["passed"] else "FAIL"
         lines.append(

@@ -68,3 +68,16 @@ def describe_options(fields: dict[str, Any]) -> str:
     if fields.get("adjacency") is not None:
         text += ", map " + " ".join(BORDER.join(pair) for pair in fields["adjacency"])
     return text
+
+
+def compile_notice() -> str | None:
+    """What to say before the first run compiles the game's batched kernels with numba (None: they are cached,
+    or numba does not compile), so that the wait does not look like a hang."""
+    import numba
+
+    from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
+
+    if compiled_before("vec_core") or numba.config.DISABLE_JIT:
+        return None
+    later = f"later runs load it from {CACHE_FOLDER}"
+    return f"compiling the game engine with numba (first run only, a minute or so; {later})"

@@ -70,7 +70,7 @@ from experiments.checkpoint import segments as checkpoint_segments
 from experiments.cli import UserError, flag, parse, run_cli
 from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import ignore_interrupts, play_match
-from experiments.game import GAME
+from experiments.game import GAME, compile_notice
 from experiments.runs import (
     TEMPORARY,
     read_config,
@@ -88,6 +88,7 @@ PROG = "python -m experiments.train"
 POOL_DIR = "pool"
 WARM_START_FILE = "warm_start.json"  # the behaviour cloning's figures
 EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the same games at every evaluation
+PROGRESS_EVERY = 60.0  # seconds between PPO's plain progress lines when the output is not a terminal
 
 
 # -------------------------------------------------------------------- opponents
@@ -272,7 +273,8 @@ def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
     first = cfg.seed * 1_000_003 + 7
     jobs = [(cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.options)
             for i in range(0, cfg.bc_games, BC_GAMES_PER_JOB)]  # fmt: skip
-    bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game", disable=not cfg.progress_bar)
+    bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game",
+               disable=not (cfg.progress_bar and on_terminal()))  # fmt: skip
     if cfg.workers > 1 and len(jobs) > 1:
         with multiprocessing.get_context("fork").Pool(cfg.workers, initializer=ignore_interrupts) as pool:
             parts = []
@@ -297,7 +299,11 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, float]:
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
     rng = np.random.default_rng(cfg.seed)
     n = len(actions)
-    for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch", disable=not cfg.progress_bar):
+    if cfg.progress_bar and not on_terminal():
+        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
+        print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
+    for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
+                    disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
         order = rng.permutation(n)
         losses, hits = [], 0
         for i in range(0, n, cfg.batch_size):
@@ -395,6 +401,66 @@ class Segments:
 
     def upto(self, timesteps: int) -> list[dict[str, Any]]:
         return [*self.earlier, self.current(timesteps)]
+
+
+def on_terminal() -> bool:
+    """Whether the output goes to a terminal (else to a file: nohup, a cluster's log), where a bar can redraw."""
+    return sys.stdout.isatty() and sys.stderr.isatty()
+
+
+class Progress(BaseCallback):
+    """PPO's progress in timesteps: a bar on a terminal, else a plain line every `every` seconds (and at the end).
+
+    Its rate is the summary's `steps_per_s`: the timesteps trained since `started` (a `time.perf_counter()`)
+    over the time since then, PPO's updates and periodic evaluations included."""
+
+    def __init__(self, total: int, started: float, terminal: bool, every: float = PROGRESS_EVERY) -> None:
+        super().__init__()
+        self.total, self.started, self.terminal, self.every = total, started, terminal, every
+        self.first, self.stepping = 0, started
+        self.next_line = started + every
+        self.bar: Any = None
+
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.started
+        return (self.model.num_timesteps - self.first) / elapsed if elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        t, rate = self.model.num_timesteps, self.rate()
+        since = time.perf_counter() - self.stepping  # the time left at the pace since the first step (no compiling)
+        pace = (t - self.first) / since if since > 0 else 0.0
+        left = f", about {_duration((self.total - t) / pace)} left" if pace > 0 and t < self.total else ""
+        return (f"PPO: {t:,} of {self.total:,} timesteps ({100 * t / self.total:.0f}%), {rate:,.0f} steps/s, "
+                f"{_duration(time.perf_counter() - self.started)} so far{left}")  # fmt: skip
+
+    def _on_training_start(self) -> None:
+        self.first, self.stepping = self.model.num_timesteps, time.perf_counter()
+        if self.terminal:
+            self.bar = tqdm(total=self.total, initial=self.first, desc="PPO", unit=" steps", unit_scale=True,
+                            smoothing=0, dynamic_ncols=True)  # fmt: skip
+            self.bar.start_t -= time.perf_counter() - self.started  # the same clock as the summary
+        else:
+            print(self.line(), flush=True)
+
+    def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(self.model.num_timesteps - self.bar.n)
+        elif time.perf_counter() >= self.next_line:
+            self.next_line = time.perf_counter() + self.every
+            print(self.line(), flush=True)
+        return True
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.model.num_timesteps - self.bar.n)
+            self.bar.close()
+        else:
+            print(self.line(), flush=True)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
+        f"{seconds / 3600:.1f} h"  # fmt: skip
 
 
 class RunCallback(BaseCallback):
@@ -596,6 +662,7 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
         raise UserError(f"a resumed run keeps its {flag(name)} ({_show(getattr(saved, name))}), got "
                         f"{_show(getattr(cfg, name))}; these stay as the run began: "
                         f"{', '.join(flag(n) for n in FIXED_ON_RESUME)}")  # fmt: skip
+    torch_device(cfg.device)  # refused before anything in the folder changes
     summary = run_dir / "summary.json"
     found, unreadable = readable_start(run_dir, upto)
     if found is None and unreadable:
@@ -740,8 +807,9 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
                 restore_pool(model, cfg, run_dir, pool)
             first = start_steps == 0 and not (run_dir / "tb" / "ppo_1").exists()  # one TensorBoard curve a run
             try:
-                model.learn(cfg.total_timesteps - start_steps, callback=callback, tb_log_name="ppo",
-                            reset_num_timesteps=first, progress_bar=cfg.progress_bar)  # fmt: skip
+                progress = [Progress(cfg.total_timesteps, ppo_start, on_terminal())] if cfg.progress_bar else []
+                model.learn(cfg.total_timesteps - start_steps, callback=[*progress, callback], tb_log_name="ppo",
+                            reset_num_timesteps=first)  # fmt: skip
             except ValueError:  # non-finite weights make non-finite action probabilities, which torch refuses
                 if not finite(model):
                     raise diverged(model, run_dir) from None
@@ -801,6 +869,7 @@ def configure(argv: list[str] | None) -> Start:
         return prepare_resume(argv, resume)
     default = TrainConfig(**SMOKE) if os.environ.get(SMOKE_VARIABLE, "") not in ("", "0") else None
     cfg = parse(TrainConfig, argv, PROG, default=default)
+    torch_device(cfg.device)  # a device torch cannot use is refused before the run folder is made
     check_models(cfg, fresh=True)
     for stale in cfg.run_dir.parent.glob(f".{cfg.run_dir.name}{TEMPORARY}*"):  # a folder a killed run was making
         shutil.rmtree(stale, ignore_errors=True)
@@ -812,6 +881,9 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)
+    notice = compile_notice()
+    if notice:
+        print(notice, flush=True)
     try:
         summary = train(cfg, run_dir, start.checkpoint)
     except BaseException as error:

@@ -50,4 +50,11 @@ def use_source_keyed_cache() -> Path:
     return folder
 
 
+def compiled_before(module: str = "*", folder: Path | None = None) -> bool:
+    """Whether compiled code of this source version's `module` (`vec_core`: the batched environment) is in its
+    cache folder already; if not, its first use compiles it (a minute or so), which a command says first."""
+    folder = CACHE_FOLDER if folder is None else folder
+    return folder.is_dir() and next(folder.rglob(f"{module}.*.nbi"), None) is not None
+
+
 CACHE_FOLDER = use_source_keyed_cache()

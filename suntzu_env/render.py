@@ -14,6 +14,8 @@ only when a picture is asked for.
 
 from __future__ import annotations
 
+import os
+import sys
 from typing import Any
 
 import numpy as np
@@ -334,6 +336,13 @@ def board_image(s: np.ndarray, seat: int | None = None) -> np.ndarray:
     return np.asarray(img, dtype=np.uint8)
 
 
+def _has_screen() -> bool:
+    """Whether a window can be shown: on Linux, an X11 or Wayland display is set (elsewhere: assumed so)."""
+    if not sys.platform.startswith("linux"):
+        return True
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+
+
 class HumanWindow:
     """A pygame window that shows board images (render mode "human")."""
 
@@ -348,6 +357,8 @@ class HumanWindow:
         except ImportError as error:
             raise ImportError('render_mode="human" needs pygame: pip install pygame') from error
         if self._screen is None:
+            if not _has_screen():  # SDL would try every video driver and print an error for each one
+                os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
             pygame.display.init()
             pygame.display.set_caption("Sun Tzu")
             self._screen = pygame.display.set_mode((image.shape[1], image.shape[0]))

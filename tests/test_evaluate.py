@@ -61,6 +61,19 @@ def test_bradley_terry_orders_and_scales() -> None:
     assert ratings["a"] > ratings["b"] > ratings["c"] and sum(ratings.values()) == pytest.approx(0.0, abs=1e-6)
 
 
+def test_ratings_put_heuristic_at_0_when_it_is_rated() -> None:
+    """One anchor everywhere (README, report, results page, notebooks): heuristic at 0, else mean 0."""
+    from experiments.evaluate import anchor_note, anchored
+
+    three_to_one = [{"a": "heuristic", "b": "random", "wins": 3000, "draws": 0, "losses": 1000}]
+    ratings = bradley_terry(["random", "heuristic"], three_to_one)
+    assert ratings["heuristic"] == 0.0 and ratings["random"] == pytest.approx(-400 * 0.47712, abs=1.0)  # log10(3)
+    assert anchor_note(ratings) == "heuristic = 0"
+    assert anchored({"x": 10.0, "y": 30.0}) == {"x": -10.0, "y": 10.0}  # no heuristic: mean 0
+    assert anchor_note({"x": -10.0, "y": 10.0}) == "mean 0, heuristic not rated"
+    assert anchored({"heuristic": 40.0, "ppo": 100.0}) == {"heuristic": 0.0, "ppo": 60.0}  # an older folder's mean 0
+
+
 def test_play_match_pairs_seeds_and_swaps_seats() -> None:
     (rows,) = play_games([("greedy", "random")], 10, seed=40)
     assert [(r["seed"], r["a_seat"]) for r in rows] == [(s, seat) for s in range(40, 45) for seat in ("blue", "red")]
@@ -149,7 +162,8 @@ def test_cli_runs_end_to_end(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     argv = ["--agents", "random", "greedy", "heuristic", "--games", "4", "--seed", "5"]
     results = main([*argv, "--workers", "2", "--out", str(out), "--no-progress"])
     printed = capsys.readouterr().out
-    assert "greedy beats random" in printed and "heuristic beats greedy" in printed and "ratings" in printed
+    assert "greedy beats random" in printed and "heuristic beats greedy" in printed
+    assert "ratings (Bradley-Terry, Elo scale, heuristic = 0): " in printed and "heuristic +0" in printed
     assert {p.name for p in out.iterdir()} == RESULT_FILES
     summary = json.loads((out / "summary.json").read_text())
     assert summary["config"]["game_seeds"] == [5, 6] and len(summary["pairings"]) == 3

@@ -120,6 +120,9 @@ def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], brow
         view = live.view()
         check_seat_view(view, "blue", live.game)
         d = view["decision"]
+        if d["kind"] == "warlord" and d["kind"] not in kinds:  # each warlord's rule, in a line under the buttons
+            helps = page.eval_on_selector_all("#decision .rules-help li", "items => items.map(i => i.textContent)")
+            assert helps == [a["help"] for a in d["actions"]]
         kinds.add(d["kind"])
         # what the page shows is the server's view: the hand and the marker
         hand = page.eval_on_selector_all("#me .hand-card", "cards => cards.map(c => c.textContent.trim())")
@@ -191,11 +194,14 @@ def test_replay_viewer_steps_through_a_record(server: tuple[Any, str, Path], bro
     page.select_option("#replay-view", "blue")
     _ready(page)
     assert not page.query_selector_all("#opp .hand-card") and page.query_selector_all("#opp .hand-back")
+    assert page.inner_text("#replay-step") != f"step 1 of {steps}"  # the view changed, the moment stayed
     for _ in range(10):
         page.click("#replay-next")
         _ready(page)
+    (frame,) = [body["replay"]["frame"] for u, body in responses if "view=blue" in u][-1:]
     page.select_option("#replay-view", "full")
     _ready(page)
+    assert page.inner_text("#replay-step") == f"step {frame + 1} of {steps}"  # the frame blue's view showed
     slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     shown = _mid_reveals(game.record())
     page.eval_on_selector("#replay-slider", slide, shown)  # a late round, in the middle of its reveals
@@ -231,6 +237,15 @@ def test_evaluation_games_open_in_the_viewer(server: tuple[Any, str, Path], brow
     page, _ = _page(browser)
     page.goto(f"{url}/results?path=ev")
     _ready(page)
+    links = page.query_selector_all("#results-table a")
+    assert len(links) == 2
+    assert len(page.query_selector_all("#results-summary table.summary tbody tr")) == 1  # one pairing
+    rates = page.eval_on_selector_all("#results-heatmap td[data-rate]", "cells => cells.map(c => +c.dataset.rate)")
+    assert len(rates) == 2 and abs(sum(rates) - 1) < 1e-3  # each agent's win rate against the other
+    assert "mean 0, heuristic not rated" in page.inner_text("#results-summary")
+    page.select_option("#results-winner", "draw")
+    assert len(page.query_selector_all("#results-table a")) == len(page.query_selector_all("#results-table td.draw"))
+    page.select_option("#results-winner", "")
     links = page.query_selector_all("#results-table a")
     assert len(links) == 2
     links[1].click()

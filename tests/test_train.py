@@ -11,6 +11,7 @@ import math
 import re
 import shutil
 import textwrap
+import time
 from pathlib import Path
 
 import numpy as np
@@ -20,7 +21,7 @@ from conftest import TINY_RUN, train_here
 
 from agents import AGENT_NAMES, make_agent
 from agents.ppo import PolicyActor, PPOAgent, load_model, load_ppo_agent, resolve_model_path
-from experiments import evaluate
+from experiments import evaluate, train
 from experiments.cli import ConfigError, parse
 from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig
 from experiments.evaluate import play_match
@@ -130,11 +131,52 @@ def test_a_config_file_is_checked_like_flags() -> None:
         TrainConfig.from_dict(saved | {"gamma": 7})
 
 
-def test_the_progress_bar_has_its_libraries() -> None:
-    """The default run shows SB3's progress bar, which needs tqdm and rich: both are dependencies."""
-    from stable_baselines3.common.callbacks import ProgressBarCallback
+def test_progress_off_a_terminal_is_plain_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    """Not on a terminal (nohup, a cluster's log), PPO's progress is a plain line at the start, every `every`
+    seconds and at the end, in timesteps and steps/s: the summary's rate."""
+    from types import SimpleNamespace
 
-    ProgressBarCallback()
+    from experiments.train import Progress
+
+    progress = Progress(total=1000, started=time.perf_counter(), terminal=False, every=0.0)
+    progress.model = SimpleNamespace(num_timesteps=200)  # a resumed run: its rate counts from where it started
+    progress._on_training_start()
+    progress.model.num_timesteps = 600
+    progress._on_step()
+    progress.model.num_timesteps = 1000
+    progress._on_training_end()
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split("), ")[0] for line in lines] == [
+        "PPO: 200 of 1,000 timesteps (20%",
+        "PPO: 600 of 1,000 timesteps (60%",
+        "PPO: 1,000 of 1,000 timesteps (100%",
+    ]
+    assert all(" steps/s, " in line and " so far" in line for line in lines)
+    assert "left" in lines[1] and "left" not in lines[2]
+
+
+def test_smoke_runs_are_not_the_latest_run(tmp_path: Path) -> None:
+    """SUNTZU_TRAIN_SMOKE=1 runs go to runs/smoke/, where `latest_run` (the notebooks' run) does not look."""
+    from experiments.config import SMOKE_RUNS_DIR
+    from experiments.runs import latest_run
+
+    assert TrainConfig(**SMOKE).runs_dir == SMOKE_RUNS_DIR == "runs/smoke"
+    for folder in ("runs/real__0__20260101-000000", "runs/smoke/smoke__0__20270101-000000"):
+        (tmp_path / folder).mkdir(parents=True)
+        (tmp_path / folder / "summary.json").write_text("{}")
+        (tmp_path / folder / "model.zip").write_bytes(b"")
+    assert latest_run(tmp_path / "runs") == tmp_path / "runs/real__0__20260101-000000"
+
+
+def test_a_missing_gpu_is_refused_before_the_run_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--device", "cuda", "--runs-dir", str(tmp_path / "runs")])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and not (tmp_path / "runs").exists()
+    assert err == f"{PROG}: error: --device cuda: torch sees no CUDA GPU here (use auto or cpu)\n"
 
 
 def test_a_run_folder_holds_every_file(tiny_run: Path) -> None:

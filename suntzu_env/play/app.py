@@ -4,12 +4,15 @@
 |------------------------------------|-------------------------------------------------------------------|
 | `GET /`, `/play/<id>`, `/replay`   | the page (plain HTML, SVG and JavaScript from `static/`)          |
 | `GET /api/options`                 | agents, seats, variants and the defaults of the new-game form     |
+| `GET /api/rules`                   | the rule of every card, warlord, event and battle outcome (`explain`) |
+| `GET /rules`                       | the full rules: the source checkout's docs/rules.md               |
+| `GET /favicon.ico`                 | the page's icon                                                   |
 | `POST /api/games`                  | a new game: `{agent, seat, variant, events, seed?}`               |
 | `GET /api/games/<id>`              | the person's view of it                                           |
 | `POST /api/games/<id>/actions`     | `{action}`: the person's answer; the views up to its next decision |
 | `GET /api/games/<id>/record`       | the game's record (R11), once it is over                          |
 | `POST /api/replays`                | a record file's text: a replay to step through                    |
-| `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step                            |
+| `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step (`&frame=F`: the step showing frame F) |
 | `GET /api/results`                 | `?path=<folder>`: an evaluation's games                           |
 | `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
 
@@ -25,16 +28,18 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import FileResponse, JSONResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 
 from agents import AGENT_NAMES
+from suntzu_env.play.explain import RULES_DOC, glossary
 from suntzu_env.play.results import game_record, list_games, resolve
 from suntzu_env.play.sessions import VIEW_MODES, LiveGame, Replay, Store
 from suntzu_env.rules import SEATS, VARIANTS
 
 STATIC = Path(str(files("suntzu_env.play") / "static"))
 MAX_BODY = 4 * 2**20  # bytes: a record is a few kilobytes
+RULES_FILE = STATIC.parents[2] / RULES_DOC  # the source checkout's docs/rules.md (absent from a built wheel)
 
 
 class BadInput(Exception):
@@ -101,6 +106,20 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
         app.add_api_route(path, lambda: FileResponse(page), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
+
+    @app.get("/api/rules")
+    def rules() -> dict[str, Any]:
+        return glossary()
+
+    @app.get("/rules", include_in_schema=False)
+    def rules_doc() -> PlainTextResponse:
+        if not RULES_FILE.is_file():
+            raise BadInput(f"the full rules are {RULES_DOC} in the project's source, not installed here", 404)
+        return PlainTextResponse(RULES_FILE.read_text(encoding="utf-8"))
+
     @app.get("/api/options")
     def options() -> dict[str, Any]:
         return {
@@ -151,10 +170,14 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
         return replay.view("full", 0)
 
     @app.get("/api/replays/{replay_id}")
-    def replay_step(replay_id: str, view: str = "full", step: str = "0") -> dict[str, Any]:
+    def replay_step(replay_id: str, view: str = "full", step: str = "0", frame: str | None = None) -> dict[str, Any]:
         replay = replay_of(replay_id)
         if view not in VIEW_MODES:
             raise BadInput(f"view must be one of {', '.join(VIEW_MODES)}, got {view!r}")
+        if frame is not None:  # another view of the same moment: the step showing that frame
+            if not frame.isdigit():
+                raise BadInput(f"frame must be a whole number, got {frame!r}")
+            return replay.view(view, replay.step_at(view, int(frame)))
         if step == "last":
             return replay.view(view, len(replay.steps(view)) - 1)
         try:

@@ -18,6 +18,7 @@ import numpy as np
 from suntzu_env import Game
 from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
+from suntzu_env.play.explain import battle_why
 from suntzu_env.records import RESULTS, read_rules
 from suntzu_env.rules import (
     CARD_PLAGUE,
@@ -121,7 +122,7 @@ def describe_result(result: dict[str, Any]) -> dict[str, Any]:
         text = f"tie; light infantry: {effect}"
     else:
         text = f"{winner} wins by {abs(margin)}" if winner else "tie: nothing happens"
-    return {"winner": winner, "by": abs(margin), "plague": plague, "text": text}
+    return {"winner": winner, "by": abs(margin), "plague": plague, "text": text, "outcome": outcome}
 
 
 class Chronicle:
@@ -262,6 +263,7 @@ class Chronicle:
             blue, red = t.cards[0][p] or UNSEEN, t.cards[1][p] or UNSEEN
             used = self._reactive.get(p, set())
             result = describe_result(decided[p])
+            result["why"] = battle_why({"blue": blue, "red": red}, result, frozenset(used))  # public: both cards
             t.results[p] = result
             notes = [f"{w} used" for w in sorted(used)]
             how = f" ({', '.join(notes)})" if notes else ""

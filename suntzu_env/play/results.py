@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents import make_agent
+from agents import make_agent, short_label
 from suntzu_env import Game
 from suntzu_env.protocol import ask
 
@@ -38,7 +38,11 @@ def _summary(folder: Path) -> dict[str, Any]:
         summary = json.loads((folder / "summary.json").read_text())
         config = summary["config"]
         labels = dict(zip(config["labels"], config["agents"], strict=True))
-        return {"variant": config["variant"], "events": config["events"], "agents": labels}
+        keys = ("a", "b", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
+        pairings = [{k: p[k] for k in keys} for p in summary.get("pairings", [])]
+        ratings = {str(k): float(v) for k, v in summary.get("ratings", {}).items()}
+        return {"variant": config["variant"], "events": config["events"], "agents": labels, "pairings": pairings,
+                "ratings": ratings}  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"results: {folder / 'summary.json'} cannot be read: {error}") from None
 
@@ -64,11 +68,18 @@ def list_games(folder: Path) -> dict[str, Any]:
         ]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"results: {folder / 'games.csv'} cannot be read: {error}") from None
+    from experiments.evaluate import anchor_note, anchored
+
+    ratings = anchored(summary["ratings"]) if summary["ratings"] else {}
     return {
         "variant": summary["variant"],
         "events": summary["events"],
         "games": games,
         "records": (folder / RECORDS_FILE).is_file(),
+        "labels": {label: short_label(label) for label in summary["agents"]},  # for reading: the header, tables
+        "pairings": summary["pairings"],  # each with its win rate for `a` and Wilson 95% interval
+        "ratings": ratings,
+        "rating_anchor": anchor_note(ratings) if ratings else None,
     }
 
 
@@ -79,7 +90,7 @@ def game_record(folder: Path, index: object) -> tuple[dict[str, Any], str]:
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(games):
         raise ValueError(f"results: game must be a row number in [0, {len(games) - 1}], got {index!r}")
     row = games[index]
-    title = f"{row['blue']} (blue) vs {row['red']} (red), deck seed {row['seed']}"
+    title = f"{short_label(row['blue'])} (blue) vs {short_label(row['red'])} (red), deck seed {row['seed']}"
     title += f": {row['winner']}, marker {row['score']:+d}"
     if not listing["records"]:
         return _play_again(row, listing["variant"], listing["events"], _summary(folder)["agents"]), title

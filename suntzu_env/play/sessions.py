@@ -8,12 +8,13 @@ back until the game is over.
 
 from __future__ import annotations
 
+import bisect
 import secrets
 import threading
 from collections import OrderedDict
 from typing import Any, Generic, TypeVar
 
-from agents import make_agent
+from agents import make_agent, short_label
 from suntzu_env import Game
 from suntzu_env.play.chronicle import Chronicle
 from suntzu_env.play.view import seat_view
@@ -86,7 +87,8 @@ class LiveGame:
         return view
 
     def _about(self) -> dict[str, Any]:
-        about: dict[str, Any] = {"id": self.id, "agent": self.agent_spec, "seat": self.seat, "variant": self.variant}
+        about: dict[str, Any] = {"id": self.id, "agent": self.agent_spec, "seat": self.seat, "variant": self.variant,
+                                 "agent_label": short_label(self.agent_spec)}  # fmt: skip
         if self.game.is_terminal:  # the seed fixes every hidden card: shown only once the game is over
             about["seed"] = self.seed
         return about
@@ -154,6 +156,14 @@ class Replay:
                     self._steps[mode] = keep
             return self._steps[mode]
 
+    def step_at(self, mode: str, frame: object) -> int:
+        """The step of `mode` that shows frame `frame` (the last one at or before it): switching views keeps
+        the place in the game."""
+        steps = self.steps(mode)
+        if not isinstance(frame, int) or isinstance(frame, bool) or not 0 <= frame < len(self.chronicle.frames):
+            raise ValueError(f"frame must be a whole number in [0, {len(self.chronicle.frames) - 1}], got {frame!r}")
+        return max(bisect.bisect_right(steps, frame) - 1, 0)
+
     def view(self, mode: str, step: object) -> dict[str, Any]:
         steps = self.steps(mode)
         if not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < len(steps):
@@ -167,6 +177,7 @@ class Replay:
             "mode": mode,
             "step": step,
             "steps": len(steps),
+            "frame": steps[step],
             "decisions": len(self.chronicle.frames) - 1,
             "winner": winner,
         }

@@ -1,7 +1,9 @@
 """The terminal mode (`python -m suntzu_env.play --text`): the same game and decisions, as text.
 
 The board printed is a `seat_view` of the person's seat, so the terminal shows exactly what the page would
-(R9). Answer a decision with its number or its action string; `board` prints the board again, `quit` stops.
+(R9). Answer a decision with its number or its action string; `board` prints the board again, `rules` the rule
+of every card, warlord, event and battle outcome in a line each (`suntzu_env.play.explain`), `help` the
+commands, `quit` stops.
 """
 
 from __future__ import annotations
@@ -13,10 +15,23 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from suntzu_env.play.explain import RULES_DOC, glossary_lines
 from suntzu_env.play.sessions import LiveGame
 from suntzu_env.rules import SEATS
 
 HELP = "answer with a number or an action string (e.g. place:7); 'board' shows the board, 'quit' stops"
+COMMANDS = f"""Commands:
+  <number>        the answer of that number in the list below the question
+  <action>        an answer by its action string, e.g. place:7, province:QIN, use, pass
+  board (or b, or an empty line)   show the board again
+  rules           every card, warlord, event and battle outcome in one line each
+  help (or h, ?)  this text
+  quit (or q)     abandon the game
+An answer is listed with the rule it follows (the first time it comes up); a battle's result is followed by why
+it ended so.
+The board: values r3/6/9 are a province's points at the scorings after rounds 3, 6 and 9 ([x]: the next one);
+marks b/r are six-marks; (7) is your own face-down card, ## the opponent's.
+The full rules, with the ids cited (R5.1, R8, ...): {RULES_DOC}"""
 
 
 def _card(slot: dict[str, Any] | None) -> str:
@@ -90,10 +105,13 @@ def play_in_terminal(
     shown = -1
     view = game.view()
     show_board = True
+    explained: set[str] = set()
     while True:
         for line in view["log"]:
             if line["n"] > shown:
                 write(f"  [round {line['round']}] {line['text']}")
+                if line.get("result") and line["result"].get("why"):
+                    write(f"      why: {line['result']['why']}")
         shown = view["log"][-1]["n"] if view["log"] else shown
         if show_board:
             write(view_text(view))
@@ -103,6 +121,9 @@ def play_in_terminal(
         write(f"\n{d['prompt']}")
         for i, a in enumerate(d["actions"], 1):
             write(f"  {i:>2}. {a['label']:<22} {a['action']}")
+            if a.get("help") and a["help"] not in explained:  # each rule once; `rules` lists them all again
+                explained.add(a["help"])
+                write(f"        {a['help']}")
         try:
             answer = read("> ").strip()
         except EOFError:
@@ -116,7 +137,10 @@ def play_in_terminal(
             show_board = True
             continue
         if answer in ("help", "?", "h"):
-            write(HELP)
+            write(COMMANDS)
+            continue
+        if answer == "rules":
+            write("\n".join(glossary_lines()))
             continue
         action = answer
         if answer.isdigit():

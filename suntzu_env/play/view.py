@@ -13,30 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from suntzu_env.play.chronicle import Entry, Frame, card_name
+from suntzu_env.play.explain import EVENT_TEXT, WARLORD_TEXT, action_help
 from suntzu_env.rules import CARD_COPIES, CARDS, EVENTS, N_CARD_KINDS, N_PROVINCES, PROVINCES, SEATS
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 CARD_ORDER = {name: i for i, name in enumerate((*CARDS, "P*"))}
 
-WARLORD_TEXT = {
-    "march": "move one of your armies to a bordering province that is empty or yours",
-    "feint": "your 7-10 counts as 6 in this battle (no six-mark)",
-    "head_start": "the marker started at +1",
-    "recycle_minus_one": "your revealed -1 goes to the bottom of your deck; its top card leaves the game",
-    "reinforce": "one army from your reserve to a province you hold",
-    "double_six": "you may place your 6 where you already have a six-mark",
-    "purge": "one blue army leaves a province for blue's reserve",
-    "devastating_plague": "your Plague leaves only one army in the province",
-    "counter_plague": "the Plague of this battle counts as a 0",
-    "recycle_plague": "your revealed Plague goes to the bottom of your deck; its top card leaves the game",
-}
-EVENT_TEXT = {
-    "pandemic": "When all four Plague cards have been revealed, each side sets aside 1 army.",
-    "war_chariot": "When a side reveals its 6 for the third time, it may take one more warlord.",
-    "champion": "A side whose 9 does not win its battle sets aside 1 army.",
-    "hero": "A side whose 10 does not win its battle sets aside 2 armies.",
-    "light_infantry": "When both sides reveal 1 in a battle, the side behind on the marker wins it by 1.",
-}
 CAUSE_PROMPT = {
     "cost": "pay the cost of your card",
     "six_mark": "an army for your six-mark",
@@ -213,6 +195,9 @@ def seat_view(frame: Frame, log: list[Entry], seat: str | None) -> dict[str, Any
         march_from = PROVINCES[march] if decision["kind"] == "target" and march >= 0 else None
         decision["from_province"] = march_from
         decision["prompt"] = decision_prompt(decision, march_from)
-        decision["actions"] = [{"action": a, "label": action_label(a)} for a in game.legal_action_strings()]
+        decision["actions"] = [
+            {"action": a, "label": action_label(a), "help": action_help(a, decision["warlord"])}
+            for a in game.legal_action_strings()
+        ]
         view["decision"] = decision
     return view

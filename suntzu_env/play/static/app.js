@@ -8,6 +8,8 @@ const params = new URLSearchParams(location.search);
 const SPEED = params.has("speed") ? Math.max(0, Number(params.get("speed")) || 0) : 700; // ms per shown step
 
 const state = { mode: null, view: null, gameId: null, replay: null, busy: false, seenLog: -1 };
+// the rules in one line each (GET /api/rules, declared once on the server: suntzu_env/play/explain.py)
+const RULES = { cards: {}, warlords: {}, events: {}, outcomes: {}, url: "/rules", doc: "docs/rules.md" };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -41,6 +43,29 @@ async function api(method, url, body, raw = false) {
   }
   if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
   return data;
+}
+
+function agentLabel(view) {
+  return view.game.agent_label || view.game.agent;
+}
+
+async function loadRules() {
+  try {
+    Object.assign(RULES, await api("GET", "/api/rules"));
+  } catch (error) {
+    return; // the page works without them
+  }
+  const section = (title, entries) => `<h4>${esc(title)}</h4><ul>${entries.map(([k, v]) => `<li><b>${esc(nice(k))}</b>: ${esc(v)}</li>`).join("")}</ul>`;
+  const strip = (text) => text.replace(/^[^(]*/, ""); // the name is the entry's key
+  const all = section("Cards", Object.entries(RULES.cards))
+    + section("Warlords", Object.entries(RULES.warlords).map(([k, v]) => [k, strip(v)]))
+    + section("Battles", Object.entries(RULES.outcomes))
+    + section("Events (with event cards)", Object.entries(RULES.events));
+  for (const body of document.querySelectorAll(".rules-body")) body.innerHTML = all;
+  for (const link of document.querySelectorAll(".rules-link")) {
+    link.href = RULES.url;
+    link.textContent = RULES.doc;
+  }
 }
 
 function showScreen(id) {
@@ -210,7 +235,7 @@ function drawBoard(view) {
       g.appendChild(svg("rect", { x: 20, y: 312, width: pw - 40, height: 30, rx: 15, class: `result ${cls}` }));
       g.appendChild(text(pw / 2, 332, label, { class: "result-text", "text-anchor": "middle" }));
       const title = svg("title");
-      title.textContent = r.text;
+      title.textContent = r.why ? `${r.text}: ${r.why}` : r.text;
       g.appendChild(title);
     }
     root.appendChild(g);
@@ -228,14 +253,14 @@ function pool(label, value, cls = "") {
 }
 
 function outList(cards) {
-  return cards.length ? cards.map((c) => `<span class="mini">${esc(cardGlyph(c))}</span>`).join("") : `<span class="none">none</span>`;
+  return cards.length ? cards.map((c) => `<span class="mini" title="${esc(c)}: ${esc(RULES.cards[c] || "")}">${esc(cardGlyph(c))}</span>`).join("") : `<span class="none">none</span>`;
 }
 
 function drawOpponent(view) {
   const { opp } = orientation(view);
   const s = view.sides[opp];
   const priv = view.private[opp];
-  const who = state.mode === "play" ? ` · ${esc(view.game.agent)}` : "";
+  const who = state.mode === "play" ? ` · <span title="${esc(view.game.agent)}">${esc(agentLabel(view))}</span>` : "";
   const hand = priv
     ? priv.hand.map((c) => `<span class="hand-card small ${opp}">${esc(cardGlyph(c))}</span>`).join("")
     : Array.from({ length: s.hand_size }, () => `<span class="hand-back ${opp}"></span>`).join("");
@@ -249,12 +274,12 @@ function drawOpponent(view) {
 }
 
 function usedWarlords(used) {
-  return used.length ? used.map((w) => `<span class="warlord used">${esc(nice(w))} <i>used</i></span>`).join("") : `<span class="none">none used</span>`;
+  return used.length ? used.map((w) => `<span class="warlord used" title="${esc(RULES.warlords[w] || "")}">${esc(nice(w))} <i>used</i></span>`).join("") : `<span class="none">none used</span>`;
 }
 
 function warlordList(w, seat) {
-  const held = w.held.map((n) => `<span class="warlord held ${seat}" title="held: not used yet">${esc(nice(n))}</span>`);
-  const used = w.used.map((n) => `<span class="warlord used">${esc(nice(n))} <i>used</i></span>`);
+  const held = w.held.map((n) => `<span class="warlord held ${seat}" title="held, not used yet: ${esc(RULES.warlords[n] || "")}">${esc(nice(n))}</span>`);
+  const used = w.used.map((n) => `<span class="warlord used" title="${esc(RULES.warlords[n] || "")}">${esc(nice(n))} <i>used</i></span>`);
   const all = held.concat(used);
   return all.length ? all.join("") : `<span class="none">none</span>`;
 }
@@ -271,7 +296,7 @@ function drawMe(view) {
       const action = `place:${c === "P*" ? "P" : c}`;
       const playable = legal.has(action);
       return `<button class="hand-card ${me}${playable ? " playable" : ""}" ${playable ? `data-action="${esc(action)}"` : "disabled"}
-        title="${c === "P*" ? "a recycled Plague" : "card " + esc(c)}">${esc(cardGlyph(c))}${c === "P*" ? "<sup>*</sup>" : ""}</button>`;
+        title="${esc(c)}: ${esc(RULES.cards[c] || "")}">${esc(cardGlyph(c))}${c === "P*" ? "<sup>*</sup>" : ""}</button>`;
     }).join("");
   }
   const deck = priv ? priv.deck.map((c) => esc(c)).join(" ") : "";
@@ -337,16 +362,29 @@ function drawDecision(view) {
   const playing = state.mode === "play";
   const buttons = d.actions.map((a) => {
     const cls = a.action.startsWith("recall") ? "recall" : a.action === "pass" ? "pass" : a.action === "use" ? "primary" : "";
+    const tip = a.help ? ` title="${esc(a.help)}"` : "";
     return playing
-      ? `<button class="act ${cls}" data-action="${esc(a.action)}">${esc(a.label)}</button>`
-      : `<span class="act-shown ${cls}">${esc(a.label)}</span>`;
+      ? `<button class="act ${cls}" data-action="${esc(a.action)}"${tip}>${esc(a.label)}</button>`
+      : `<span class="act-shown ${cls}"${tip}>${esc(a.label)}</span>`;
   }).join("");
-  box.innerHTML = `<h3>${esc(whose)}</h3><p class="prompt">${esc(d.prompt)}</p>${drawn}<div class="actions">${buttons}</div>`;
+  box.innerHTML = `<h3>${esc(whose)}</h3><p class="prompt">${esc(d.prompt)}</p>${drawn}<div class="actions">${buttons}</div>${helpList(d)}`;
+}
+
+// The rules behind a decision's answers: every distinct line once (a placement lists each card in hand once).
+function helpList(d) {
+  const lines = [...new Set(d.actions.map((a) => a.help).filter(Boolean))];
+  if (!lines.length) return "";
+  const open = d.kind === "place" || d.kind === "keep" ? "" : " open";
+  return `<details class="rules-help"${open}><summary>What these do</summary><ul>${lines.map((l) => `<li>${esc(l)}</li>`).join("")}</ul>
+    <p class="muted">Full rules: <a href="${esc(RULES.url)}" target="_blank" rel="noopener">${esc(RULES.doc)}</a></p></details>`;
 }
 
 function drawLog(view) {
   const list = $("#log");
-  list.innerHTML = view.log.map((e) => `<li class="log-${e.kind}" data-n="${e.n}"><span class="log-round">R${e.round}</span> ${esc(e.text)}</li>`).join("");
+  list.innerHTML = view.log.map((e) => {
+    const why = e.result && e.result.why ? `<div class="why">${esc(e.result.why)}</div>` : "";
+    return `<li class="log-${e.kind}" data-n="${e.n}"><span class="log-round">R${e.round}</span> ${esc(e.text)}${why}</li>`;
+  }).join("");
   list.scrollTop = list.scrollHeight;
 }
 
@@ -354,8 +392,9 @@ function drawStatus(view) {
   const bits = [`Round ${view.round}/9`, `marker ${view.score > 0 ? "+" : ""}${view.score}`, `${view.rules.variant}${view.rules.events ? " + events" : ""}`];
   if (view.order_holder) bits.push(view.order_holder === "board order" ? "reveals in board order" : `${view.order_holder} orders the reveals`);
   else if (view.privilege) bits.push(`privilege: ${view.privilege}`);
-  if (state.mode === "play") bits.unshift(`You play ${view.seat} vs ${view.game.agent}`);
+  if (state.mode === "play") bits.unshift(`You play ${view.seat} vs ${agentLabel(view)}`);
   $("#status").textContent = bits.join(" · ");
+  $("#status").title = state.mode === "play" ? view.game.agent : "";
 }
 
 function render(view) {
@@ -377,7 +416,7 @@ async function showReveals(view) {
   const banner = $("#banner");
   for (const e of fresh) {
     if (!["reveal", "battle", "scoring", "event", "end"].includes(e.kind)) continue;
-    banner.textContent = e.text;
+    banner.textContent = e.result && e.result.why ? `${e.text} ${e.result.why}` : e.text;
     banner.className = `show ${e.kind}`;
     const prov = e.province && document.querySelector(`[data-province="${e.province}"]`);
     if (prov) prov.classList.add("flash");
@@ -451,7 +490,7 @@ async function sendAction(action) {
 async function replayThisGame() {
   try {
     const record = await api("GET", `/api/games/${state.gameId}/record`);
-    const title = `your game against ${state.view.game.agent}`;
+    const title = `your game against ${agentLabel(state.view)}`;
     const view = await api("POST", `/api/replays?title=${encodeURIComponent(title)}`, JSON.stringify(record), true);
     history.pushState({}, "", `/replay/${view.replay.id}`);
     enterReplay(view);
@@ -495,11 +534,12 @@ async function gotoStep(step, mode) {
   const r = state.replay;
   if (!r) return;
   mode = mode || r.mode;
-  if (mode === r.mode) step = Math.max(0, Math.min(r.steps - 1, step));
+  // another view keeps the moment shown: the server finds that view's step for the current frame
+  const where = mode === r.mode ? `step=${Math.max(0, Math.min(r.steps - 1, step))}` : `frame=${r.frame}`;
   setReady(false);
   try {
     showMessage("");
-    showReplayStep(await api("GET", `/api/replays/${r.id}?view=${mode}&step=${step}`));
+    showReplayStep(await api("GET", `/api/replays/${r.id}?view=${mode}&${where}`));
   } catch (error) {
     showMessage(error.message);
     setReady(true);
@@ -511,7 +551,7 @@ $("#replay-prev").onclick = () => gotoStep(state.replay.step - 1);
 $("#replay-next").onclick = () => gotoStep(state.replay.step + 1);
 $("#replay-last").onclick = () => gotoStep(state.replay.steps - 1);
 $("#replay-slider").oninput = (event) => gotoStep(Number(event.target.value));
-$("#replay-view").onchange = (event) => gotoStep(0, event.target.value);
+$("#replay-view").onchange = (event) => gotoStep(null, event.target.value);
 document.addEventListener("keydown", (event) => {
   if (state.mode !== "replay" || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
   if (event.key === "ArrowRight") gotoStep(state.replay.step + 1);
@@ -535,21 +575,105 @@ async function openRecordFile(event) {
 
 // ------------------------------------------------------------------ results folders
 
+const RESULTS_PAGE = 200; // rows shown at a time
+const results = { path: "", data: null, shown: RESULTS_PAGE };
+
 async function showResults(path) {
   showScreen("results");
   $("#results-title").textContent = path;
   try {
     const data = await api("GET", `/api/results?path=${encodeURIComponent(path)}`);
+    results.path = path;
+    results.data = data;
     $("#results-about").textContent = `${data.games.length} games, ${data.variant}${data.events ? " with events" : ""}. `
       + (data.records ? "Records saved with the evaluation." : "Each game is played again from its seeds when opened.");
-    $("#results-table tbody").innerHTML = data.games.map((g) => `<tr>
-      <td>${g.game}</td><td>${esc(g.pairing)}</td><td>${g.seed}</td><td class="blue">${esc(g.blue)}</td><td class="red">${esc(g.red)}</td>
-      <td class="${esc(g.winner)}">${esc(g.winner)}</td><td>${g.score > 0 ? "+" : ""}${g.score}</td><td>${g.decisions}</td>
-      <td><a href="/replay?results=${encodeURIComponent(path)}&game=${g.game}">replay</a></td></tr>`).join("");
+    drawResultsSummary(data);
+    drawHeatmap(data);
+    const pairings = [...new Set(data.games.map((g) => g.pairing))];
+    $("#results-filter").innerHTML = `<option value="">every pairing (${data.games.length} games)</option>`
+      + pairings.map((p) => `<option value="${esc(p)}">${esc(pairingLabel(p))}</option>`).join("");
+    $("#results-filter").onchange = () => { results.shown = RESULTS_PAGE; drawResultRows(); };
+    $("#results-winner").onchange = () => { results.shown = RESULTS_PAGE; drawResultRows(); };
+    $("#results-more").onclick = () => { results.shown += RESULTS_PAGE * 5; drawResultRows(); };
+    drawResultRows();
     setReady(true);
   } catch (error) {
     showMessage(error.message);
   }
+}
+
+const label = (name) => (results.data && results.data.labels[name]) || name;
+const pct = (x) => `${(100 * x).toFixed(1)}%`;
+function pairingLabel(p) {
+  const [a, b] = p.split(" vs ");
+  return b === undefined ? p : `${label(a)} vs ${label(b)}`;
+}
+
+function drawResultsSummary(data) {
+  const rows = data.pairings.map((p) => `<tr><td title="${esc(p.a)}">${esc(label(p.a))}</td><td title="${esc(p.b)}">${esc(label(p.b))}</td>
+    <td>${p.games}</td><td>${p.wins}–${p.draws}–${p.losses}</td><td>${pct(p.win_rate)}</td><td>[${pct(p.ci_low)}, ${pct(p.ci_high)}]</td></tr>`).join("");
+  const ranked = Object.entries(data.ratings).sort((x, y) => y[1] - x[1]);
+  const ratings = ranked.length
+    ? `<p class="ratings"><b>Ratings</b> (Bradley–Terry, Elo scale, ${esc(data.rating_anchor)}): ${ranked.map(([n, v]) =>
+      `<span title="${esc(n)}">${esc(label(n))} ${v >= 0 ? "+" : ""}${v.toFixed(0)}</span>`).join(", ")}</p>` : "";
+  $("#results-summary").innerHTML = rows ? `<table class="summary"><thead><tr><th>agent</th><th>against</th><th>games</th>
+    <th>W–D–L</th><th>win rate</th><th>95% interval</th></tr></thead><tbody>${rows}</tbody></table>${ratings}` : ratings;
+}
+
+// Each agent's win rate (draws half) against each other one, as a grid coloured from red (0) to blue (1).
+function drawHeatmap(data) {
+  const names = Object.keys(data.labels);
+  const cell = {};
+  for (const p of data.pairings) {
+    cell[`${p.a}|${p.b}`] = p;
+    cell[`${p.b}|${p.a}`] = { ...p, win_rate: 1 - p.win_rate, ci_low: 1 - p.ci_high, ci_high: 1 - p.ci_low };
+  }
+  const table = document.createElement("table");
+  table.className = "heatmap";
+  const head = table.createTHead().insertRow();
+  head.appendChild(document.createElement("th")).textContent = "agent \\ opponent";
+  for (const n of names) {
+    const th = head.appendChild(document.createElement("th"));
+    th.textContent = label(n);
+    th.title = n;
+  }
+  const body = table.createTBody();
+  for (const a of names) {
+    const row = body.insertRow();
+    const th = row.appendChild(document.createElement("th"));
+    th.textContent = label(a);
+    th.title = a;
+    for (const b of names) {
+      const td = row.insertCell();
+      const p = cell[`${a}|${b}`];
+      if (!p) { td.className = "none"; continue; }
+      td.textContent = pct(p.win_rate);
+      td.title = `${a} against ${b}: ${pct(p.win_rate)} [${pct(p.ci_low)}, ${pct(p.ci_high)}] over ${p.games} games`;
+      const w = p.win_rate; // 0 red .. 0.5 white .. 1 blue
+      const mix = (x, y, t) => Math.round(x + (y - x) * t);
+      const [r, g, bl] = w < 0.5 ? [mix(214, 255, w * 2), mix(96, 255, w * 2), mix(77, 255, w * 2)]
+        : [mix(255, 67, (w - 0.5) * 2), mix(255, 147, (w - 0.5) * 2), mix(255, 195, (w - 0.5) * 2)];
+      td.style.backgroundColor = `rgb(${r}, ${g}, ${bl})`;
+      td.dataset.rate = w.toFixed(4);
+    }
+  }
+  $("#results-heatmap").replaceChildren(table);
+}
+
+function drawResultRows() {
+  const data = results.data;
+  const pairing = $("#results-filter").value;
+  const winner = $("#results-winner").value;
+  const rows = data.games.filter((g) => (!pairing || g.pairing === pairing) && (!winner || g.winner === winner));
+  const shown = rows.slice(0, results.shown);
+  $("#results-count").textContent = rows.length > shown.length ? `${shown.length} of ${rows.length} games shown` : `${rows.length} games`;
+  $("#results-more").hidden = rows.length <= shown.length;
+  const path = results.path;
+  $("#results-table tbody").innerHTML = shown.map((g) => `<tr>
+      <td>${g.game}</td><td>${esc(pairingLabel(g.pairing))}</td><td>${g.seed}</td><td class="blue" title="${esc(g.blue)}">${esc(label(g.blue))}</td>
+      <td class="red" title="${esc(g.red)}">${esc(label(g.red))}</td>
+      <td class="${esc(g.winner)}">${esc(g.winner)}</td><td>${g.score > 0 ? "+" : ""}${g.score}</td><td>${g.decisions}</td>
+      <td><a href="/replay?results=${encodeURIComponent(path)}&game=${g.game}">replay</a></td></tr>`).join("");
 }
 
 // ------------------------------------------------------------------ start
@@ -608,4 +732,4 @@ $("#results-form").addEventListener("submit", (event) => {
   location.href = `/results?path=${encodeURIComponent($("#results-path").value.trim())}`;
 });
 window.addEventListener("popstate", () => location.reload());
-route();
+loadRules().then(route);
