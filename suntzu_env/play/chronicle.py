@@ -265,8 +265,8 @@ class Chronicle:
             t.results[p] = result
             notes = [f"{w} used" for w in sorted(used)]
             how = f" ({', '.join(notes)})" if notes else ""
-            entry = self.log[-1]
-            if entry.kind == "reveal" and entry.province == PROVINCES[p] and entry.result is None:
+            entry = self._open_reveal(PROVINCES[p])
+            if entry is not None:
                 entry.text = f"{entry.text[:-1]}: {result['text']}."  # the same step: one line
                 entry.result = result
             else:
@@ -280,6 +280,17 @@ class Chronicle:
                         result=result,
                     )
                 )
+
+    def _open_reveal(self, province: str) -> Entry | None:
+        """The reveal line of `province` still waiting for its result, when only lines nobody else reads (a
+        declined secret offer, R9) follow it: the battle's result joins it, so the log reads the same whether or
+        not such an offer was made."""
+        for entry in reversed(self.log):
+            if entry.kind == "reveal" and entry.province == province and entry.result is None:
+                return entry
+            if entry.text is not None:
+                return None
+        return None
 
     def _scoring(self, rnd: int, pre: dict[str, np.ndarray], post: dict[str, np.ndarray]) -> None:
         values = post["province_values"][scoring_column(rnd) :: N_SCORINGS]
