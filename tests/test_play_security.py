@@ -92,7 +92,7 @@ def test_models_are_offered_from_the_command_line_and_folders(tmp_path: Path) ->
     (tmp_path / "runs" / "deep" / "er" / "than" / "this" / "c.zip").write_bytes(b"")
     menu = AgentMenu(["heuristic", "ppo:given.zip"], [tmp_path / "runs"])
     runs = tmp_path / "runs"
-    assert menu.models == ["ppo:given.zip", f"ppo:{runs / 'a'}", f"ppo:{runs / 'b.zip'}"]
+    assert menu.models == ["ppo:given.zip", f"ppo:{runs / 'b.zip'}", f"ppo:{runs / 'a'}"]  # too deep: c.zip
     assert menu.names()[:4] == ["random", "greedy", "heuristic", "ismcts"]
     client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
     assert client.get("/api/options").json()["models"] == menu.models
@@ -114,7 +114,8 @@ def test_foreign_origins_hosts_and_bodies_are_refused(client: TestClient) -> Non
         ({"Content-Type": "text/plain"}, 415),
         ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
     ):
-        response = client.post("/api/games", content=json.dumps(good), headers={"Content-Type": "application/json"} | headers)
+        sent = {"Content-Type": "application/json"} | headers
+        response = client.post("/api/games", content=json.dumps(good), headers=sent)
         assert response.status_code == status, (headers, response.text)
         assert "error" in response.json() and len(client.app.state.games) == 0
     response = client.post("/api/games", json=good, headers={"Origin": BASE})
@@ -214,12 +215,21 @@ def test_store_evicts_the_least_recently_used_idle_game_never_one_in_use() -> No
         with pytest.raises(Busy):
             store.add("e", "E", "v")
         assert [store.get(k) for k in "acd"] == ["A", "C", "D"]
-    store.add("e", "E", "x")
-    store.add("f", "F", "x")  # x's third: x's own least recently used goes, not another client's
-    assert store.get("a") is None and {store.get(k) for k in "cdef"} == {"C", "D", "E", "F"} - {None} | set()
     now[0] = 500  # all idle for longer than `idle`: they go first
-    store.add("g", "G", "q")
+    store.add("e", "E", "q")
     assert len(store) == 1
+
+
+def test_store_caps_each_client() -> None:
+    store: Store[str] = Store(capacity=10, per_client=2)
+    store.add("x1", "X1", "x")
+    store.add("y1", "Y1", "y")
+    store.add("x2", "X2", "x")
+    store.add("x3", "X3", "x")  # x's third: x's own least recently used goes, not y's
+    assert store.get("x1") is None and [store.get(k) for k in ("y1", "x2", "x3")] == ["Y1", "X2", "X3"]
+    with store.use("x2"), store.use("x3"), pytest.raises(Busy):
+        store.add("x4", "X4", "x")
+    assert len(store) == 3
 
 
 # ---------------------------------------------------------------- many players, one server

@@ -6,10 +6,12 @@ Every loader must refuse it with one line naming the file and what is wrong, and
 made. A genuine model (ReLU, its `policy_kwargs` pickled by SB3) must still play exactly as it was saved.
 """
 
+# ruff: noqa: E402  (torch is checked before the loaders are imported)
 from __future__ import annotations
 
 import base64
 import io
+import itertools
 import json
 import os
 import pickle
@@ -101,7 +103,7 @@ def test_every_model_loader_refuses_the_probe_without_running_it(probe: tuple[Pa
         with pytest.raises(ModelError) as refused:
             load()
         message = str(refused.value)
-        assert "\n" not in message and str(tmp_path) in message and "not a readable" in message, (name, message)
+        assert "\n" not in message and str(tmp_path) in message and "readable" in message, (name, message)
         assert not marker.exists(), f"{name} ran code from the file"
 
 
@@ -115,9 +117,9 @@ def test_rllib_loader_refuses_a_pickled_module_state(tmp_path: Path) -> None:
         folder.mkdir()
         with (folder / name).open("wb") as f:
             write(f)
-        for load in (lambda: load_rllib_agent(folder), lambda: make_agent(f"rllib:{folder}")):
+        for load, arg in ((load_rllib_agent, folder), (make_agent, f"rllib:{folder}")):
             with pytest.raises(ModelError, match="is not a readable RLlib module"):
-                load()
+                load(arg)
             assert not marker.exists(), f"{name} ran code"
 
 
@@ -126,7 +128,7 @@ def test_rllib_loader_reads_plain_arrays(tmp_path: Path) -> None:
     rng = np.random.default_rng(0)
     sizes = (OBSERVATION_SIZE, 16, N_ACTIONS)
     state = {}
-    for i, (n_in, n_out) in enumerate(zip(sizes, sizes[1:], strict=False)):
+    for i, (n_in, n_out) in enumerate(itertools.pairwise(sizes)):
         prefix = "encoder.actor_encoder.net.mlp.0" if i == 0 else "pi.net.mlp.0"
         state[f"{prefix}.weight"] = rng.normal(size=(n_out, n_in)).astype(np.float32)
         state[f"{prefix}.bias"] = rng.normal(size=n_out).astype(np.float32)
@@ -136,9 +138,11 @@ def test_rllib_loader_reads_plain_arrays(tmp_path: Path) -> None:
         pickle.dump(state, f)
     agent = load_rllib_agent(tmp_path)
     x = rng.normal(size=OBSERVATION_SIZE).astype(np.float32)
-    expected = state["pi.net.mlp.0.weight"] @ np.tanh(
-        state["encoder.actor_encoder.net.mlp.0.weight"] @ x + state["encoder.actor_encoder.net.mlp.0.bias"]
-    ) + state["pi.net.mlp.0.bias"]
+    expected = (
+        state["pi.net.mlp.0.weight"]
+        @ np.tanh(state["encoder.actor_encoder.net.mlp.0.weight"] @ x + state["encoder.actor_encoder.net.mlp.0.bias"])
+        + state["pi.net.mlp.0.bias"]
+    )
     np.testing.assert_allclose(agent.actor.logits(x), expected, rtol=1e-4, atol=1e-4)
 
 
