@@ -50,7 +50,7 @@ class Decliner:
 
     def __init__(self, warlord: str, seed: int) -> None:
         self.warlord, self.seed = warlord, seed
-        self.answers: list[str] = []  # every answer but the declined offers: the same in both games of a pair
+        self.answers: list[str] = []  # every answer but its pick and the declined offers: compared between games
         self.declined: Counter[str] = Counter()
         self._game: Any = None
 
@@ -65,8 +65,10 @@ class Decliner:
         if d["kind"] in SECRET_OFFERS:
             self.declined[d["kind"]] += 1
             return ACTION_STRINGS.index("pass")
-        if d["kind"] == "warlord":
-            answer = f"warlord:{self.warlord}" if f"warlord:{self.warlord}" in legal else "pass"
+        if d["kind"] == "warlord":  # the secret pick itself is the one answer that differs: not compared
+            if f"warlord:{self.warlord}" in legal:
+                return ACTION_STRINGS.index(f"warlord:{self.warlord}")
+            answer = "pass"
         else:
             options = [a for a in legal if a != "place:6"] or legal
             answer = options[zlib.crc32(f"{self.seed}/{len(self.answers)}".encode()) % len(options)]
@@ -135,7 +137,10 @@ def _play_pair(clients: tuple[TestClient, TestClient], pair: tuple[int, str, boo
         step += 1
 
 
-def _check_pairs(tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]]) -> tuple[list[Any], Counter[str]]:
+def _check_pairs(
+    tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]], enough: int | None = None
+) -> tuple[list[Any], Counter[str]]:
+    """Each pair's outcome (stopping once `enough` leaks are found), and the offers declined."""
     clients = tuple(TestClient(create_app(tmp_path, agents=OneAgent()), base_url="http://127.0.0.1") for _ in "ab")
     outcomes, declined = [], Counter()
     for pair in pairs:
@@ -143,6 +148,8 @@ def _check_pairs(tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]]) -
         outcomes.append((pair, outcome))
         for agent in outcome["agents"]:
             declined.update(agent.declined)
+        if enough is not None and sum(o["leak"] for _, o in outcomes) >= enough:
+            break
     return outcomes, declined
 
 
@@ -157,10 +164,10 @@ def test_http_responses_ignore_the_agents_secret_warlord(tmp_path: Path) -> None
 
 
 def test_the_check_finds_the_leaks_it_is_made_for(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With frames of the agent's secret offers sent and the log split by them, the same check fails."""
+    """With frames of the agent's secret offers sent, or the log split by them, the same check fails."""
     monkeypatch.setattr(LiveGame, "_shown", lambda self, frame: True)
-    outcomes, _ = _check_pairs(tmp_path, _pairs(24))
-    assert sum(o["leak"] for _, o in outcomes) >= 4
+    outcomes, _ = _check_pairs(tmp_path, _pairs(24), enough=3)
+    assert sum(o["leak"] for _, o in outcomes) >= 3
     monkeypatch.undo()
 
     def last_line(self: Chronicle, province: str) -> Entry | None:
@@ -168,7 +175,7 @@ def test_the_check_finds_the_leaks_it_is_made_for(tmp_path: Path, monkeypatch: p
         return entry if entry.kind == "reveal" and entry.province == province and entry.result is None else None
 
     monkeypatch.setattr(Chronicle, "_open_reveal", last_line)
-    outcomes, _ = _check_pairs(tmp_path, _pairs(24))
+    outcomes, _ = _check_pairs(tmp_path, _pairs(24), enough=2)
     assert sum(o["leak"] for _, o in outcomes) >= 2
 
 

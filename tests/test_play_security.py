@@ -340,3 +340,26 @@ def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> N
             assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, out.stderr
     finally:
         held.close()
+
+
+def test_ctrl_c_in_the_terminal_prints_one_line() -> None:
+    """--text: Ctrl+C at a prompt abandons the game with one line on stderr, no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root, pipe = Path(__file__).resolve().parent.parent, subprocess.PIPE
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    command = [sys.executable, "-m", "suntzu_env.play", "--text", "--seed", "1"]
+    proc = subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        while "Choose your warlord" not in proc.stdout.readline():
+            assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        err = proc.stderr.read()
+        assert proc.wait(60) == 130
+    finally:
+        proc.kill()
+    assert err.strip() == "interrupted: the game is abandoned", err

@@ -94,7 +94,7 @@ class LiveGame:
         self.agent.reset(self.seed ^ 0x5EED)
         self.id = secrets.token_urlsafe(9)
         self.chronicle = Chronicle(Game.new(self.seed, variant=variant, events=events))
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a view waits for the agent's answers: never a state in between
         self._run_agent()
 
     @property
@@ -122,10 +122,11 @@ class LiveGame:
 
     def view(self) -> dict[str, Any]:
         """What the page may show now: the person's view, and the game's settings."""
-        chronicle = self.chronicle
-        view = seat_view(chronicle.frames[-1], chronicle.log, self.seat)
-        view["game"] = self._about()
-        return view
+        with self._lock:
+            chronicle = self.chronicle
+            view = seat_view(chronicle.frames[-1], chronicle.log, self.seat)
+            view["game"] = self._about()
+            return view
 
     def _about(self) -> dict[str, Any]:
         about: dict[str, Any] = {"id": self.id, "agent": self.agent_spec, "seat": self.seat, "variant": self.variant}
@@ -158,7 +159,9 @@ class LiveGame:
 
     def record(self) -> dict[str, Any]:
         """The game's record (R11), only once it is over: it holds the seed."""
-        if not self.game.is_terminal:
+        with self._lock:
+            over = self.game.is_terminal
+        if not over:
             raise PermissionError(
                 "the record holds the seed, which shows every hidden card: it is given once the game is over"
             )
