@@ -173,7 +173,7 @@ def _new_node(
     return i
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)  # releases the GIL: a server's other threads go on while it searches
 def search(
     root: np.ndarray,
     seat: int,

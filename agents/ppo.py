@@ -11,7 +11,9 @@ illegal action.
 
 from __future__ import annotations
 
+import json
 import logging
+import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -193,6 +195,17 @@ def check_spaces(observation_space: Any, action_space: Any, path: Path) -> None:
         )
 
 
+def check_sizes(n_inputs: int, n_outputs: int, path: Path) -> None:
+    """Refuse a network whose input or output width is not this package's observation or action count."""
+    from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
+
+    if (n_inputs, n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
+        raise IncompatibleModelError(
+            f"{path} was trained on observations of width {n_inputs} and {n_outputs} actions; this version of "
+            f"suntzu-env has {OBSERVATION_SIZE} and {N_ACTIONS}"
+        )
+
+
 def describe_error(error: BaseException) -> str:
     """An exception as a short phrase for a one-line message."""
     text = " ".join(str(error).split())
@@ -200,19 +213,97 @@ def describe_error(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def load_model(path: str | Path) -> tuple[Any, Path]:
-    """The first readable MaskablePPO model of `model_candidates(path)`, and its file.
+MAX_MEMBER = 512 * 2**20  # bytes: the largest member of a model's zip that is read (a policy is a few MB)
+SB3_DEFAULT_ACTIVATION = "Tanh"  # MlpPolicy's activation when policy_kwargs names none
+
+
+def _activation_of(entry: Any) -> str:
+    """The activation named by a saved `policy_kwargs` (its readable copy of `activation_fn`), by torch's name."""
+    if not isinstance(entry, dict) or "activation_fn" not in entry:
+        return SB3_DEFAULT_ACTIVATION
+    text = str(entry["activation_fn"])  # "<class 'torch.nn.modules.activation.ReLU'>"
+    name = text.rsplit(".", 1)[-1].rstrip("'>")
+    if name not in ACTIVATIONS:
+        raise ValueError(f"its policy uses the activation {text[:80]!r}; playable: {', '.join(ACTIVATIONS)}")
+    return name
+
+
+def safe_objects(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    """What replaces every pickled entry of a model's `data` (`MaskablePPO.load(custom_objects=...)`), so that
+    loading unpickles nothing: the policy class, this package's spaces, plain schedules, `policy_kwargs` rebuilt
+    from their readable copy; any other pickled entry becomes None. The saved spaces must be this version's."""
+    import torch
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
+    from suntzu_env.observation import observation_bounds
+
+    obs, act = data.get("observation_space"), data.get("action_space")
+    shape = tuple(obs.get("_shape", ())) if isinstance(obs, dict) else None
+    n = act.get("n") if isinstance(act, dict) else None
+    if shape != (OBSERVATION_SIZE,) or str(n) != str(N_ACTIONS):
+        raise IncompatibleModelError(
+            f"{path} was trained on observations of shape {shape} and {n} actions; this version of suntzu-env "
+            f"has ({OBSERVATION_SIZE},) and {N_ACTIONS}"
+        )
+    low, high = observation_bounds()
+    replace: dict[str, Any] = {
+        "policy_class": MaskableActorCriticPolicy,
+        "observation_space": spaces.Box(low=low, high=high, dtype=np.float32),
+        "action_space": spaces.Discrete(N_ACTIONS),
+        "lr_schedule": lambda _: 0.0,
+        "learning_rate": 0.0,
+        "clip_range": lambda _: 0.2,
+    }
+    out: dict[str, Any] = {}
+    for key, value in data.items():
+        if key in ("observation_space", "action_space"):
+            out[key] = replace[key]
+        elif isinstance(value, dict) and ":serialized:" in value:
+            if key == "policy_kwargs":
+                kwargs = {k: v for k, v in value.items() if not k.startswith(":") and k != "activation_fn"}
+                if not isinstance(kwargs.get("net_arch", []), (list, dict)):
+                    raise ValueError("its policy_kwargs.net_arch is not a list")
+                out[key] = kwargs | {"activation_fn": getattr(torch.nn, _activation_of(value))}
+            else:
+                out[key] = replace.get(key)
+    if "policy_class" not in data:
+        raise ValueError("its data names no policy class")
+    return out
+
+
+def read_model(file: Path, **kwargs: Any) -> Any:
+    """The MaskablePPO model saved in `file`, read as data: the JSON fields (every pickled one replaced by
+    `safe_objects`) and the tensors (`torch.load(weights_only=True)`); nothing in the file runs code."""
+    from sb3_contrib import MaskablePPO
+
+    with zipfile.ZipFile(file) as archive:
+        for info in archive.infolist():
+            if info.file_size > MAX_MEMBER:
+                raise ValueError(f"its member {info.filename!r} unpacks to {info.file_size} bytes")
+        if "data" not in archive.namelist() or "policy.pth" not in archive.namelist():
+            raise ValueError("it holds no data or no policy.pth")
+        data = json.loads(archive.read("data"))
+    if not isinstance(data, dict):
+        raise ValueError("its data is not a JSON object")
+    return MaskablePPO.load(file, device=kwargs.pop("device", "cpu"), custom_objects=safe_objects(data, file), **kwargs)
+
+
+def load_model(path: str | Path, **kwargs: Any) -> tuple[Any, Path]:
+    """The first readable MaskablePPO model of `model_candidates(path)`, and its file (`read_model`: read as
+    data, never unpickled; `kwargs` go to `MaskablePPO.load`).
 
     In a run folder an unreadable file is skipped with a warning naming it; a model trained for other spaces
     than this version's is refused.
     """
-    from sb3_contrib import MaskablePPO
-
     candidates = model_candidates(path)
     skipped = []
     for candidate in candidates:
         try:
-            model = MaskablePPO.load(candidate, device="cpu")
+            model = read_model(candidate, **kwargs)
+        except IncompatibleModelError:
+            raise
         except Exception as error:  # a zip fails in many ways: bad archive, bad JSON, bad tensors, missing parts
             reason = f"{candidate} is not a readable MaskablePPO model ({describe_error(error)})"
             if len(candidates) == 1:

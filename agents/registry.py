@@ -33,7 +33,7 @@ def valid_specs() -> str:
 def _iterations(spec: str) -> int:
     """The iterations of an `ismcts:<iterations>` spec; ValueError unless a whole number >= 1."""
     text = spec[len(ISMCTS_PREFIX) :]
-    if not text.isdigit() or int(text) < 1:
+    if not (text.isascii() and text.isdigit()) or int(text) < 1:  # "٣" is a digit to str.isdigit
         raise ValueError(f"agent {spec!r}: iterations must be a whole number >= 1; valid: {valid_specs()}")
     return int(text)
 

@@ -3,14 +3,18 @@
 The learner's module (`experiments.train_rllib`: RLlib's action-masking PPO module) is read from the checkpoint's
 `learner_group/learner/rl_module/learner` and its actor (encoder then policy head) copied into the game's compiled
 policy network, as the `ppo:` agents are (`agents.ppo.PolicyActor`): it plays the argmax of its masked logits, one
-game or a batch.
+game or a batch. The checkpoint is read as data (its weights only); nothing in it is unpickled as code.
 """
 
 from __future__ import annotations
 
+import pickle
 from pathlib import Path
+from typing import Any
 
-from agents.ppo import ACTIVATIONS, ModelError, PolicyActor, PPOAgent, check_spaces, describe_error
+import numpy as np
+
+from agents.ppo import ModelError, PolicyActor, PPOAgent, check_sizes, describe_error
 
 MODULE_PATH = ("learner_group", "learner", "rl_module", "learner")  # the learner's module inside a checkpoint
 
@@ -25,40 +29,84 @@ def module_folder(path: str | Path) -> Path:
                      f"(with {'/'.join(MODULE_PATH)})")  # fmt: skip
 
 
-def actor_of(module: object) -> PolicyActor:
-    """The actor of an RLlib PPO torch module with an MLP encoder and head, frozen."""
-    import torch
+NUMPY_MODULES = ("numpy.core.multiarray", "numpy._core.multiarray", "numpy.core.numeric", "numpy._core.numeric")
+ARRAY_GLOBALS = {  # what a module state's pickle may name: numpy's array and dtype constructors, nothing else
+    *((module, name) for module in NUMPY_MODULES for name in ("_reconstruct", "scalar", "_frombuffer")),
+    ("numpy", "ndarray"),
+    ("numpy", "dtype"),
+    ("collections", "OrderedDict"),
+}
+MAX_STATE = 512 * 2**20  # bytes: the largest module state read
 
-    encoder = module.encoder  # type: ignore[attr-defined]
-    actor = getattr(encoder, "actor_encoder", None) or encoder.encoder
-    weights, biases, activation = [], [], "Tanh"
-    for layer in [*actor.modules(), *module.pi.modules()]:  # type: ignore[attr-defined]
-        if isinstance(layer, torch.nn.Linear):
-            weights.append(layer.weight.detach().cpu().numpy().copy())
-            biases.append(layer.bias.detach().cpu().numpy().copy())
-        elif type(layer).__name__ in ACTIVATIONS:
-            activation = type(layer).__name__
+
+class _ArrayUnpickler(pickle.Unpickler):
+    """Reads a pickle of dicts and numpy arrays; any other class or function is refused before it is built."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) not in ARRAY_GLOBALS:
+            raise pickle.UnpicklingError(f"it names {module}.{name}, which is not an array")
+        return super().find_class(module, name)
+
+
+def read_state(folder: Path) -> dict[str, np.ndarray]:
+    """The module's weights, read as data: `module_state.pt` with `torch.load(weights_only=True)`, or
+    `module_state.pkl` through an unpickler that builds only dicts and numeric numpy arrays."""
+    pt, pkl = folder / "module_state.pt", folder / "module_state.pkl"
+    file = pt if pt.is_file() else pkl
+    if file.stat().st_size > MAX_STATE:
+        raise ValueError(f"{file.name} is {file.stat().st_size} bytes")
+    if file is pt:
+        import torch
+
+        state = torch.load(file, map_location="cpu", weights_only=True)
+    else:
+        with file.open("rb") as f:
+            state = _ArrayUnpickler(f).load()
+    if not isinstance(state, dict):
+        raise ValueError(f"{file.name} does not hold a dict of arrays")
+    out = {}
+    for key, value in state.items():
+        array = value.detach().cpu().numpy() if hasattr(value, "detach") else value
+        if not isinstance(key, str) or not isinstance(array, np.ndarray) or array.dtype.kind not in "fiub":
+            raise ValueError(f"{file.name} holds {key!r}, which is not a numeric array")
+        out[key] = array
+    return out
+
+
+def _layer_order(key: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in key.split(".") if part.isascii() and part.isdigit())
+
+
+def actor_of(state: dict[str, np.ndarray], activation: str = "Tanh") -> PolicyActor:
+    """The actor of an RLlib PPO module's weights (its actor encoder, then its policy head: `fcnet_activation`
+    tanh, as `experiments.train_rllib` trains it), frozen."""
+    weights, biases = [], []
+    for prefix in ("encoder.actor_encoder.", "encoder.encoder.", "pi."):
+        if prefix == "encoder.encoder." and weights:
+            continue  # a separate actor encoder was found: the shared one is not the actor's
+        keys = sorted((k for k in state if k.startswith(prefix) and k.endswith(".weight")), key=_layer_order)
+        for key in keys:
+            bias = key[: -len("weight")] + "bias"
+            if bias not in state:
+                raise ValueError(f"the layer {key} has no bias")
+            weights.append(state[key].astype(np.float32))
+            biases.append(state[bias].astype(np.float32))
     if not weights:
-        raise ValueError("the module has no linear layers")
+        raise ValueError("the module has no actor encoder and policy head layers")
     return PolicyActor(weights, biases, activation)
 
 
 def load_rllib_agent(path: str | Path, seed: int | None = None) -> PPOAgent:
-    """The agent of an RLlib checkpoint's learner module (refused with a `ModelError` naming what is wrong)."""
+    """The agent of an RLlib checkpoint's learner module, read as data (refused with a `ModelError` naming what is
+    wrong); RLlib itself is not needed to play it."""
     folder = module_folder(path)
     try:
-        from ray.rllib.core.rl_module.rl_module import RLModule
-    except ImportError:
-        raise ModelError(f'rllib:{path} needs RLlib, which is not installed: pip install -e ".[ray]"') from None
-    try:
-        module = RLModule.from_checkpoint(str(folder.resolve()))
-    except Exception as error:  # a damaged checkpoint fails in many ways: pickles, tensors, missing files
+        state = read_state(folder)
+    except Exception as error:  # a damaged or foreign state fails in many ways: refused pickles, tensors, files
         raise ModelError(f"{folder} is not a readable RLlib module ({describe_error(error)})") from None
-    space = getattr(module, "observation_space", None)
-    observations = space["observations"] if hasattr(space, "spaces") and "observations" in space.spaces else space
-    check_spaces(observations, module.action_space, folder)
     try:
-        actor = actor_of(module)
-    except (ValueError, AttributeError) as error:
+        actor = actor_of(state)
+    except ValueError as error:
         raise ModelError(f"{folder} cannot play here: {error}") from None
+    check_sizes(actor.net.n_inputs, actor.net.n_outputs, folder)
     return PPOAgent(actor, deterministic=True, seed=seed, name=f"rllib:{path}")

@@ -1,8 +1,9 @@
 """Play Sun Tzu against any agent and watch recorded games: `python -m suntzu_env.play`.
 
-A local web app (FastAPI, plain HTML/SVG/JavaScript) where a person plays either seat against an agent of
-`agents.make_agent` (`random`, `greedy`, `heuristic`, `ppo:<path>`), and a replay viewer for game records
-and the games of an evaluation's results folder; `--text` plays the same decisions in a terminal.
+A local web app (FastAPI, plain HTML/SVG/JavaScript) where a person plays either seat against an agent the
+server offers (`random`, `greedy`, `heuristic`, `ismcts`, and the models named on its command line), and a
+replay viewer for game records and the games of an evaluation's results folder; `--text` plays the same
+decisions in a terminal.
 
 The server holds the game. The page receives only `view.seat_view`s of the person's seat: what R9 lets
 that seat know. Needs the `play` extra (`pip install -e ".[play]"`).

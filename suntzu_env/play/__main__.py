@@ -5,12 +5,18 @@ python -m suntzu_env.play --agent heuristic --seat red   # the form's defaults
 python -m suntzu_env.play --replay game.json             # open a game record in the viewer
 python -m suntzu_env.play --results results/<name>       # an evaluation's games, each linked to its replay
 python -m suntzu_env.play --text --agent greedy          # play in the terminal
+python -m suntzu_env.play --agent ppo:runs/a --models runs  # offer a model, and every model under runs/
+
+The page may choose among the scripted agents, `ismcts` within a budget, and the models named here (--agent,
+--model) or found under --models: nothing else is loaded. Every flag is checked before the server starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import ipaddress
 import json
+import os
 import socket
 import sys
 import threading
@@ -38,13 +44,13 @@ def _agent(text: str) -> str:
 
 
 def _seed(text: str) -> int:
-    if not text.isdigit() or int(text) >= 2**62:
+    if not (text.isascii() and text.isdigit()) or int(text) >= 2**62:
         raise argparse.ArgumentTypeError(f"expected a whole number in [0, 2**62), got {text!r}")
     return int(text)
 
 
 def _port(text: str) -> int:
-    if not text.isdigit() or not 0 <= int(text) < 65536:
+    if not (text.isascii() and text.isdigit()) or not 0 <= int(text) < 65536:
         raise argparse.ArgumentTypeError(f"expected a port number in [0, 65535], got {text!r}")
     return int(text)
 
@@ -54,6 +60,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="python -m suntzu_env.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("--agent", type=_agent, default="random", help=f"the opponent: {valid_specs()}")
+    parser.add_argument(
+        "--model", action="append", type=_agent, default=[], metavar="SPEC",
+        help="a further trained model the page may choose (ppo:<path> or rllib:<checkpoint>; repeatable)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--models", action="append", type=Path, default=[], metavar="FOLDER",
+        help="offer every PPO model (.zip or run folder) found under this folder (repeatable)",
+    )  # fmt: skip
     parser.add_argument("--seat", choices=SEATS, default="blue", help="the seat you play (blue moves first)")
     parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
     parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
@@ -84,27 +98,83 @@ def _free(host: str, port: int) -> bool:
     return True
 
 
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def _check_save(parser: argparse.ArgumentParser, save: Path | None) -> None:
+    """--save must name a file that can be written, checked before the game starts."""
+    if save is None:
+        return
+    folder = save.parent if str(save.parent) else Path(".")
+    if save.is_dir():
+        parser.error(f"--save {save} is a folder: give a file name")
+    if not folder.is_dir():
+        parser.error(f"--save {save}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK) or (save.exists() and not os.access(save, os.W_OK)):
+        parser.error(f"--save {save}: cannot write there")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.text:
-        from suntzu_env.play.text import play_in_terminal
+        _check_save(parser, args.save)
+        try:
+            from suntzu_env.play.text import play_in_terminal
 
-        return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
+            return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
+        except KeyboardInterrupt:  # Ctrl+C: one line, no traceback
+            print("\ninterrupted: the game is abandoned", file=sys.stderr)
+            return 130
     try:
         import uvicorn
 
         from suntzu_env.play.app import create_app
+        from suntzu_env.play.sessions import AgentMenu, Replay
     except ImportError as error:
         parser.exit(1, f"{parser.prog}: error: the web app needs the play extra ({error}): pip install -e '.[play]'\n")
+    for folder in args.models:
+        if not folder.is_dir():
+            parser.error(f"--models {folder} is not a folder")
     results = args.results
-    if args.root is None and results is not None:  # serve the results folder's parent, name the folder in it
-        args.root, results = Path(results).resolve().parent, Path(results).resolve().name
+    if results is not None:
+        given = Path(results)
+        if not (given / "games.csv").is_file() or not (given / "summary.json").is_file():
+            parser.error(f"--results {results} is not an evaluation's results folder (no games.csv and summary.json)")
+        if args.root is None:  # serve the results folder's parent, name the folder in it
+            args.root, results = given.resolve().parent, given.resolve().name
     args.root = args.root if args.root is not None else Path(".")
     if not args.root.is_dir():
         parser.error(f"--root {args.root} is not a folder")
+    replay = None
+    if args.replay is not None:
+        try:
+            replay = Replay(json.loads(args.replay.read_text()), args.replay.name)
+        except (OSError, ValueError, RecursionError) as error:
+            parser.error(f"--replay {args.replay}: {' '.join(str(error).split())}")
+    elif results is not None:
+        from suntzu_env.play.results import resolve
+
+        try:
+            resolve(args.root, results)
+        except ValueError as error:
+            parser.error(f"--results {args.results}: {error}")
+    try:
+        menu = AgentMenu([args.agent, *args.model], args.models)
+        menu.load()  # a model that cannot play is refused now, not when a page asks for it
+    except (ValueError, ImportError) as error:
+        parser.error(" ".join(str(error).split()))
     if args.port and not _free(args.host, args.port):
         parser.error(f"port {args.port} on {args.host} is in use: pass another --port (0 picks a free one)")
+    if not _loopback(args.host):
+        print(f"warning: --host {args.host} serves the app beyond this machine: whoever reaches it can play and "
+              f"replay the results under {args.root}", file=sys.stderr)  # fmt: skip
     defaults = {
         "agent": args.agent,
         "seat": args.seat,
@@ -112,24 +182,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "events": args.events,
         "seed": args.seed,
     }
-    app = create_app(args.root, defaults)
+    app = create_app(args.root, defaults, menu, args.host)
     path = "/"
-    if args.replay is not None:
-        from suntzu_env.play.sessions import Replay
-
-        try:
-            replay = Replay(json.loads(args.replay.read_text()), args.replay.name)
-        except (OSError, ValueError) as error:
-            parser.exit(1, f"{parser.prog}: error: {args.replay}: {error}\n")
+    if replay is not None:
         app.state.replays.add(replay.id, replay)
         path = f"/replay/{replay.id}"
     elif results is not None:
-        from suntzu_env.play.results import resolve
-
-        try:
-            resolve(args.root, results)
-        except ValueError as error:
-            parser.exit(1, f"{parser.prog}: error: {error}\n")
         path = f"/results?path={quote(results)}"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
 

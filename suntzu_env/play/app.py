@@ -16,30 +16,54 @@
 | `GET /api/results`                 | `?path=<folder>`: an evaluation's games                           |
 | `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
 
-Bad input gets status 400 (404 for an unknown id) and `{"error": "..."}` naming what was wrong; it
-changes nothing.
+Bad input gets status 400 (404 for an unknown id) and `{"error": "..."}`, one line naming what was wrong
+(paths relative to the folders the app serves); it changes nothing.
+
+The app serves only what its command line allows, to its own origin: the agents of its `AgentMenu`, results
+folders under `root`, replayed from their records only. It refuses a request whose `Host` is not the address it
+is bound to (a page of another site reaching it through DNS rebinding), whose `Origin` is another site's, or
+a body that is not `application/json` or exceeds `MAX_BODY` (counted while it is read). Agents think in worker
+threads, never on the event loop, so one slow request does not delay another player's. Every response forbids
+framing and loads nothing but the app's own files (`SECURITY_HEADERS`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from starlette.concurrency import run_in_threadpool
 
-from agents import AGENT_NAMES
 from suntzu_env.play.explain import RULES_DOC, glossary
 from suntzu_env.play.results import game_record, list_games, resolve
-from suntzu_env.play.sessions import VIEW_MODES, LiveGame, Replay, Store
+from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store
 from suntzu_env.rules import SEATS, VARIANTS
 
 STATIC = Path(str(files("suntzu_env.play") / "static"))
 MAX_BODY = 4 * 2**20  # bytes: a record is a few kilobytes
 RULES_FILE = STATIC.parents[2] / RULES_DOC  # the source checkout's docs/rules.md (absent from a built wheel)
+MAX_REPLAYS_PER_CLIENT = 16
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+WILDCARDS = ("0.0.0.0", "::", "")
+SAME_SITE = ("same-origin", "none")  # Sec-Fetch-Site of the app's own requests and of a typed address
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
 
 
 class BadInput(Exception):
@@ -50,14 +74,47 @@ class BadInput(Exception):
         self.status = status
 
 
-async def _json_body(request: Request, what: str = "request") -> Any:
-    body = await request.body()
-    if len(body) > MAX_BODY:
-        raise BadInput(f"the request is {len(body)} bytes; at most {MAX_BODY} are read")
+def one_line(text: str, limit: int = 400) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def host_allowed(header: str, bound: str, port: int | None) -> bool:
+    """Whether a `Host` header names the address the app is bound to (any IP literal when bound to every
+    interface: a DNS name is never needed there, and refusing names defeats DNS rebinding)."""
     try:
-        return json.loads(body)
+        parts = urlsplit("//" + header)
+        name, given = (parts.hostname or ""), parts.port
+    except ValueError:
+        return False
+    if not name or (port is not None and (given or 80) != port):
+        return False
+    bound = bound.strip("[]").lower()
+    if name == bound or (bound in LOOPBACK_NAMES and name in LOOPBACK_NAMES):
+        return True
+    if bound in WILDCARDS:
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            return name == "localhost"
+        return True
+    return False
+
+
+async def _json_body(request: Request, what: str = "request") -> Any:
+    """The body as JSON, read up to MAX_BODY bytes (a longer body is refused as soon as it passes that)."""
+    chunks, size = [], 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY:
+            raise BadInput(f"the {what} is over {MAX_BODY} bytes, the most that is read", 413)
+        chunks.append(chunk)
+    try:
+        return json.loads(b"".join(chunks))
+    except RecursionError:
+        raise BadInput(f"the {what} is nested too deeply") from None
     except (UnicodeDecodeError, ValueError) as error:
-        raise BadInput(f"the {what} is not JSON: {error}") from None
+        raise BadInput(f"the {what} is not JSON: {one_line(str(error), 120)}") from None
 
 
 def _object(body: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
@@ -68,37 +125,87 @@ def _object(body: Any, keys: tuple[str, ...], optional: tuple[str, ...] = ()) ->
             raise BadInput(f"missing key {key!r}")
     for key in body:
         if key not in keys and key not in optional:
-            raise BadInput(f"unknown key {key!r}; expected {', '.join(keys + optional)}")
+            raise BadInput(f"unknown key {key[:40]!r}; expected {', '.join(keys + optional)}")
     return body
 
 
-def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -> FastAPI:
-    """The app; `root` is the folder under which results folders may be opened."""
+def _client(request: Request) -> str:
+    return request.client.host if request.client else ""
+
+
+def create_app(
+    root: str | Path = ".",
+    defaults: dict[str, Any] | None = None,
+    agents: AgentMenu | None = None,
+    host: str = "127.0.0.1",
+) -> FastAPI:
+    """The app; `root` is the folder under which results folders may be opened, `agents` the agents it plays
+    (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`)."""
     app = FastAPI(title="Sun Tzu", docs_url=None, redoc_url=None, openapi_url=None)
     games: Store[LiveGame] = Store()
-    replays: Store[Replay] = Store()
+    replays: Store[Replay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
+    menu = agents if agents is not None else AgentMenu()
     root = Path(root).resolve()
     form = {"agent": "random", "seat": "blue", "variant": "standard", "events": False, **(defaults or {})}
-    app.state.games, app.state.replays, app.state.root = games, replays, root
+    app.state.games, app.state.replays, app.state.root, app.state.agents = games, replays, root, menu
+
+    @app.middleware("http")
+    async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
+        server = request.scope.get("server")
+        port = int(server[1]) if server and server[1] is not None else None
+        headers = request.headers
+        refusal = None
+        if not host_allowed(headers.get("host", ""), host, port):
+            refusal = "this server answers only requests addressed to it by its own address (Host)", 421
+        elif "origin" in headers and headers["origin"] != f"http://{headers.get('host', '')}":
+            refusal = "requests from another site's pages are refused (Origin)", 403
+        elif request.url.path.startswith("/api/") and headers.get("sec-fetch-site", "none") not in SAME_SITE:
+            refusal = "requests from another site's pages are refused (Sec-Fetch-Site)", 403
+        elif request.method not in ("GET", "HEAD", "POST"):
+            refusal = f"method {request.method[:10]} is not served", 405
+        elif request.method == "POST" and headers.get("content-type", "").split(";")[0].strip() != "application/json":
+            refusal = "a request's body must be application/json", 415
+        elif not headers.get("content-length", "0").isascii() or not headers.get("content-length", "0").isdigit():
+            refusal = "bad Content-Length", 400
+        elif int(headers.get("content-length", "0")) > MAX_BODY:
+            refusal = f"the request is over {MAX_BODY} bytes, the most that is read", 413
+        if refusal is not None:
+            response: Response = JSONResponse({"error": refusal[0]}, status_code=refusal[1])
+        else:
+            response = await call_next(request)
+        response.headers.update(SECURITY_HEADERS)
+        return response
 
     @app.exception_handler(BadInput)
     async def bad_input(_: Request, error: BadInput) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=error.status)
+        return JSONResponse({"error": one_line(str(error))}, status_code=error.status)
 
     @app.exception_handler(ValueError)
     async def value_error(_: Request, error: ValueError) -> JSONResponse:
-        return JSONResponse({"error": str(error)}, status_code=400)
+        return JSONResponse({"error": one_line(str(error))}, status_code=400)
+
+    @app.exception_handler(RecursionError)
+    async def too_deep(_: Request, error: RecursionError) -> JSONResponse:
+        return JSONResponse({"error": "the input is nested too deeply"}, status_code=400)
+
+    @app.exception_handler(Exception)
+    async def failure(_: Request, error: Exception) -> JSONResponse:
+        return JSONResponse({"error": f"the server failed ({type(error).__name__})"}, status_code=500)
+
+    @app.exception_handler(Busy)
+    async def busy(_: Request, error: Busy) -> JSONResponse:
+        return JSONResponse({"error": one_line(f"no room for another one: {error}; try again later")}, status_code=503)
 
     def game_of(game_id: str) -> LiveGame:
         game = games.get(game_id)
         if game is None:
-            raise BadInput(f"no game {game_id!r} on this server (it may have been restarted)", 404)
+            raise BadInput(f"no game {game_id[:40]!r} on this server (it may have been restarted)", 404)
         return game
 
     def replay_of(replay_id: str) -> Replay:
         replay = replays.get(replay_id)
         if replay is None:
-            raise BadInput(f"no replay {replay_id!r} on this server (it may have been restarted)", 404)
+            raise BadInput(f"no replay {replay_id[:40]!r} on this server (it may have been restarted)", 404)
         return replay
 
     page = STATIC / "index.html"
@@ -123,7 +230,8 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
     @app.get("/api/options")
     def options() -> dict[str, Any]:
         return {
-            "agents": list(AGENT_NAMES),
+            "agents": menu.names(),
+            "models": menu.models,
             "ppo_prefix": "ppo:",
             "seats": list(SEATS),
             "variants": list(VARIANTS),
@@ -133,17 +241,15 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
     @app.post("/api/games")
     async def new_game(request: Request) -> dict[str, Any]:
         body = _object(await _json_body(request), ("agent", "seat"), ("variant", "events", "seed"))
-        try:
-            game = LiveGame(
-                body["agent"],
-                body["seat"],
-                body.get("variant", "standard"),
-                body.get("events", False),
-                body.get("seed"),
-            )
-        except (FileNotFoundError, ImportError) as error:
-            raise BadInput(f"agent {body['agent']!r} cannot be loaded: {error}") from None
-        games.add(game.id, game)
+        spec = menu.check(body["agent"])  # before anything is built: refused specs touch nothing
+
+        def start() -> LiveGame:
+            player = menu.make(spec)
+            return LiveGame(spec, body["seat"], body.get("variant", "standard"), body.get("events", False),
+                            body.get("seed"), player=player)  # fmt: skip
+
+        game = await run_in_threadpool(start)
+        games.add(game.id, game, _client(request))
         return {"view": game.view(), "frames": []}
 
     @app.get("/api/games/{game_id}")
@@ -152,9 +258,11 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
-        game = game_of(game_id)
-        body = _object(await _json_body(request), ("action",))
-        return game.act(body["action"])
+        with games.use(game_id) as game:  # held: never dropped while the agent answers
+            if game is None:
+                raise BadInput(f"no game {game_id[:40]!r} on this server (it may have been restarted)", 404)
+            body = _object(await _json_body(request), ("action",))
+            return await run_in_threadpool(game.act, body["action"])
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str) -> Any:
@@ -165,38 +273,41 @@ def create_app(root: str | Path = ".", defaults: dict[str, Any] | None = None) -
 
     @app.post("/api/replays")
     async def new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
-        replay = Replay(await _json_body(request, "file"), title[:200])
-        replays.add(replay.id, replay)
-        return replay.view("full", 0)
+        body = await _json_body(request, "file")
+        replay = await run_in_threadpool(Replay, body, title[:200])
+        replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(replay.view, "full", 0)
 
     @app.get("/api/replays/{replay_id}")
     def replay_step(replay_id: str, view: str = "full", step: str = "0", frame: str | None = None) -> dict[str, Any]:
         replay = replay_of(replay_id)
         if view not in VIEW_MODES:
-            raise BadInput(f"view must be one of {', '.join(VIEW_MODES)}, got {view!r}")
+            raise BadInput(f"view must be one of {', '.join(VIEW_MODES)}, got {view[:40]!r}")
         if frame is not None:  # another view of the same moment: the step showing that frame
-            if not frame.isdigit():
-                raise BadInput(f"frame must be a whole number, got {frame!r}")
+            if not (frame.isascii() and frame.isdigit() and len(frame) < 10):
+                raise BadInput(f"frame must be a whole number, got {frame[:40]!r}")
             return replay.view(view, replay.step_at(view, int(frame)))
         if step == "last":
             return replay.view(view, len(replay.steps(view)) - 1)
-        try:
-            n = int(step)
-        except ValueError:
-            raise BadInput(f"step must be a whole number or 'last', got {step!r}") from None
-        return replay.view(view, n)
+        if not (step.isascii() and step.isdigit() and len(step) < 10):
+            raise BadInput(f"step must be a whole number or 'last', got {step[:40]!r}")
+        return replay.view(view, int(step))
 
     @app.get("/api/results")
     def results(path: str = "") -> dict[str, Any]:
         folder = resolve(root, path)
-        return {"path": path, **list_games(folder)}
+        return {"path": path, **list_games(folder, path)}
 
     @app.post("/api/replays/results")
     async def results_replay(request: Request) -> dict[str, Any]:
         body = _object(await _json_body(request), ("path", "game"))
-        record, title = game_record(resolve(root, body["path"]), body["game"])
-        replay = Replay(record, title)
-        replays.add(replay.id, replay)
-        return replay.view("full", 0)
+
+        def build() -> Replay:
+            record, title = game_record(resolve(root, body["path"]), body["game"], body["path"])
+            return Replay(record, title)
+
+        replay = await run_in_threadpool(build)
+        replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(replay.view, "full", 0)
 
     return app

@@ -136,6 +136,7 @@ class Chronicle:
         self._last_table: Table | None = None
         self._reactive: dict[int, set[str]] = {}  # province -> reactive warlords used there this round
         self._pending: list[int] = []  # provinces revealed whose battle the engine has not decided yet
+        self._held: list[Entry] = []  # event lines kept back while a warlord offer waits (see _after_step)
         self._sync_table(f)
         self.frames: list[Frame] = [Frame(game.clone(), self.table(), 0, None, None)]
 
@@ -208,10 +209,17 @@ class Chronicle:
             self._reveal(p)
         self._settle_battles()
         ended_by_event = bool(applied) and int(post["event_face_up"][0]) < 0 and int(post["winner"][0]) >= 0
-        for e in applied:
-            self.log.append(Entry(rnd, "event", f"Event {e}: {EVENT_EFFECTS[e]}."))
+        lines = [Entry(rnd, "event", f"Event {e}: {EVENT_EFFECTS[e]}.") for e in applied]
         if applied and int(post["event_face_up"][0]) >= 0:
-            self.log.append(Entry(rnd, "event", f"Next event face up: {EVENTS[int(post['event_face_up'][0])]}."))
+            lines.append(Entry(rnd, "event", f"Next event face up: {EVENTS[int(post['event_face_up'][0])]}."))
+        offer = self.game.decision
+        if offer is not None and offer["kind"] in ("window", "reactive"):
+            # The step stops at a warlord offer only when its holder holds that warlord: the events applied so
+            # far are told once the reveals go on, where they would be told had no offer been made (R9).
+            self._held += lines
+        else:
+            self.log += self._held + lines
+            self._held = []
         round_over = new_round or (int(post["winner"][0]) >= 0 and all(self._table.revealed))
         if rnd in SCORING_ROUNDS and round_over and not ended_by_event:
             self._scoring(rnd, pre, post)
@@ -267,8 +275,8 @@ class Chronicle:
             t.results[p] = result
             notes = [f"{w} used" for w in sorted(used)]
             how = f" ({', '.join(notes)})" if notes else ""
-            entry = self.log[-1]
-            if entry.kind == "reveal" and entry.province == PROVINCES[p] and entry.result is None:
+            entry = self._open_reveal(PROVINCES[p])
+            if entry is not None:
                 entry.text = f"{entry.text[:-1]}: {result['text']}."  # the same step: one line
                 entry.result = result
             else:
@@ -282,6 +290,17 @@ class Chronicle:
                         result=result,
                     )
                 )
+
+    def _open_reveal(self, province: str) -> Entry | None:
+        """The reveal line of `province` still waiting for its result, when only lines nobody else reads (a
+        declined secret offer, R9) follow it: the battle's result joins it, so the log reads the same whether or
+        not such an offer was made."""
+        for entry in reversed(self.log):
+            if entry.kind == "reveal" and entry.province == province and entry.result is None:
+                return entry
+            if entry.text is not None:
+                return None
+        return None
 
     def _scoring(self, rnd: int, pre: dict[str, np.ndarray], post: dict[str, np.ndarray]) -> None:
         values = post["province_values"][scoring_column(rnd) :: N_SCORINGS]

@@ -1,10 +1,11 @@
 """Games of an evaluation's results folder (`python -m experiments.evaluate`), as records to replay.
 
 The folder holds `summary.json` (the agents and rules) and `games.csv` (one row per game: pairing, deck
-seed, the agent in each seat, winner, final marker, decisions). When it also holds `games.jsonl` (one
-`{"record": Game.record()}` per line, in the rows' order) the records are read from it. Otherwise a game
-is played again the way the evaluation played it (the same agents, reset with the same seeds). Either way
-the game must end with its row's winner, marker and number of decisions, or it is refused.
+seed, the agent in each seat, winner, final marker, decisions) and `games.jsonl` (one
+`{"record": Game.record()}` per line, in the rows' order). Games are replayed from those records only, never
+played again (that would load the agents summary.json names); a record must end with its row's winner,
+marker and number of decisions, or it is refused. Errors name files by the path the page gave, relative to
+the folder the app serves.
 """
 
 from __future__ import annotations
@@ -14,26 +15,33 @@ import json
 from pathlib import Path
 from typing import Any
 
-from agents import make_agent, short_label
+from agents import short_label
 from suntzu_env import Game
-from suntzu_env.protocol import ask
 
 RECORDS_FILE = "games.jsonl"
+MAX_PATH = 1000  # characters of a results path given by the page
 
 
 def resolve(root: Path, path: object) -> Path:
     """A results folder given by the page, inside the folder the app serves (`--root`)."""
     if not isinstance(path, str) or not path:
         raise ValueError("results: give the path of an evaluation's results folder")
-    folder = (root / path).resolve()
-    if not folder.is_relative_to(root.resolve()):
-        raise ValueError(f"results: {path!r} lies outside {root} (start the app with --root to open it)")
-    if not (folder / "games.csv").is_file() or not (folder / "summary.json").is_file():
-        raise ValueError(f"results: {path!r} is not an evaluation's results folder (no games.csv and summary.json)")
+    shown = path if len(path) <= 80 else path[:77] + "..."
+    if len(path) > MAX_PATH or "\0" in path:
+        raise ValueError(f"results: {shown!r} is not a folder's path")
+    try:
+        folder = (root / path).resolve()
+        if not folder.is_relative_to(root.resolve()):
+            raise ValueError(f"results: {shown!r} lies outside the folder this app serves (start it with --root)")
+        found = (folder / "games.csv").is_file() and (folder / "summary.json").is_file()
+    except OSError:
+        found = False
+    if not found:
+        raise ValueError(f"results: {shown!r} is not an evaluation's results folder (no games.csv and summary.json)")
     return folder
 
 
-def _summary(folder: Path) -> dict[str, Any]:
+def _summary(folder: Path, shown: str) -> dict[str, Any]:
     try:
         summary = json.loads((folder / "summary.json").read_text())
         config = summary["config"]
@@ -43,13 +51,14 @@ def _summary(folder: Path) -> dict[str, Any]:
         ratings = {str(k): float(v) for k, v in summary.get("ratings", {}).items()}
         return {"variant": config["variant"], "events": config["events"], "agents": labels, "pairings": pairings,
                 "ratings": ratings}  # fmt: skip
-    except (OSError, ValueError, KeyError, TypeError) as error:
-        raise ValueError(f"results: {folder / 'summary.json'} cannot be read: {error}") from None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
+        raise ValueError(f"results: {shown}/summary.json cannot be read: {error}") from None
 
 
-def list_games(folder: Path) -> dict[str, Any]:
-    """The folder's rules and its games, one dict per row of games.csv (`game` is the row number)."""
-    summary = _summary(folder)
+def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
+    """The folder's rules and its games, one dict per row of games.csv (`game` is the row number); `shown` is
+    the folder's path as given, for errors."""
+    summary = _summary(folder, shown)
     try:
         with (folder / "games.csv").open(newline="") as f:
             rows = list(csv.DictReader(f))
@@ -67,7 +76,7 @@ def list_games(folder: Path) -> dict[str, Any]:
             for i, r in enumerate(rows)
         ]
     except (OSError, ValueError, KeyError, TypeError) as error:
-        raise ValueError(f"results: {folder / 'games.csv'} cannot be read: {error}") from None
+        raise ValueError(f"results: {shown}/games.csv cannot be read: {error}") from None
     from experiments.evaluate import anchor_note, anchored
 
     ratings = anchored(summary["ratings"]) if summary["ratings"] else {}
@@ -83,9 +92,9 @@ def list_games(folder: Path) -> dict[str, Any]:
     }
 
 
-def game_record(folder: Path, index: object) -> tuple[dict[str, Any], str]:
-    """The record of row `index` of games.csv, and a title for it."""
-    listing = list_games(folder)
+def game_record(folder: Path, index: object, shown: str = ".") -> tuple[dict[str, Any], str]:
+    """The record of row `index` of games.csv (read from games.jsonl), and a title for it."""
+    listing = list_games(folder, shown)
     games = listing["games"]
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(games):
         raise ValueError(f"results: game must be a row number in [0, {len(games) - 1}], got {index!r}")
@@ -93,14 +102,15 @@ def game_record(folder: Path, index: object) -> tuple[dict[str, Any], str]:
     title = f"{short_label(row['blue'])} (blue) vs {short_label(row['red'])} (red), deck seed {row['seed']}"
     title += f": {row['winner']}, marker {row['score']:+d}"
     if not listing["records"]:
-        return _play_again(row, listing["variant"], listing["events"], _summary(folder)["agents"]), title
+        raise ValueError(f"results: {shown} holds no {RECORDS_FILE}, the records its games are replayed from "
+                         "(games are not played again: evaluate it again to get them)")  # fmt: skip
     with (folder / RECORDS_FILE).open() as f:
         for i, line in enumerate(f):
             if i == index:
                 try:
                     record = json.loads(line)["record"]
                     game = Game.replay(record)
-                except (ValueError, KeyError, TypeError) as error:
+                except (ValueError, KeyError, TypeError, RecursionError) as error:
                     raise ValueError(f"results: {RECORDS_FILE} line {index + 1}: {error}") from None
                 _check_row(row, game, len(record["actions"]))
                 return record, title
@@ -114,28 +124,3 @@ def _check_row(row: dict[str, Any], game: Game, decisions: int) -> None:
             f"results: game {row['game']} ends {game.winner} {game.score:+d} after {decisions} decisions, not "
             f"{row['winner']} {row['score']:+d} after {row['decisions']} as recorded in games.csv"
         )
-
-
-def _play_again(row: dict[str, Any], variant: str, events: bool, specs: dict[str, str]) -> dict[str, Any]:
-    """The game of a games.csv row, played again as `experiments.evaluate` plays it."""
-    from experiments.evaluate import agent_seed
-
-    seed = row["seed"]
-    game = Game.new(seed, variant=variant, events=events)
-    players = []
-    for side, label in enumerate((row["blue"], row["red"])):
-        if label not in specs:
-            raise ValueError(f"results: agent {label!r} of game {row['game']} is not in summary.json")
-        agent = make_agent(specs[label])
-        agent.reset(agent_seed(seed, side))
-        players.append(agent)
-    decisions = 0
-    while (seat := game.current_player) is not None:
-        agent = players[0] if seat == "blue" else players[1]
-        game.apply(ask(agent, game, seat))
-        decisions += 1
-    try:
-        _check_row(row, game, decisions)
-    except ValueError as error:
-        raise ValueError(f"{error} (played again from its seeds: an agent or the rules changed since)") from None
-    return game.record()

@@ -3,25 +3,46 @@
 The server holds the `Game`; the page only ever receives `seat_view`s of the person's seat (R9). A
 `LiveGame` answers the person's decisions and lets the agent answer its own at once, so every response
 comes back at the person's next decision or at the end. The seed, which fixes every hidden card, is kept
-back until the game is over.
+back until the game is over. The person is sent frames only of states they may see: never one where the agent
+is being asked about a warlord it holds in secret (a `window` or `reactive` offer, R8), so that what the person
+receives is the same whether or not such an offer was made and declined.
+
+The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
+budget, and the models its command line names; anything else is refused without touching the disk. Games are
+kept in a `Store`: the least recently used idle one goes first, never one in use, and each client holds a
+bounded number.
 """
 
 from __future__ import annotations
 
 import bisect
+import os
 import secrets
 import threading
+import time
 from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Generic, TypeVar
 
-from agents import make_agent, short_label
+from agents import AGENT_NAMES, Agent, check_spec, make_agent, short_label
+from agents.registry import ISMCTS_PREFIX, POLICY_PREFIXES
 from suntzu_env import Game
-from suntzu_env.play.chronicle import Chronicle
+from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
 from suntzu_env.protocol import ask
 from suntzu_env.rules import SEATS, VARIANTS
 
-MAX_KEPT = 64  # games and replays kept in memory; the oldest go first
+MAX_GAMES = 256  # live games kept in memory
+MAX_REPLAYS = 64  # replays kept in memory
+PER_CLIENT = 64  # games (or replays) one client address may hold; its least recently used idle one goes first
+IDLE_SECONDS = 3 * 3600  # a game untouched this long is dropped first
+MAX_SEARCH_ITERATIONS = 2_000  # the largest `ismcts:<iterations>` the app plays (about 0.2 s a decision)
+SEARCH_SECONDS = 5.0  # thinking time per response; past it a search plays its remaining decisions with...
+HURRIED_ITERATIONS = 50  # ...this many iterations
+HIDDEN_OFFERS = ("window", "reactive")  # decisions that tell the holder holds that warlord (R8, R9)
 VIEW_MODES = ("blue", "red", "full")  # replay views: a seat's, or everything
 T = TypeVar("T")
 
@@ -53,8 +74,15 @@ class LiveGame:
     """A person in one seat against an agent in the other."""
 
     def __init__(
-        self, agent: str, seat: str, variant: str = "standard", events: bool = False, seed: int | None = None
+        self,
+        agent: str,
+        seat: str,
+        variant: str = "standard",
+        events: bool = False,
+        seed: int | None = None,
+        player: Agent | None = None,
     ) -> None:
+        """`agent` names the opponent; `player` is that agent when already built (else `make_agent(agent)`)."""
         self.seat = check_choice(seat, SEATS, "seat")
         self.variant = check_choice(variant, VARIANTS, "variant")
         if not isinstance(events, bool):
@@ -63,11 +91,11 @@ class LiveGame:
         if self.seed is None:
             self.seed = secrets.randbelow(2**62)
         self.agent_spec = agent
-        self.agent = make_agent(agent)  # raises ValueError naming the valid agents
+        self.agent = player if player is not None else make_agent(agent)  # ValueError naming the valid agents
         self.agent.reset(self.seed ^ 0x5EED)
         self.id = secrets.token_urlsafe(9)
         self.chronicle = Chronicle(Game.new(self.seed, variant=variant, events=events))
-        self._lock = threading.Lock()
+        self._lock = threading.RLock()  # a view waits for the agent's answers: never a state in between
         self._run_agent()
 
     @property
@@ -75,16 +103,31 @@ class LiveGame:
         return self.chronicle.game
 
     def _run_agent(self) -> None:
-        game = self.game
-        while (player := game.current_player) is not None and player != self.seat:
-            self.chronicle.apply(int(ask(self.agent, game, player)))
+        """The agent's decisions up to the person's next one. A search past `SEARCH_SECONDS` plays the rest of
+        them with `HURRIED_ITERATIONS`, so that one response stays bounded."""
+        game, agent = self.game, self.agent
+        start, iterations = time.monotonic(), getattr(agent, "iterations", None)
+        try:
+            while (player := game.current_player) is not None and player != self.seat:
+                if iterations is not None and time.monotonic() - start > SEARCH_SECONDS:
+                    agent.iterations = min(iterations, HURRIED_ITERATIONS)  # type: ignore[attr-defined]
+                self.chronicle.apply(int(ask(agent, game, player)))
+        finally:
+            if iterations is not None:
+                agent.iterations = iterations  # type: ignore[attr-defined]
+
+    def _shown(self, frame: Frame) -> bool:
+        """Whether the person may be sent this frame: not while the agent weighs a secret warlord (R9)."""
+        d = frame.game.decision
+        return d is None or d["player"] == self.seat or d["kind"] not in HIDDEN_OFFERS
 
     def view(self) -> dict[str, Any]:
         """What the page may show now: the person's view, and the game's settings."""
-        chronicle = self.chronicle
-        view = seat_view(chronicle.frames[-1], chronicle.log, self.seat)
-        view["game"] = self._about()
-        return view
+        with self._lock:
+            chronicle = self.chronicle
+            view = seat_view(chronicle.frames[-1], chronicle.log, self.seat)
+            view["game"] = self._about()
+            return view
 
     def _about(self) -> dict[str, Any]:
         about: dict[str, Any] = {"id": self.id, "agent": self.agent_spec, "seat": self.seat, "variant": self.variant,
@@ -108,7 +151,7 @@ class LiveGame:
                 raise ValueError(f"it is not {self.seat}'s turn")
             self.chronicle.apply(action)  # ValueError: names the decision and its legal answers
             self._run_agent()
-            frames = self.chronicle.frames[first:]
+            frames = [f for f in self.chronicle.frames[first:] if self._shown(f)]
             views = _deduped([seat_view(f, self.chronicle.log, self.seat) for f in frames])
             final = self.view()
             about = {k: v for k, v in final["game"].items() if k != "seed"}
@@ -118,7 +161,9 @@ class LiveGame:
 
     def record(self) -> dict[str, Any]:
         """The game's record (R11), only once it is over: it holds the seed."""
-        if not self.game.is_terminal:
+        with self._lock:
+            over = self.game.is_terminal
+        if not over:
             raise PermissionError(
                 "the record holds the seed, which shows every hidden card: it is given once the game is over"
             )
@@ -184,19 +229,162 @@ class Replay:
         return view
 
 
-class Store(Generic[T]):
-    """The last MAX_KEPT objects by id."""
+class Busy(Exception):
+    """The store is full of games in use: nothing can make room now."""
 
-    def __init__(self) -> None:
-        self._items: OrderedDict[str, T] = OrderedDict()
+
+@dataclass
+class _Slot(Generic[T]):
+    item: T
+    client: str
+    used: float  # time of the last use (monotonic)
+    users: int = 0  # requests using it now
+
+
+class Store(Generic[T]):
+    """Objects by id, at most `capacity`, at most `per_client` per client address. Making room drops the least
+    recently used object that no request is using: first the client's own, then one idle for `idle` seconds,
+    then anyone's; when every candidate is in use, `add` raises `Busy` and nothing is dropped."""
+
+    def __init__(
+        self,
+        capacity: int = MAX_GAMES,
+        per_client: int = PER_CLIENT,
+        idle: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.capacity, self.per_client, self.idle, self._clock = capacity, per_client, idle, clock
+        self._items: OrderedDict[str, _Slot[T]] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
-    def add(self, key: str, item: T) -> None:
+    def _drop_first(self, keep: Callable[[_Slot[T]], bool]) -> bool:
+        for key, slot in self._items.items():
+            if slot.users == 0 and not keep(slot):
+                del self._items[key]
+                return True
+        return False
+
+    def add(self, key: str, item: T, client: str = "") -> None:
         with self._lock:
-            self._items[key] = item
-            while len(self._items) > MAX_KEPT:
-                self._items.popitem(last=False)
+            now = self._clock()
+            while self._drop_first(lambda slot: now - slot.used < self.idle):
+                pass  # idle ones go first
+            full = sum(slot.client == client for slot in self._items.values()) >= self.per_client
+            if full and not self._drop_first(lambda slot: slot.client != client):
+                raise Busy(f"this client holds {self.per_client}, all in use")
+            if len(self._items) >= self.capacity and not self._drop_first(lambda slot: False):
+                raise Busy(f"the server holds {self.capacity}, all in use")
+            self._items[key] = _Slot(item, client, now)
 
     def get(self, key: str) -> T | None:
+        """The object (its use refreshed), or None."""
         with self._lock:
-            return self._items.get(key)
+            slot = self._items.get(key)
+            if slot is None:
+                return None
+            slot.used = self._clock()
+            self._items.move_to_end(key)
+            return slot.item
+
+    @contextmanager
+    def use(self, key: str) -> Iterator[T | None]:
+        """The object, held in use (never dropped) until the block ends; None if there is none."""
+        with self._lock:
+            slot = self._items.get(key)
+            if slot is not None:
+                slot.users += 1
+                slot.used = self._clock()
+                self._items.move_to_end(key)
+        try:
+            yield None if slot is None else slot.item
+        finally:
+            if slot is not None:
+                with self._lock:
+                    slot.users -= 1
+                    slot.used = self._clock()
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class AgentMenu:
+    """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
+    `MAX_SEARCH_ITERATIONS`, and the trained models named on its command line or found under its model folders.
+
+    `make(spec)` refuses any other spec with a one-line ValueError before touching the disk. Models named on the
+    command line are loaded at once (`load`), those found in folders on first use; each is read once and shared
+    (its network is frozen), each game getting its own seeded player.
+    """
+
+    def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
+        self._given = [spec for spec in models if check_spec(spec) is None and spec.startswith(POLICY_PREFIXES)]
+        self._paths = dict.fromkeys(self._given)  # every model spec offered, in order
+        for folder in folders:
+            self._paths.update(dict.fromkeys(found_models(Path(folder))))
+        self._actors: dict[str, Any] = {}
+        self._lock = threading.Lock()
+
+    @property
+    def models(self) -> list[str]:
+        return list(self._paths)
+
+    def names(self) -> list[str]:
+        return [*AGENT_NAMES, *self._paths]
+
+    def check(self, spec: object) -> str:
+        """The spec if this server plays it, else a one-line ValueError (nothing is read from the disk)."""
+        if not isinstance(spec, str):
+            raise ValueError(f"agent must be a string, got {type(spec).__name__}")
+        if spec in AGENT_NAMES or spec in self._paths:
+            return spec
+        if spec.startswith(ISMCTS_PREFIX):
+            text = spec[len(ISMCTS_PREFIX) :]
+            if text.isascii() and text.isdigit() and 1 <= int(text) <= MAX_SEARCH_ITERATIONS:
+                return spec
+            raise ValueError(f"agent {spec[:60]!r}: iterations must be a whole number from 1 to "
+                             f"{MAX_SEARCH_ITERATIONS} here")  # fmt: skip
+        offered = ", ".join([*AGENT_NAMES, f"{ISMCTS_PREFIX}<1..{MAX_SEARCH_ITERATIONS}>", *self._paths])
+        raise ValueError(
+            f"agent {spec[:60]!r} is not offered by this server; offered: {offered} (a model is offered when "
+            "the server is started with it: --model, --models)"
+        )
+
+    def load(self) -> None:
+        """Load every model named on the command line now; ModelError (one line) for one that cannot play."""
+        for spec in self._given:
+            self._actor(spec)
+
+    def _actor(self, spec: str) -> Any:
+        with self._lock:
+            if spec not in self._actors:
+                self._actors[spec] = make_agent(spec).actor  # type: ignore[attr-defined]
+            return self._actors[spec]
+
+    def make(self, spec: object, seed: int | None = None) -> Agent:
+        spec = self.check(spec)
+        if spec in self._paths:
+            from agents.ppo import PPOAgent
+
+            return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
+        return make_agent(spec, seed)
+
+
+MAX_FOUND = 200  # models listed from one folder
+MAX_DEPTH = 3  # folders below the one given that are searched
+
+
+def found_models(folder: Path) -> list[str]:
+    """`ppo:` specs of the models under `folder` (at most MAX_DEPTH folders down): run folders (holding
+    `model.zip` or `checkpoints/`) and `.zip` files, at most MAX_FOUND, each named by the folder as given joined
+    with its relative path."""
+    from agents.ppo import CHECKPOINT_DIR, MODEL_FILE
+
+    out: list[str] = []
+    for here, dirs, names in os.walk(folder):
+        dirs.sort()
+        if len(Path(here).relative_to(folder).parts) >= MAX_DEPTH:
+            dirs.clear()
+        if Path(here) != folder and (MODEL_FILE in names or CHECKPOINT_DIR in dirs):
+            out.append(f"ppo:{here}")
+        out += [f"ppo:{Path(here) / name}" for name in sorted(names) if name.endswith(".zip")]
+    return out[:MAX_FOUND]

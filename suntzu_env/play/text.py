@@ -158,6 +158,10 @@ def play_in_terminal(
     write("A draw." if outcome == "draw" else ("You win." if outcome == seat else f"{outcome} wins."))
     write(f"The game's seed was {view['game']['seed']}.")
     if save is not None:
-        _save(game.record(), save)
+        try:
+            _save(game.record(), save)
+        except OSError as error:
+            write(f"error: the record could not be saved to {save}: {error.strerror or error}")
+            return 1
         write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
     return 0

@@ -1,0 +1,365 @@
+"""The play app serves only what its command line allows, to its own origin, and stays responsive.
+
+Agents: only the scripted ones, `ismcts` within its budget and the models given at start; any other spec is
+refused before the disk is touched. Requests: a foreign `Origin`, a `Host` other than the bound address (DNS
+rebinding), a body that is not `application/json` or too long (refused while it is read), deep nesting, long
+paths: one-line refusals that show no absolute path. Every response forbids framing (CSP, X-Frame-Options).
+Games: evicted least recently used first, never while in use, at most so many per client; 50 players at once
+lose none, and a player's request is answered while another's maximal search runs.
+"""
+
+# ruff: noqa: E402  (the play extra is checked before it is imported)
+from __future__ import annotations
+
+import json
+import random
+import socket
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play_helpers import require_play_extra
+
+require_play_extra()
+import uvicorn
+from fastapi.testclient import TestClient
+
+from agents import check_spec
+from suntzu_env.play import sessions
+from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
+from suntzu_env.play.sessions import MAX_SEARCH_ITERATIONS, AgentMenu, Busy, Store
+
+BASE = "http://127.0.0.1"
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    return TestClient(create_app(tmp_path / "served"), base_url=BASE)
+
+
+def _error(response: Any) -> str:
+    message = response.json()["error"]
+    assert "\n" not in message
+    return message
+
+
+# ---------------------------------------------------------------- agents: only what the command line allows
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("ppo:/etc/passwd", ["not offered by this server"]),
+        ("rllib:/tmp", ["not offered by this server"]),
+        ("ppo:model.zip", ["not offered by this server"]),
+        (f"ismcts:{MAX_SEARCH_ITERATIONS + 1}", [f"from 1 to {MAX_SEARCH_ITERATIONS}"]),
+        ("ismcts:100000", [f"from 1 to {MAX_SEARCH_ITERATIONS}"]),
+        ("ismcts:\u0663", [f"from 1 to {MAX_SEARCH_ITERATIONS}"]),  # an Arabic-Indic three
+        (["random"], ["agent must be a string"]),
+    ],
+)
+def test_agents_not_offered_are_refused_without_touching_the_disk(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch, spec: Any, words: list[str]
+) -> None:
+    def touched(*_: Any, **__: Any) -> None:
+        raise AssertionError("the disk was read for a refused agent")
+
+    monkeypatch.setattr(sessions, "make_agent", touched)
+    monkeypatch.setattr(Path, "stat", touched)
+    response = client.post("/api/games", json={"agent": spec, "seat": "blue"})
+    monkeypatch.undo()
+    assert response.status_code == 400
+    message = _error(response)
+    assert all(w in message for w in words), message
+    assert len(client.app.state.games) == 0
+
+
+def test_a_non_ascii_digit_is_no_iteration_count() -> None:
+    for spec in ("ismcts:\u0663", "ismcts:\uff13", "ismcts:\u00b2"):
+        with pytest.raises(ValueError, match="iterations must be a whole number"):
+            check_spec(spec)
+
+
+def test_models_are_offered_from_the_command_line_and_folders(tmp_path: Path) -> None:
+    (tmp_path / "runs" / "a" / "checkpoints").mkdir(parents=True)
+    (tmp_path / "runs" / "b.zip").write_bytes(b"")
+    (tmp_path / "runs" / "deep" / "er" / "than" / "this").mkdir(parents=True)
+    (tmp_path / "runs" / "deep" / "er" / "than" / "this" / "c.zip").write_bytes(b"")
+    menu = AgentMenu(["heuristic", "ppo:given.zip"], [tmp_path / "runs"])
+    runs = tmp_path / "runs"
+    assert menu.models == ["ppo:given.zip", f"ppo:{runs / 'b.zip'}", f"ppo:{runs / 'a'}"]  # too deep: c.zip
+    assert menu.names()[:4] == ["random", "greedy", "heuristic", "ismcts"]
+    client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
+    assert client.get("/api/options").json()["models"] == menu.models
+    response = client.post("/api/games", json={"agent": f"ppo:{runs / 'b.zip'}", "seat": "red"})
+    assert response.status_code == 400 and "is not a readable MaskablePPO model" in _error(response)
+
+
+# ---------------------------------------------------------------- requests: own origin, own address, JSON only
+
+
+def test_foreign_origins_hosts_and_bodies_are_refused(client: TestClient) -> None:
+    good = {"agent": "random", "seat": "blue"}
+    for headers, status in (
+        ({"Origin": "http://evil.example"}, 403),
+        ({"Origin": "null"}, 403),
+        ({"Host": "evil.example"}, 421),  # a DNS-rebinding page reaches 127.0.0.1 under its own name
+        ({"Host": "127.0.0.1:9"}, 421),
+        ({"Sec-Fetch-Site": "cross-site"}, 403),
+        ({"Content-Type": "text/plain"}, 415),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, 415),
+    ):
+        sent = {"Content-Type": "application/json"} | headers
+        response = client.post("/api/games", content=json.dumps(good), headers=sent)
+        assert response.status_code == status, (headers, response.text)
+        assert "error" in response.json() and len(client.app.state.games) == 0
+    response = client.post("/api/games", json=good, headers={"Origin": BASE})
+    assert response.status_code == 200 and len(client.app.state.games) == 1
+
+
+def test_host_check() -> None:
+    assert host_allowed("127.0.0.1:8000", "127.0.0.1", 8000)
+    assert host_allowed("localhost:8000", "127.0.0.1", 8000)
+    assert host_allowed("[::1]:8000", "127.0.0.1", 8000)
+    assert not host_allowed("127.0.0.1:8001", "127.0.0.1", 8000)
+    assert not host_allowed("rebind.example:8000", "127.0.0.1", 8000)
+    assert host_allowed("192.168.1.5:80", "0.0.0.0", 80)
+    assert not host_allowed("rebind.example:80", "0.0.0.0", 80)
+    assert not host_allowed("", "127.0.0.1", 80) and not host_allowed("a:b:c", "127.0.0.1", 80)
+
+
+def test_a_long_body_is_refused_while_it_is_read(client: TestClient) -> None:
+    sent = 0
+
+    def chunks() -> Iterator[bytes]:
+        nonlocal sent
+        while sent < 8 * MAX_BODY:
+            sent += 2**16
+            yield b" " * 2**16
+
+    response = client.post("/api/replays", content=chunks(), headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and str(MAX_BODY) in _error(response)
+    response = client.post("/api/replays", content=b"[]", headers={"Content-Type": "application/json",
+                                                                     "Content-Length": str(MAX_BODY + 1)})  # fmt: skip
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize(
+    ("method", "url", "body", "words"),
+    [
+        ("post", "/api/replays", b"[" * 100_000 + b"]" * 100_000, ["nested too deeply"]),
+        ("post", "/api/games", b'{"agent": ' + b"[" * 5000 + b"]" * 5000 + b', "seat": "blue"}', ["nested"]),
+        ("get", "/api/results?path=" + "a" * 5000, None, ["is not a folder's path"]),
+        ("get", "/api/results?path=" + "a/" * 300, None, ["not an evaluation's results folder"]),
+        ("get", "/api/results?path=../..", None, ["outside the folder this app serves"]),
+        ("get", "/api/results?path=%00", None, ["is not a folder's path"]),
+        ("get", "/api/replays/x?step=\u0663", None, ["no replay"]),
+        ("post", "/api/replays/results", b'{"path": "' + b"b" * 5000 + b'", "game": 0}', ["is not a folder's path"]),
+    ],
+)
+def test_bad_input_gets_a_one_line_400_without_the_servers_paths(
+    client: TestClient, tmp_path: Path, method: str, url: str, body: bytes | None, words: list[str]
+) -> None:
+    (tmp_path / "served").mkdir(exist_ok=True)
+    if body is None:
+        response = client.get(url)
+    else:
+        response = client.post(url, content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code in (400, 404), response.text
+    message = _error(response)
+    assert all(w in message for w in words) and str(tmp_path) not in message and len(message) < 500, message
+
+
+def test_every_response_forbids_framing_and_foreign_content(client: TestClient) -> None:
+    for url in ("/", "/static/app.js", "/api/options", "/api/games/nope"):
+        response = client.get(url)
+        for name, value in SECURITY_HEADERS.items():
+            assert response.headers[name] == value, (url, name)
+    assert "frame-ancestors 'none'" in SECURITY_HEADERS["Content-Security-Policy"]
+
+
+def test_results_folders_replay_from_records_only(client: TestClient, tmp_path: Path) -> None:
+    """A folder without games.jsonl says so: its games are never played again (its agents are never loaded)."""
+    folder = tmp_path / "served" / "ev"
+    folder.mkdir(parents=True)
+    summary = {"config": {"labels": ["a", "b"], "agents": ["ismcts:20000", "ppo:x.zip"], "variant": "standard",
+                          "events": False}}  # fmt: skip
+    (folder / "summary.json").write_text(json.dumps(summary))
+    (folder / "games.csv").write_text("pairing,seed,blue,red,winner,score,decisions\na vs b,1,a,b,blue,2,80\n")
+    assert client.get("/api/results?path=ev").json()["records"] is False
+    response = client.post("/api/replays/results", json={"path": "ev", "game": 0})
+    assert response.status_code == 400 and "holds no games.jsonl" in _error(response)
+
+
+# ---------------------------------------------------------------- the store of games
+
+
+def test_store_evicts_the_least_recently_used_idle_game_never_one_in_use() -> None:
+    now = [0.0]
+    store: Store[str] = Store(capacity=3, per_client=2, idle=100, clock=lambda: now[0])
+    store.add("a", "A", "x")
+    now[0] = 1
+    store.add("b", "B", "y")
+    now[0] = 2
+    store.add("c", "C", "z")
+    now[0] = 3
+    assert store.get("a") == "A"  # reading refreshes: b is now the least recently used
+    store.add("d", "D", "w")
+    assert store.get("b") is None and store.get("a") == "A"
+    with store.use("c"), store.use("a"), store.use("d"):  # all in use: nothing may go
+        with pytest.raises(Busy):
+            store.add("e", "E", "v")
+        assert [store.get(k) for k in "acd"] == ["A", "C", "D"]
+    now[0] = 500  # all idle for longer than `idle`: they go first
+    store.add("e", "E", "q")
+    assert len(store) == 1
+
+
+def test_store_caps_each_client() -> None:
+    store: Store[str] = Store(capacity=10, per_client=2)
+    store.add("x1", "X1", "x")
+    store.add("y1", "Y1", "y")
+    store.add("x2", "X2", "x")
+    store.add("x3", "X3", "x")  # x's third: x's own least recently used goes, not y's
+    assert store.get("x1") is None and [store.get(k) for k in ("y1", "x2", "x3")] == ["Y1", "X2", "X3"]
+    with store.use("x2"), store.use("x3"), pytest.raises(Busy):
+        store.add("x4", "X4", "x")
+    assert len(store) == 3
+
+
+# ---------------------------------------------------------------- many players, one server
+
+
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[str]:
+    app = create_app(tmp_path)
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def _call(url: str, body: Any = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def test_fifty_players_at_once_lose_no_game(served: str) -> None:
+    moves, failures = 12, []
+
+    def player(k: int) -> None:
+        rng = random.Random(k)
+        status, body = _call(f"{served}/api/games", {"agent": "random", "seat": ("blue", "red")[k % 2]})
+        if status != 200:
+            failures.append((k, status, body))
+            return
+        game_id = body["view"]["game"]["id"]
+        for _ in range(moves):
+            view = body["view"]
+            if view["decision"] is None:
+                break
+            action = rng.choice(view["decision"]["actions"])["action"]
+            status, body = _call(f"{served}/api/games/{game_id}/actions", {"action": action})
+            if status != 200:
+                failures.append((k, status, body))
+                return
+        status, _ = _call(f"{served}/api/games/{game_id}")
+        if status != 200:
+            failures.append((k, status, "lost"))
+
+    threads = [threading.Thread(target=player, args=(k,)) for k in range(50)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(300)
+    assert not failures, failures[:3]
+
+
+def test_a_maximal_search_does_not_hold_up_another_player(served: str) -> None:
+    """While the agent of one game searches at the app's largest budget, another player's requests are
+    answered: they finish before the search does."""
+    status, body = _call(f"{served}/api/games", {"agent": "random", "seat": "blue"})
+    assert status == 200
+    other = body["view"]["game"]["id"]
+    done: dict[str, float] = {}
+
+    def search() -> None:  # red: the agent, blue, picks its warlord and places five cards first
+        _call(f"{served}/api/games", {"agent": f"ismcts:{MAX_SEARCH_ITERATIONS}", "seat": "red"})
+        done["search"] = time.monotonic()
+
+    thread = threading.Thread(target=search)
+    thread.start()
+    time.sleep(0.3)
+    for _ in range(3):
+        assert _call(f"{served}/api/games/{other}")[0] == 200
+        assert _call(f"{served}/api/options")[0] == 200
+    done["other"] = time.monotonic()
+    thread.join(300)
+    assert done["other"] < done["search"], "another player's requests waited for the search"
+
+
+def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> None:
+    """Checks of the flags come before the port's: with port 8765 taken, each error is still its own."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    held = socket.socket()
+    try:
+        held.bind(("127.0.0.1", 8765))
+        held.listen()
+    except OSError:
+        pass  # already taken by another process: the same situation
+    try:
+        for args, words in (
+            (["--agent", "ppo:/nonexistent"], "no PPO model at /nonexistent"),
+            (["--results", str(tmp_path / "nowhere")], f"--results {tmp_path / 'nowhere'} is not an evaluation's"),
+            (["--replay", str(tmp_path / "none.json")], f"--replay {tmp_path / 'none.json'}"),
+            (["--text", "--save", "/proc/nope/g.json"], "--save /proc/nope/g.json: the folder /proc/nope does not"),
+            (["--models", str(tmp_path / "none")], "is not a folder"),
+        ):
+            out = subprocess.run([sys.executable, "-m", "suntzu_env.play", "--no-browser", *args], capture_output=True,
+                                 text=True, cwd=root, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
+            assert out.returncode == 2 and words in out.stderr, out.stderr
+            assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, out.stderr
+    finally:
+        held.close()
+
+
+def test_ctrl_c_in_the_terminal_prints_one_line() -> None:
+    """--text: Ctrl+C at a prompt abandons the game with one line on stderr, no traceback."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root, pipe = Path(__file__).resolve().parent.parent, subprocess.PIPE
+    env = dict(os.environ, PYTHONUNBUFFERED="1")
+    command = [sys.executable, "-m", "suntzu_env.play", "--text", "--seed", "1"]
+    proc = subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+    try:
+        assert proc.stdout is not None and proc.stderr is not None
+        while "Choose your warlord" not in proc.stdout.readline():
+            assert proc.poll() is None, proc.stderr.read()
+        proc.send_signal(signal.SIGINT)
+        err = proc.stderr.read()
+        assert proc.wait(60) == 130
+    finally:
+        proc.kill()
+    assert err.strip() == "interrupted: the game is abandoned", err
