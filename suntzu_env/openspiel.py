@@ -39,9 +39,9 @@ clones (`state.child(a)`, `state.clone()`) and pickled games and states (`pickle
 
 `AgentBot` plays any of our agents (`agents.make_agent`) as a `pyspiel.Bot`, e.g. in
 `open_spiel.python.algorithms.evaluate_bots`; `ISMCTSBot` is OpenSpiel's Python information-set MCTS with the
-`restart_at` that OpenSpiel's game loops call. OpenSpiel's C++ bots (`pyspiel.MCTSBot`,
-`pyspiel.make_uniform_random_bot`, ...) cannot play a game written in Python: use the Python ones
-(`open_spiel.python.algorithms`).
+`restart_at` that OpenSpiel's game loops call. OpenSpiel's C++ search bots (`pyspiel.MCTSBot`) crash the
+interpreter (a segmentation fault) on any game written in Python, OpenSpiel's own `python_tic_tac_toe`
+included: use the Python ones (`open_spiel.python.algorithms.mcts`, `ISMCTSBot` here).
 """
 
 from __future__ import annotations

@@ -8,8 +8,8 @@ order), the cards it drew and its unused warlords; never the opponent's. `tests/
 checks every view against resampled hidden information. Until a round's first reveal, the board shows the
 cards of the last finished round, which the state keeps (`last_reveal`): all of them were revealed.
 
-Images are drawn with Pillow and shown in a pygame window for `render_mode="human"`; both are imported
-only when a picture is asked for.
+Images are drawn with Pillow and shown in a pygame window for `render_mode="human"` (pygame comes with the
+`human` extra); both are imported only when a picture is asked for.
 """
 
 from __future__ import annotations
@@ -343,10 +343,10 @@ class HumanWindow:
         self._clock: Any = None
 
     def show(self, image: np.ndarray) -> None:
-        try:
-            import pygame
-        except ImportError as error:
-            raise ImportError('render_mode="human" needs pygame: pip install pygame') from error
+        from suntzu_env.episode import require_pygame
+
+        require_pygame()
+        import pygame
         if self._screen is None:
             pygame.display.init()
             pygame.display.set_caption("Sun Tzu")
