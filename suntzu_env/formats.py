@@ -66,7 +66,7 @@ class _Format:
         return {self.key: seen[OBSERVATION], MASK: self.mask(seen[MASK])}
 
     def info(self, info: dict[str, Any]) -> dict[str, Any]:
-        if MASK not in info:
+        if MASK not in info or self.masks == "int8":
             return info
         mask = info[MASK].tolist() if self.masks == "list" else self.mask(info[MASK])
         return {**info, MASK: mask}
@@ -79,6 +79,7 @@ class FormattedAEC(BaseWrapper):
         super().__init__(env)
         self._form = form
         self._spaces = {agent: form.space(env.observation_space(agent)) for agent in env.possible_agents}
+        self._infos: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}  # agent: (the env's info, ours)
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self._spaces[agent]
@@ -87,8 +88,16 @@ class FormattedAEC(BaseWrapper):
         return self._form.observation(self.env.observe(agent))
 
     @property
-    def infos(self) -> dict[str, dict[str, Any]]:  # what `last()` reads too
-        return {agent: self._form.info(info) for agent, info in self.env.infos.items()}
+    def infos(self) -> dict[str, dict[str, Any]]:
+        """The env's infos in this format; the same dict while the env's is the same (as `last()` and
+        PettingZoo's `api_test` expect)."""
+        out = {}
+        for agent, info in self.env.infos.items():
+            known = self._infos.get(agent)
+            if known is None or known[0] is not info:
+                known = self._infos[agent] = (info, self._form.info(info))
+            out[agent] = known[1]
+        return out
 
 
 class FormattedParallel(BaseParallelWrapper):
