@@ -9,10 +9,10 @@
 | checkpoints  | `Algorithm.save_to_path`                                | written aside, then renamed into place      |
 
 The AEC environment's observation is `{"observation", "action_mask"}`; RLlib's action-masking module reads
-`{"observations", "action_mask"}`, which `suntzu_env.formats.rllib_observations` gives. Each episode the learner takes a seat and faces one of
-`--opponents` (drawn from the episode's id): a scripted agent, or the learner itself (`self`). The trained module
-plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's sampling is not reproducible bit for bit
-across runs, unlike `experiments.train`.
+`{"observations", "action_mask"}`, which `suntzu_env.formats.rllib_observations` gives. Each episode the
+learner takes a seat and faces one of `--opponents` (drawn from the episode's id): a scripted agent, or the
+learner itself (`self`). The trained module plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's
+sampling is not reproducible bit for bit across runs, unlike `experiments.train`.
 """
 
 from __future__ import annotations

@@ -64,9 +64,10 @@ class EnvSettings:
     """An environment's arguments, validated once: the game's `Options` and how the environment serves it.
 
     `options`: the rules (variant, events, map; see `suntzu_env.options.Options`). `render_mode`: None,
-    "ansi", "rgb_array" or "human" (which needs pygame: the `human` extra). `shaped_reward`: weight of the potential-based shaping term, a finite
-    number >= 0. `illegal_action`: "loss" (the game ends, the offender gets -1) or "raise" (ValueError,
-    nothing changes). `flat_observation`: one Box vector (observation then mask) instead of a dict.
+    "ansi", "rgb_array" or "human" (which needs pygame: the `human` extra). `shaped_reward`: weight of the
+    potential-based shaping term, a finite number >= 0. `illegal_action`: "loss" (the game ends, the offender
+    gets -1) or "raise" (ValueError, nothing changes). `flat_observation`: one Box vector (observation then mask)
+    instead of a dict.
     A wrong type raises TypeError, a value not allowed ValueError, each naming the argument.
     """
 
@@ -325,8 +326,8 @@ class Episode:
 
 __all__ = [
     "ENV_FIELDS",
-    "ILLEGAL_ACTION_MODES",
     "HUMAN_EXTRA",
+    "ILLEGAL_ACTION_MODES",
     "RENDER_MODES",
     "EnvSettings",
     "Episode",

@@ -53,9 +53,7 @@ class _Format:
         if self.key is None:
             return space[OBSERVATION]
         mask = space[MASK]
-        return spaces.Dict(
-            {self.key: space[OBSERVATION], MASK: spaces.Box(0, 1, mask.shape, dtype=self.mask_dtype)}
-        )
+        return spaces.Dict({self.key: space[OBSERVATION], MASK: spaces.Box(0, 1, mask.shape, dtype=self.mask_dtype)})
 
     def mask(self, mask: np.ndarray) -> np.ndarray:
         return mask.astype(self.mask_dtype)

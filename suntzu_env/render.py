@@ -347,6 +347,7 @@ class HumanWindow:
 
         require_pygame()
         import pygame
+
         if self._screen is None:
             pygame.display.init()
             pygame.display.set_caption("Sun Tzu")

@@ -148,14 +148,14 @@ def test_gymnasium_make_vec_reaches_the_compiled_vector_env() -> None:
     direct = SunTzuVectorEnv(3, opponents="greedy", variant="beginner")
     assert isinstance(envs, SunTzuVectorEnv) and isinstance(default, SunTzuVectorEnv)
     assert envs.env.opponent_names == ["greedy"] * 3 and envs.spec.id == "SunTzu-v1"
-    (obs, infos), (direct_obs, direct_infos) = envs.reset(seed=4), direct.reset(seed=4)
+    (obs, infos), (direct_obs, _) = envs.reset(seed=4), direct.reset(seed=4)
     rng = np.random.default_rng(0)
     ended = 0
     for _ in range(150):
         assert envs.observation_space.contains(obs) and np.array_equal(obs, direct_obs)
         actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
         obs, rewards, terminations, _, infos = envs.step(actions)
-        direct_obs, direct_rewards, _, _, direct_infos = direct.step(actions)
+        direct_obs, direct_rewards, _, _, _ = direct.step(actions)
         assert np.array_equal(rewards, direct_rewards)
         ended += int(terminations.sum())
     assert ended >= 1

@@ -46,7 +46,7 @@ def test_idle_noop_plays_the_same_games_with_one_legal_noop_for_the_idle_side() 
     """The same seed and actions give the same game as `idle="empty"`; each mask is the empty mode's with the noop
     added where that one is all zero (never all zero itself); `active` says which; R4.1: both place at once."""
     noop, empty = parallel_env(idle="noop"), parallel_env()
-    (obs, infos), (e_obs, e_infos) = noop.reset(seed=3), empty.reset(seed=3)
+    (obs, infos), (e_obs, _) = noop.reset(seed=3), empty.reset(seed=3)
     rng = np.random.default_rng(3)
     both = one = 0
     while noop.agents:
@@ -62,7 +62,7 @@ def test_idle_noop_plays_the_same_games_with_one_legal_noop_for_the_idle_side() 
         one += len(active) == 1
         assert all(actions[a] == NOOP for a in actions if a not in active)
         obs, rewards, terms, _, infos = noop.step(actions)
-        e_obs, e_rewards, e_terms, _, e_infos = empty.step({a: actions[a] for a in active})
+        e_obs, e_rewards, e_terms, _, _ = empty.step({a: actions[a] for a in active})
         assert rewards == e_rewards and terms == e_terms
     assert both > 0 and one > 0
     assert all(obs[a]["action_mask"][NOOP] == 1 and obs[a]["action_mask"].sum() == 1 for a in obs)  # the end
@@ -110,7 +110,8 @@ def test_rllib_observations_pass_pettingzoo_api_tests(idle: str) -> None:
     seen, infos = par.reset(seed=1)
     raw, raw_infos = parallel_env(variant="beginner", idle=idle).reset(seed=1)
     for agent in ("blue", "red"):
-        assert set(seen[agent]) == {"observations", "action_mask"} and par.observation_space(agent).contains(seen[agent])
+        assert set(seen[agent]) == {"observations", "action_mask"}
+        assert par.observation_space(agent).contains(seen[agent])
         assert np.array_equal(seen[agent]["observations"], raw[agent]["observation"])
         assert np.array_equal(seen[agent]["action_mask"], raw[agent]["action_mask"])
         assert np.array_equal(infos[agent]["action_mask"], raw_infos[agent]["action_mask"])
