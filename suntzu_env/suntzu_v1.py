@@ -320,8 +320,8 @@ class _SunTzuTable(EnvFace):
         self.possible_agents: list[str] = list(SEATS)
         self.agents: list[str] = []
         n = self.n_actions
-        space = flat_observation_box(n) if self.settings.flat_observation else dict_observation_space(n)
-        self.observation_spaces = {agent: space for agent in self.possible_agents}
+        space = flat_observation_box if self.settings.flat_observation else dict_observation_space
+        self.observation_spaces = {agent: space(n) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         low, high = observation_bounds()
         self.state_space = spaces.Box(low=np.tile(low, 2), high=np.tile(high, 2), dtype=np.float32)
