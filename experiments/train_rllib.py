@@ -2,17 +2,17 @@
 
 | piece        | what RLlib provides                                     | the glue here                               |
 |--------------|---------------------------------------------------------|---------------------------------------------|
-| environment  | `PettingZooEnv` over the game's AEC environment         | `rllib_keys`: the observation key renamed   |
+| environment  | `PettingZooEnv` over the game's AEC environment         | none: `suntzu_env.formats` renames the key  |
 | masking      | the example `ActionMaskingTorchRLModule` (PPO)          | none                                        |
 | opponents    | multi-agent policies and a policy mapping per episode   | `ScriptedRLModule`: a scripted agent played |
 | workers      | env runners on the cluster's CPUs (`--env-runners`)     | none                                        |
 | checkpoints  | `Algorithm.save_to_path`                                | written aside, then renamed into place      |
 
 The AEC environment's observation is `{"observation", "action_mask"}`; RLlib's action-masking module reads
-`{"observations", "action_mask"}`, hence `rllib_keys`. Each episode the learner takes a seat and faces one of
-`--opponents` (drawn from the episode's id): a scripted agent, or the learner itself (`self`). The trained module
-plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's sampling is not reproducible bit for bit
-across runs, unlike `experiments.train`.
+`{"observations", "action_mask"}`, which `suntzu_env.formats.rllib_observations` gives. Each episode the
+learner takes a seat and faces one of `--opponents` (drawn from the episode's id): a scripted agent, or the
+learner itself (`self`). The trained module plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's
+sampling is not reproducible bit for bit across runs, unlike `experiments.train`.
 """
 
 from __future__ import annotations
@@ -98,30 +98,9 @@ def rllib_env(env_config: dict[str, Any]) -> Any:
     """The game's AEC environment as RLlib's `PettingZooEnv`, its observation under RLlib's keys."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    return PettingZooEnv(rllib_keys(GAME.env(GAME.options(env_config.get("options")))))
+    from suntzu_env.formats import rllib_observations
 
-
-def _keys_wrapper() -> type:
-    from gymnasium import spaces
-    from pettingzoo.utils import BaseWrapper
-
-    class Keys(BaseWrapper):
-        """`{"observation", "action_mask"}` as `{"observations", "action_mask"}` (what RLlib's masking reads)."""
-
-        def observation_space(self, agent: str) -> Any:
-            space = self.env.observation_space(agent)
-            return spaces.Dict({"observations": space["observation"], "action_mask": space["action_mask"]})
-
-        def observe(self, agent: str) -> Any:
-            seen = self.env.observe(agent)
-            return {"observations": seen["observation"], "action_mask": seen["action_mask"]}
-
-    return Keys
-
-
-def rllib_keys(env: Any) -> Any:
-    """The AEC environment `env` with its observation under RLlib's keys (the wrapper's class made on first use)."""
-    return _keys_wrapper()(env)
+    return PettingZooEnv(rllib_observations(GAME.env(GAME.options(env_config.get("options")))))
 
 
 def _scripted_module_class() -> type:

@@ -10,6 +10,7 @@ it too. `EnvSettings` is the one declaration of the environments' arguments.
 
 from __future__ import annotations
 
+import importlib.util
 import warnings
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
@@ -32,8 +33,26 @@ from suntzu_env.rules import SEATS
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
+HUMAN_EXTRA = 'pip install "suntzu-env[human]"'  # pygame (pygame-ce) for render_mode="human"
 ILLEGAL_ACTION_MODES = ("raise", "loss")
 RESET_OPTIONS: tuple[str, ...] = ()  # the keys `reset(options=...)` understands: none so far
+
+
+def pygame_installed() -> bool:
+    """Whether pygame (or pygame-ce, which installs the same `pygame` package) can be imported."""
+    return importlib.util.find_spec("pygame") is not None
+
+
+def render_modes() -> list[str]:
+    """The render modes this installation can serve: "human" only where pygame is installed (the `human`
+    extra), so checkers that try every mode of `metadata["render_modes"]` (Gymnasium's `check_env`) pass."""
+    return [mode for mode in RENDER_MODES if mode != "human" or pygame_installed()]
+
+
+def require_pygame() -> None:
+    """Raise a one-line ModuleNotFoundError naming the extra where pygame is missing."""
+    if not pygame_installed():
+        raise ModuleNotFoundError(f'render_mode="human" needs pygame, which the human extra installs: {HUMAN_EXTRA}')
 
 
 class IllegalActionWarning(UserWarning):
@@ -45,9 +64,10 @@ class EnvSettings:
     """An environment's arguments, validated once: the game's `Options` and how the environment serves it.
 
     `options`: the rules (variant, events, map; see `suntzu_env.options.Options`). `render_mode`: None,
-    "ansi", "rgb_array" or "human". `shaped_reward`: weight of the potential-based shaping term, a finite
-    number >= 0. `illegal_action`: "loss" (the game ends, the offender gets -1) or "raise" (ValueError,
-    nothing changes). `flat_observation`: one Box vector (observation then mask) instead of a dict.
+    "ansi", "rgb_array" or "human" (which needs pygame: the `human` extra). `shaped_reward`: weight of the
+    potential-based shaping term, a finite number >= 0. `illegal_action`: "loss" (the game ends, the offender
+    gets -1) or "raise" (ValueError, nothing changes). `flat_observation`: one Box vector (observation then mask)
+    instead of a dict.
     A wrong type raises TypeError, a value not allowed ValueError, each naming the argument.
     """
 
@@ -62,6 +82,8 @@ class EnvSettings:
             raise TypeError(f"options must be a suntzu_env.options.Options, got {type(self.options).__name__}")
         if self.render_mode is not None:
             check_choice(self.render_mode, "render_mode", RENDER_MODES)
+            if self.render_mode == "human":
+                require_pygame()
         object.__setattr__(self, "shaped_reward", check_number(self.shaped_reward, "shaped_reward", low=0.0))
         check_choice(self.illegal_action, "illegal_action", ILLEGAL_ACTION_MODES)
         object.__setattr__(self, "flat_observation", check_bool(self.flat_observation, "flat_observation"))
@@ -293,6 +315,7 @@ class Episode:
 
 __all__ = [
     "ENV_FIELDS",
+    "HUMAN_EXTRA",
     "ILLEGAL_ACTION_MODES",
     "RENDER_MODES",
     "EnvSettings",
@@ -300,4 +323,7 @@ __all__ = [
     "IllegalActionWarning",
     "check_reset",
     "illegal_action_warning",
+    "pygame_installed",
+    "render_modes",
+    "require_pygame",
 ]

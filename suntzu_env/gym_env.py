@@ -11,7 +11,7 @@ from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Agent
-from suntzu_env.episode import RENDER_MODES, EnvSettings, check_reset
+from suntzu_env.episode import EnvSettings, check_reset, render_modes
 from suntzu_env.options import Options, check_choice
 from suntzu_env.protocol import hand_game
 from suntzu_env.retired import RETIRED_ENV_ID
@@ -50,7 +50,9 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
     docstring describes the game, the observation and every action); the opponent answers every decision
     of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
     Registered with Gymnasium as `"SunTzu-v2"` (`import suntzu_env` first, or name it
-    `"suntzu_env:SunTzu-v2"`): `gymnasium.make("SunTzu-v2", opponent="greedy")`, `gymnasium.make_vec`.
+    `"suntzu_env:SunTzu-v2"`): `gymnasium.make("SunTzu-v2", opponent="greedy")`; `gymnasium.make_vec`
+    gives the compiled `suntzu_env.vec_env.SunTzuVectorEnv` (its vector entry point, the default mode), or
+    Gymnasium's vector envs over this class with `vectorization_mode="sync"` or `"async"`.
 
     ## Action Space
 
@@ -106,7 +108,7 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
     * v0: Initial release (suntzu-env 0.1.0).
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": render_modes(), "render_fps": 2}  # "human": with pygame
 
     def __init__(
         self, opponent: Opponent = "random", seat: str = "random", options: Options | None = None, **kwargs: Any
@@ -224,9 +226,28 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
         return self.episode.game.observation(self.seat)
 
 
+def make_vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.VectorEnv:
+    """The registered vector entry point: `SunTzuVectorEnv(num_envs, **kwargs)`, every game stepped at once in
+    compiled code (`suntzu_env.vec_env`, which needs Stable-Baselines3: the `train` extra)."""
+    try:
+        from suntzu_env.vec_env import SunTzuVectorEnv
+    except ModuleNotFoundError as error:
+        raise ModuleNotFoundError(
+            f"gymnasium.make_vec({ENV_ID!r}) plays through SunTzuVectorEnv, which needs {error.name} "
+            '(pip install "suntzu-env[train]"); or pass vectorization_mode="sync" or "async"'
+        ) from error
+    return SunTzuVectorEnv(num_envs, **kwargs)
+
+
 def register() -> None:
-    """Register `SunTzuGymEnv` with Gymnasium as `"SunTzu-v2"` (done when `suntzu_env` is imported)."""
+    """Register `SunTzuGymEnv` with Gymnasium as `"SunTzu-v2"` (done when `suntzu_env` is imported), with
+    `SunTzuVectorEnv` as its vector entry point: `gymnasium.make_vec("SunTzu-v2", num_envs)` steps every game
+    in compiled code (`vectorization_mode="sync"` or `"async"` gives Gymnasium's own vector envs instead)."""
     if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="suntzu_env.gym_env:SunTzuGymEnv")
+        gymnasium.register(
+            id=ENV_ID,
+            entry_point="suntzu_env.gym_env:SunTzuGymEnv",
+            vector_entry_point="suntzu_env.gym_env:make_vector_env",
+        )
     if RETIRED_ENV_ID not in gymnasium.registry:  # rules v1's id: making it raises, saying what changed
         gymnasium.register(id=RETIRED_ENV_ID, entry_point="suntzu_env.retired:retired_env")

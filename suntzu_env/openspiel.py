@@ -22,32 +22,48 @@ state = game.new_initial_state()  # a chance node: the deal
 | information           | imperfect (R9)                                                                  |
 | max game length       | `MAX_GAME_LENGTH` decisions, a bound worked out from the rules                  |
 | observation tensor    | the seat's observation vector (`suntzu_env.observation`), pieces as views       |
-| information state     | string: the seat's observations and own actions since the deal (perfect         |
-|                       | recall), hashed; tensor: the current observation vector (not perfect recall)    |
+| information state     | string only: the seat's observations and own actions since the deal (perfect    |
+|                       | recall), hashed; no tensor (the observation vector is not perfect recall, and   |
+|                       | Deep CFR or NFSP trust `provides_information_state_tensor`)                     |
 | resample_from_infostate | `Game.sample_determinization` (`suntzu_env.determinize`)                      |
 
-Parameters: `variant` ("standard" or "beginner"), `events` (bool), `deals` (chance outcomes, >= 1).
+Parameters: `variant` ("standard" or "beginner"), `events` (bool), `deals` (chance outcomes, >= 1),
+`endgame` (a whole number >= 0; 0, the default: the whole game). With `endgame` k > 0 each deal's game is
+first played out to its end by uniformly random moves drawn from the deal's number, and the players take over
+k decisions before that end: a small game whose tree tabular solvers can walk (`CFRSolver` on
+`{"variant": "beginner", "deals": 1, "endgame": 4}`, `tests/test_openspiel.py`). The full game is out of their
+reach: one external-sampling iteration on `beginner` meets hundreds of thousands of information sets.
+
+The state reads these settings from `game.get_parameters()`, never from Python attributes of the game, so
+clones (`state.child(a)`, `state.clone()`) and pickled games and states (`pickle`, `serialize=True`) keep them.
+
 `AgentBot` plays any of our agents (`agents.make_agent`) as a `pyspiel.Bot`, e.g. in
-`open_spiel.python.algorithms.evaluate_bots`.
+`open_spiel.python.algorithms.evaluate_bots`; `ISMCTSBot` is OpenSpiel's Python information-set MCTS with the
+`restart_at` that OpenSpiel's game loops call. OpenSpiel's C++ search bots (`pyspiel.MCTSBot`) crash the
+interpreter (a segmentation fault) on any game written in Python, OpenSpiel's own `python_tic_tac_toe`
+included: use the Python ones (`open_spiel.python.algorithms.mcts`, `ISMCTSBot` here).
 """
 
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 import pyspiel
+from open_spiel.python.algorithms import ismcts
 
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.game import Game
 from suntzu_env.observation import OBSERVATION_PIECES, OBSERVATION_SIZE
-from suntzu_env.options import check_variant
+from suntzu_env.options import Options, check_bool, check_variant, is_integer
 from suntzu_env.rules import N_BASE_CARDS, N_PROVINCES, N_ROUNDS, SEATS, VARIANT_RULES
 
 GAME_NAME = "python_suntzu"
 DEFAULT_DEALS = 1024
 N_PLAYERS = 2
+PARAMETERS: dict[str, Any] = {"variant": "standard", "events": False, "deals": DEFAULT_DEALS, "endgame": 0}
 
 
 def max_game_length() -> int:
@@ -92,11 +108,30 @@ GAME_TYPE = pyspiel.GameType(
     max_num_players=N_PLAYERS,
     min_num_players=N_PLAYERS,
     provides_information_state_string=True,
-    provides_information_state_tensor=True,
+    provides_information_state_tensor=False,  # the observation vector is not perfect recall
     provides_observation_string=True,
     provides_observation_tensor=True,
-    parameter_specification={"variant": "standard", "events": False, "deals": DEFAULT_DEALS},
+    parameter_specification=PARAMETERS,
 )
+
+
+def check_parameters(params: Mapping[str, Any]) -> tuple[Options, int, int]:
+    """The rules, the number of deals and `endgame` of a game's parameters (defaults for the missing ones).
+
+    A bad value raises ValueError naming the parameter.
+    """
+    unknown = sorted(set(params) - set(PARAMETERS))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; the game takes {sorted(PARAMETERS)}")
+    p = {**PARAMETERS, **params}
+    try:
+        options = Options(variant=check_variant(p["variant"]), events=check_bool(p["events"], "events"))
+    except TypeError as error:
+        raise ValueError(str(error)) from None
+    for name, low in (("deals", 1), ("endgame", 0)):
+        if not is_integer(p[name]) or p[name] < low:
+            raise ValueError(f"{name} must be a whole number >= {low}, got {p[name]!r}")
+    return options, int(p["deals"]), int(p["endgame"])
 
 
 def _game_info(deals: int) -> pyspiel.GameInfo:
@@ -115,21 +150,34 @@ def _chain(trace: bytes, data: bytes) -> bytes:
     return hashlib.blake2b(trace + data, digest_size=16).digest()
 
 
+def random_playout(game: Game, deal: int) -> list[int]:
+    """The actions of `game` played out to its end by uniformly random moves drawn from `deal` (`endgame`)."""
+    rng = np.random.default_rng(deal)
+    playout = game.clone()
+    actions = []
+    while not playout.is_terminal:
+        legal = playout.legal_actions()
+        actions.append(legal[int(rng.integers(len(legal)))])
+        playout.apply(actions[-1])
+    return actions
+
+
 class SunTzuGame(pyspiel.Game):
-    """The OpenSpiel game: parameters `variant`, `events`, `deals` (see the module)."""
+    """The OpenSpiel game: parameters `variant`, `events`, `deals`, `endgame` (see the module).
+
+    Everything about the game is read from `get_parameters()`: pyspiel keeps the parameters when it copies
+    or unpickles a game, but not a Python attribute.
+    """
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = dict(params or {})
-        self.variant = check_variant(params.get("variant", "standard"))
-        events = params.get("events", False)
-        if not isinstance(events, bool):
-            raise ValueError(f"events must be a bool, got {events!r}")
-        self.events = events
-        deals = params.get("deals", DEFAULT_DEALS)
-        if not isinstance(deals, int) or isinstance(deals, bool) or deals < 1:
-            raise ValueError(f"deals must be a whole number >= 1, got {deals!r}")
-        self.deals = deals
+        params = {**PARAMETERS, **(params or {})}
+        _, deals, _ = check_parameters(params)
         super().__init__(GAME_TYPE, _game_info(deals), params)
+
+    @property
+    def options(self) -> Options:
+        """The rules the games are played under (from the parameters)."""
+        return check_parameters(self.get_parameters())[0]
 
     def new_initial_state(self) -> SunTzuState:
         return SunTzuState(self)
@@ -139,13 +187,19 @@ class SunTzuGame(pyspiel.Game):
 
 
 class SunTzuState(pyspiel.State):
-    """A state: the chance node of the deal, then a `Game`."""
+    """A state: the chance node of the deal, then a `Game`.
 
-    def __init__(self, game: SunTzuGame) -> None:
+    Its Python attributes are the game in progress and the seats' traces only: pyspiel copies them (deep
+    copies on `clone`, a pickle on `serialize`), and reads the settings from the game's parameters.
+    """
+
+    def __init__(self, game: pyspiel.Game) -> None:
         super().__init__(game)
-        self._spiel_game = game
         self.game: Game | None = None
         self._traces = [b"", b""]  # per seat, a running hash of what it observed and did
+
+    def _settings(self) -> tuple[Options, int, int]:
+        return check_parameters(self.get_game().get_parameters())
 
     # ------------------------------------------------------------ the game
 
@@ -162,16 +216,24 @@ class SunTzuState(pyspiel.State):
         return self.game.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        p = 1.0 / self._spiel_game.deals
-        return [(d, p) for d in range(self._spiel_game.deals)]
+        deals = self._settings()[1]
+        return [(d, 1.0 / deals) for d in range(deals)]
 
     def _apply_action(self, action: int) -> None:
-        if self.game is None:
-            self.game = Game.new(int(action), self._spiel_game.variant, self._spiel_game.events)
-        else:
-            side = self.current_player()
-            self._traces[side] = _chain(self._traces[side], b"a%d" % action)
-            self.game.apply(int(action))
+        if self.game is not None:
+            self._play(int(action))
+            return
+        options, _, endgame = self._settings()
+        self.game = Game.new(int(action), options)
+        self._remember()
+        if endgame:
+            for move in random_playout(self.game, int(action))[:-endgame]:
+                self._play(move)
+
+    def _play(self, action: int) -> None:
+        side = self.current_player()
+        self._traces[side] = _chain(self._traces[side], b"a%d" % action)
+        self.game.apply(action)
         self._remember()
 
     def _remember(self) -> None:
@@ -198,7 +260,7 @@ class SunTzuState(pyspiel.State):
 
         The other seat's trace is replaced by one drawn for this sample, so nothing it held shows through.
         """
-        clone = SunTzuState(self._spiel_game)
+        clone = self.get_game().new_initial_state()
         if self.game is None:
             return clone
         seed = int(float(probability_sampler()) * 2**53)
@@ -228,14 +290,19 @@ class SunTzuObserver:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("only a player's own observation (public and its private information) is provided")
         self.perfect_recall = iig_obs_type.perfect_recall
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
         self.dict: dict[str, np.ndarray] = {}
+        if self.perfect_recall:  # the information state has a string only (see the module)
+            self.tensor: np.ndarray | None = None
+            return
+        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
         at = 0
         for piece in OBSERVATION_PIECES:
             self.dict[piece.name] = self.tensor[at : at + piece.size]
             at += piece.size
 
     def set_from(self, state: SunTzuState, player: int) -> None:
+        if self.tensor is None:
+            return
         if state.game is None:
             self.tensor.fill(0.0)
             return
@@ -273,6 +340,15 @@ class AgentBot(pyspiel.Bot):
 
     def inform_action(self, state: SunTzuState, player_id: int, action: int) -> None:
         pass
+
+
+class ISMCTSBot(ismcts.ISMCTSBot):
+    """OpenSpiel's Python `ISMCTSBot` (on our determinization, `resample_from_infostate`), with the
+    `restart_at` that OpenSpiel's game loops (`evaluate_bots`) call: it searches afresh at every step, so a
+    new game only clears its tree."""
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self.reset()
 
 
 pyspiel.register_game(GAME_TYPE, SunTzuGame)

@@ -8,8 +8,8 @@ order), the cards it drew and its unused warlords; never the opponent's. `tests/
 checks every view against resampled hidden information. Until a round's first reveal, the board shows the
 cards of the last finished round, which the state keeps (`last_reveal`): all of them were revealed.
 
-Images are drawn with Pillow and shown in a pygame window for `render_mode="human"`; both are imported
-only when a picture is asked for.
+Images are drawn with Pillow and shown in a pygame window for `render_mode="human"` (pygame comes with the
+`human` extra); both are imported only when a picture is asked for.
 """
 
 from __future__ import annotations
@@ -352,10 +352,11 @@ class HumanWindow:
         self._clock: Any = None
 
     def show(self, image: np.ndarray) -> None:
-        try:
-            import pygame
-        except ImportError as error:
-            raise ImportError('render_mode="human" needs pygame: pip install pygame') from error
+        from suntzu_env.episode import require_pygame
+
+        require_pygame()
+        import pygame
+
         if self._screen is None:
             if not _has_screen():  # SDL would try every video driver and print an error for each one
                 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")

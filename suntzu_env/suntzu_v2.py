@@ -35,6 +35,13 @@ wants every live agent in every step's dictionaries. A learner that must not rec
 should use the AEC environment (a turn-based learner sees only the agent to act) or drop the steps whose
 mask is all zero.
 
+`parallel_env(idle="noop")` is for learners that sample every agent's action from its mask at every step
+(TorchRL, AgileRL, RLlib's `ParallelPettingZooEnv`), which an all-zero mask breaks: the action space gains one
+action, `noop` (id {n_actions}, `NOOP`), the one legal action of an agent with nothing to decide (and of both
+once the game is over), so no mask is ever all zero; `infos[agent]["active"]` says whether the agent decides
+in this step, so a learner can leave out the idle steps. An active agent's `noop`, or an idle agent's other
+action, is illegal like any action outside the mask.
+
 PettingZoo's converters: `aec_to_parallel(env())` refuses (metadata `is_parallelizable` is False, since
 agents do not act in a fixed cycle; use the native `parallel_env`); `turn_based_aec_to_parallel(env())`
 works, with placements one side after the other and `infos[agent]["active_agent"]` naming the agent to act;
@@ -48,6 +55,7 @@ from suntzu_env import env, parallel_env
 
 env(variant="standard", events=False, render_mode=None, shaped_reward=0.0, illegal_action="loss",
     adjacency=None, flat_observation=False)
+parallel_env(..., idle="empty")  # the same arguments, and idle: "empty" or "noop" (above)
 env(options=Options(variant="beginner", events=True), shaped_reward=0.1)  # the same rules as one value
 ```
 
@@ -61,7 +69,9 @@ no `+2`/`+3`, R2.2).
 `events`: play with the five event cards (R2.3, R7). Off by default, as in the rulebook.
 
 `render_mode`: `None`, `"ansi"` (the board as text), `"rgb_array"` (the board as an image) or `"human"`
-(the image in a pygame window, refreshed at every step). Only public information is drawn.
+(the image in a pygame window, refreshed at every step; it needs the `human` extra,
+`pip install "suntzu-env[human]"`, and is listed in `metadata["render_modes"]` only where pygame is
+installed). Only public information is drawn.
 
 `shaped_reward`: weight w of an optional shaping term, `0.0` (off) by default, a finite number >= 0. With
 w > 0 every step also pays each side w·(Φ(s') − Φ(s)), where Φ is the marker toward that side as it would
@@ -153,20 +163,22 @@ from pettingzoo.utils import wrappers
 
 from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
 from suntzu_env.episode import (
-    RENDER_MODES,
     EnvSettings,
     Episode,
     IllegalActionWarning,
     check_reset,
+    render_modes,
 )
 from suntzu_env.game import Game
 from suntzu_env.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
-from suntzu_env.options import Options
+from suntzu_env.options import Options, check_choice
 from suntzu_env.render import HumanWindow, board_image, board_text
 from suntzu_env.rules import N_PROVINCES, SEATS
 
 NP = N_PROVINCES
 FLAT_SIZE = OBSERVATION_SIZE + N_ACTIONS
+IDLE_MODES = ("empty", "noop")  # parallel_env(idle=...): the idle side's mask all zero, or its one noop
+NOOP = N_ACTIONS  # with idle="noop": the one legal action of an agent with nothing to decide
 
 
 def observation_box() -> spaces.Box:
@@ -175,11 +187,22 @@ def observation_box() -> spaces.Box:
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
-def flat_observation_box() -> spaces.Box:
-    """The Box of one flat observation: the observation vector, then the action mask as 0.0/1.0."""
+def flat_observation_box(n_actions: int = N_ACTIONS) -> spaces.Box:
+    """The Box of one flat observation: the observation vector, then the action mask (of `n_actions`) as
+    0.0/1.0."""
     low, high = observation_bounds()
-    zeros, ones = np.zeros(N_ACTIONS, np.float32), np.ones(N_ACTIONS, np.float32)
+    zeros, ones = np.zeros(n_actions, np.float32), np.ones(n_actions, np.float32)
     return spaces.Box(low=np.concatenate([low, zeros]), high=np.concatenate([high, ones]), dtype=np.float32)
+
+
+def dict_observation_space(n_actions: int = N_ACTIONS) -> spaces.Dict:
+    """The dict observation: the observation vector and the int8 action mask (of `n_actions`)."""
+    return spaces.Dict(
+        {
+            "observation": observation_box(),
+            "action_mask": spaces.Box(low=0, high=1, shape=(n_actions,), dtype=np.int8),
+        }
+    )
 
 
 def describe_actions() -> str:
@@ -284,12 +307,13 @@ class _SunTzuTable(EnvFace):
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "suntzu_v2",
-        "render_modes": list(RENDER_MODES),
+        "render_modes": render_modes(),  # "human" only where pygame is installed
         # agents do not act in a fixed cycle, so PettingZoo's generic aec_to_parallel does not apply
         "is_parallelizable": False,
         "render_fps": 2,
     }
     default_illegal_action: ClassVar[str] = "loss"
+    n_actions: int = N_ACTIONS  # the size of the action space (one more with parallel_env(idle="noop"))
 
     def __init__(self, options: Options | None = None, **kwargs: Any) -> None:
         """`options` (or its fields `variant`, `events`, `adjacency` as keywords) and the environment's own
@@ -299,19 +323,10 @@ class _SunTzuTable(EnvFace):
         self._set_up(EnvSettings.of(options, **kwargs))
         self.possible_agents: list[str] = list(SEATS)
         self.agents: list[str] = []
-        if self.settings.flat_observation:
-            self.observation_spaces = {agent: flat_observation_box() for agent in self.possible_agents}
-        else:
-            self.observation_spaces = {
-                agent: spaces.Dict(
-                    {
-                        "observation": observation_box(),
-                        "action_mask": spaces.Box(low=0, high=1, shape=(N_ACTIONS,), dtype=np.int8),
-                    }
-                )
-                for agent in self.possible_agents
-            }
-        self.action_spaces = {agent: spaces.Discrete(N_ACTIONS) for agent in self.possible_agents}
+        n = self.n_actions
+        space = flat_observation_box if self.settings.flat_observation else dict_observation_space
+        self.observation_spaces = {agent: space(n) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(n) for agent in self.possible_agents}
         low, high = observation_bounds()
         self.state_space = spaces.Box(low=np.tile(low, 2), high=np.tile(high, 2), dtype=np.float32)
 
@@ -399,13 +414,31 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
 
     Each `step(actions)` takes the action of every agent whose action mask is not all zero: both during
     placement, one at every other decision. The other agent's entry is ignored and may be left out.
+    With `idle="noop"` the idle agent's one legal action is `NOOP` (its entry may still be left out), and
+    `infos[agent]["active"]` says which agents decide.
     """
 
+    def __init__(self, options: Options | None = None, idle: str = "empty", **kwargs: Any) -> None:
+        self.idle = check_choice(idle, "idle", IDLE_MODES)
+        self.n_actions = N_ACTIONS + (idle == "noop")
+        super().__init__(options, **kwargs)
+
+    def _masks(self) -> dict[str, np.ndarray]:
+        """Each seat's mask; with idle="noop", of `N_ACTIONS + 1` actions, `NOOP` alone where it has nothing to do."""
+        masks = {agent: self.episode.mask(agent, simultaneous=True) for agent in SEATS}
+        if self.idle == "noop":
+            for agent, mask in masks.items():
+                masks[agent] = np.append(mask, np.int8(not mask.any()))
+        return masks
+
     def _outputs(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
-        episode = self.episode
-        masks = {agent: episode.mask(agent, simultaneous=True) for agent in SEATS}
-        observations = {agent: episode.observe(agent, masks[agent]) for agent in SEATS}
-        return observations, {agent: {"action_mask": masks[agent]} for agent in SEATS}
+        masks = self._masks()
+        observations = {agent: self.episode.observe(agent, masks[agent]) for agent in SEATS}
+        infos: dict[str, dict[str, Any]] = {agent: {"action_mask": masks[agent]} for agent in SEATS}
+        if self.idle == "noop":
+            for agent in SEATS:
+                infos[agent]["active"] = not masks[agent][NOOP]
+        return observations, infos
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
@@ -416,13 +449,28 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
             self.render()
         return self._outputs()
 
+    def _idle_errors(self, actions: Mapping[str, Any]) -> dict[str, ValueError]:
+        """With idle="noop": the idle agents whose entry is not `NOOP`, each with its error (raised under
+        illegal_action="raise")."""
+        errors = {}
+        for agent, mask in self._masks().items():
+            if mask[NOOP] and agent in actions and not _is_noop(actions[agent]):
+                errors[agent] = ValueError(
+                    f"{agent} has nothing to decide now: its one legal action is {NOOP} (noop), got {actions[agent]!r}"
+                )
+                if self.settings.illegal_action == "raise":
+                    raise errors[agent]
+        return errors
+
     def step(self, actions: dict[str, Any]) -> ParallelStep:
         if not self.agents:
             raise RuntimeError("step() after the game ended: call reset()")
         if not isinstance(actions, Mapping):
             raise ValueError(f"actions must be a dict from agent to action, got {actions!r}")
         episode = self.episode
-        errors = episode.attempt_simultaneous(actions)  # both placements are one move: neither stands if one is illegal
+        errors = self._idle_errors(actions) if self.idle == "noop" else {}
+        if not errors:  # both placements are one move: neither stands if one is illegal
+            errors = episode.attempt_simultaneous(actions)
         rewards = episode.settle(list(errors))
         observations, infos = self._outputs()
         for agent, error in errors.items():
@@ -436,6 +484,14 @@ class SunTzuParallelEnv(_SunTzuTable, ParallelEnv[str, Any, Any]):
         return observations, rewards, dict.fromkeys(SEATS, done), dict.fromkeys(SEATS, False), infos
 
 
+def _is_noop(action: Any) -> bool:
+    if isinstance(action, str):
+        return action == "noop"
+    if isinstance(action, np.ndarray) and action.ndim == 0:
+        action = action.item()
+    return isinstance(action, (int, np.integer)) and not isinstance(action, bool) and action == NOOP
+
+
 def env(**kwargs: Any) -> AECEnv[str, Any, Any]:
     """The AEC environment in PettingZoo's order checks; takes the arguments of `raw_env`.
 
@@ -446,16 +502,21 @@ def env(**kwargs: Any) -> AECEnv[str, Any, Any]:
 
 
 def parallel_env(**kwargs: Any) -> SunTzuParallelEnv:
-    """The Parallel environment; takes the arguments of `raw_env` (an illegal action ends the game by default)."""
+    """The Parallel environment; takes the arguments of `raw_env` (an illegal action ends the game by default)
+    and `idle`: "empty" (the default: an agent with nothing to decide has an all-zero mask) or "noop" (its one
+    legal action is `NOOP`; see the module docstring)."""
     return SunTzuParallelEnv(**kwargs)
 
 
 __all__ = [
+    "IDLE_MODES",
+    "NOOP",
     "EnvFace",
     "IllegalActionWarning",
     "SunTzuParallelEnv",
     "check_reset",
     "describe_actions",
+    "dict_observation_space",
     "env",
     "flat_observation_box",
     "observation_box",

@@ -102,6 +102,8 @@ class SunTzuVecEnv(VecEnv):
       or `act(observation, mask)`. An agent whose `compiled_policy()` gives a policy network and whether it
       plays the argmax (`agents.ppo.PPOAgent`) plays in compiled code, sampling (when it samples) from each
       game's opponent generator; the others are asked from Python. `set_opponents` changes them.
+      `opponent=` (the name `SunTzuGymEnv` takes, so `gymnasium.make_vec` passes it on) is one opponent for
+      every env, in place of `opponents`.
     - `seed`: the seed of every deck, seat draw and opponent generator (an int in [0, 2**63), None: fresh
       entropy). The same seed and the same actions give the same games.
     - `seat`: the learner's seat: "alternate" (the default: env i starts as blue when i is even, red when
@@ -130,14 +132,20 @@ class SunTzuVecEnv(VecEnv):
     def __init__(
         self,
         n_envs: int,
-        opponents: Opponent | Sequence[Opponent] | Mapping[Opponent, float] = "random",
+        opponents: Opponent | Sequence[Opponent] | Mapping[Opponent, float] | None = None,
         seed: int | None = None,
         seat: str = "alternate",
         records: bool = False,
         options: Options | Mapping[str, Any] | None = None,
         threads: int | str = "auto",
+        *,
+        opponent: Opponent | None = None,
         **kwargs: Any,
     ) -> None:
+        if opponent is not None and opponents is not None:
+            raise TypeError("give opponent= or opponents=, not both (opponent= is one opponent for every env)")
+        if opponents is None:
+            opponents = "random" if opponent is None else opponent
         if not is_integer(n_envs) or isinstance(n_envs, bool):
             raise TypeError(f"n_envs must be an integer >= 1, got {n_envs!r} ({type(n_envs).__name__})")
         if n_envs < 1:
@@ -798,8 +806,10 @@ class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
     next game's, the last one in `infos["final_obs"]` where `infos["_final_obs"]`: an object array, None
     elsewhere, as Gymnasium's own vector envs give it).
 
-    Takes `SunTzuVecEnv`'s arguments (`num_envs` for `n_envs`). `infos["action_mask"]` holds the (N, A) int8
-    masks after every reset and step; `action_masks()` gives them as booleans.
+    Takes `SunTzuVecEnv`'s arguments (`num_envs` for `n_envs`; `opponent=` or `opponents=`). It is the vector
+    entry point of `"SunTzu-v2"`: `gymnasium.make_vec("SunTzu-v2", num_envs=8, opponent="greedy")` makes one.
+    `infos["action_mask"]` holds the (N, A) int8 masks after every reset and step; `action_masks()` gives them
+    as booleans.
     """
 
     metadata: dict[str, Any] = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012

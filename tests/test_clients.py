@@ -135,3 +135,121 @@ def test_supersuit_vector_env() -> None:
         # no seed=: SuperSuit 3.11's SB3 wrapper has no seed() for SB3 2.x to call; the envs were seeded above
         PPO("MlpPolicy", sb3_vec, n_steps=32, batch_size=64, n_epochs=1, device="cpu").learn(128)
     sb3_vec.close()
+
+
+def test_gymnasium_make_vec_reaches_the_compiled_vector_env() -> None:
+    """`vectorization_mode="vector_entry_point"` (and no mode at all) gives `SunTzuVectorEnv`, with the
+    `opponent=` that `SunTzuGymEnv` takes: the same games as `SunTzuVectorEnv(opponents=...)` made directly."""
+    from suntzu_env.vec_env import SunTzuVectorEnv
+
+    kwargs = {"variant": "beginner", "opponent": "greedy"}
+    envs = gymnasium.make_vec("SunTzu-v2", num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
+    default = gymnasium.make_vec("SunTzu-v2", num_envs=3, **kwargs)
+    direct = SunTzuVectorEnv(3, opponents="greedy", variant="beginner")
+    assert isinstance(envs, SunTzuVectorEnv) and isinstance(default, SunTzuVectorEnv)
+    assert envs.env.opponent_names == ["greedy"] * 3 and envs.spec.id == "SunTzu-v2"
+    (obs, infos), (direct_obs, _) = envs.reset(seed=4), direct.reset(seed=4)
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(150):
+        assert envs.observation_space.contains(obs) and np.array_equal(obs, direct_obs)
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in infos["action_mask"]])
+        obs, rewards, terminations, _, infos = envs.step(actions)
+        direct_obs, direct_rewards, _, _, _ = direct.step(actions)
+        assert np.array_equal(rewards, direct_rewards)
+        ended += int(terminations.sum())
+    assert ended >= 1
+    for e in (envs, default, direct):
+        e.close()
+    with pytest.raises(TypeError, match="not both"):
+        SunTzuVectorEnv(2, opponent="greedy", opponents="random")
+
+
+def test_torchrl_pettingzoo_wrapper_check_env_specs_and_masked_policy() -> None:
+    """TorchRL's `PettingZooWrapper` (`use_mask=True`) over `box_observations(parallel_env(idle="noop"))`: its own
+    `check_env_specs`, then a rollout across a game's end of a policy per seat sampling TorchRL's `MaskedCategorical`
+    from the mask: every action legal, the idle seat's the noop."""
+    require("torchrl")
+    import torch
+    from tensordict.nn import TensorDictModule, TensorDictSequential
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+    from torchrl.envs.utils import check_env_specs
+    from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor
+
+    from suntzu_env.formats import box_observations
+    from suntzu_env.suntzu_v2 import NOOP
+
+    torch.manual_seed(0)
+    env = PettingZooWrapper(box_observations(parallel_env(variant="beginner", idle="noop")), use_mask=True, seed=0)
+    actors = []
+    for group in ("blue", "red"):
+        logits = MLP(out_features=N_ACTIONS + 1, num_cells=[32])
+        net = TensorDictModule(logits, in_keys=[(group, "observation")], out_keys=[(group, "logits")])
+        keys = {"logits": (group, "logits"), "mask": (group, "action_mask")}
+        actors.append(ProbabilisticActor(net, in_keys=keys, out_keys=[(group, "action")],
+                                         distribution_class=MaskedCategorical))  # fmt: skip
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllegalActionWarning)
+        check_env_specs(env, seed=0)
+        rollout = env.rollout(400, TensorDictSequential(*actors), break_when_any_done=False)
+    for group in ("blue", "red"):
+        masks, actions = rollout[group, "action_mask"], rollout[group, "action"]
+        assert masks.dtype == torch.bool and masks.shape[-1] == N_ACTIONS + 1
+        assert bool(masks.gather(-1, actions.unsqueeze(-1)).all())  # every action within its mask
+        active = rollout[group, "info", "active"].bool()
+        assert bool((actions[~active] == NOOP).all()) and bool((actions[active] != NOOP).all())
+        assert set(rollout["next", group, "reward"].unique().tolist()) <= {-1.0, 0.0, 1.0}
+    assert bool(rollout["next", "done"].any())  # a game ended and the next one began
+    env.close()
+
+
+def test_agilerl_ippo_trains_on_the_parallel_env() -> None:
+    """AgileRL's IPPO on `agilerl_observations(parallel_env(idle="noop"))` (a Box observation, the mask in the
+    infos), in the loop of AgileRL's `train_multi_agent_on_policy`: `get_action(obs, infos)` then `learn`, across
+    games' ends, every action legal and the idle seat's the noop. (Its vector envs cannot serve masks: the
+    dummy one hands the last step's infos to the next game's first action, the async one stacks masks into
+    arrays that IPPO compares with None.)"""
+    require("agilerl")
+    import torch
+    from agilerl.algorithms import IPPO
+
+    from suntzu_env.formats import agilerl_observations
+    from suntzu_env.suntzu_v2 import NOOP
+
+    torch.manual_seed(0)
+    env = agilerl_observations(parallel_env(variant="beginner", idle="noop"))
+    agent_ids = env.possible_agents
+    ippo = IPPO(
+        observation_spaces=[env.observation_space(a) for a in agent_ids],
+        action_spaces=[env.action_space(a) for a in agent_ids],
+        agent_ids=agent_ids,
+        net_config={"encoder_config": {"hidden_size": [32]}},
+        batch_size=32,
+        learn_step=64,
+        update_epochs=1,
+        device="cpu",
+    )
+    obs, info = env.reset(seed=0)
+    done = {a: np.zeros(1) for a in agent_ids}
+    games = learned = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllegalActionWarning)  # masked: never an illegal action
+        while games < 1 or learned < 2:
+            fields: list[dict[str, list]] = [{a: [] for a in agent_ids} for _ in range(6)]
+            for _ in range(ippo.learn_step):
+                batch = {a: obs[a][None] for a in agent_ids}  # one env: a batch of one
+                action, log_prob, _, value = ippo.get_action(obs=batch, infos=info)
+                chosen = {a: int(action[a][0]) for a in agent_ids}
+                for a in agent_ids:
+                    assert info[a]["action_mask"][chosen[a]] and (chosen[a] == NOOP) != info[a]["active"]
+                obs, reward, terminated, _, info = env.step(chosen)
+                for field, value_ in zip(fields, (batch, action, log_prob, reward, done, value), strict=True):
+                    for a in agent_ids:
+                        field[a].append(np.atleast_1d(value_[a]))
+                done = {a: np.array([float(terminated[a])]) for a in agent_ids}
+                if all(terminated.values()):
+                    games += 1
+                    obs, info = env.reset()
+            ippo.learn((*fields, {a: obs[a][None] for a in agent_ids}, done))
+            learned += 1
+    assert games >= 1 and learned >= 2

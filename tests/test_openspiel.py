@@ -4,6 +4,7 @@ algorithms run on it. The test extra installs it; skipped where pyspiel is missi
 from __future__ import annotations
 
 import os
+import pickle
 
 import numpy as np
 import pytest
@@ -13,21 +14,26 @@ if os.environ.get("CI"):
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts, outcome_sampling_mccfr
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import (
+    cfr,
+    evaluate_bots,
+    exploitability,
+    external_sampling_mccfr,
+    get_all_states,
+    mcts,
+    outcome_sampling_mccfr,
+)
 
 from agents import make_agent
-from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import OBSERVATION_SIZE, Game, Options
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot
+from suntzu_env.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot, ISMCTSBot, random_playout
 
 CONFIGS = [{"variant": "standard", "events": False}, {"variant": "beginner", "events": True}]
-
-
-class ISMCTSBot(ismcts.ISMCTSBot):
-    """OpenSpiel's Python ISMCTSBot, which searches afresh at every step: nothing to restart."""
-
-    def restart_at(self, state: pyspiel.State) -> None:
-        pass
+# A tiny game: one deal of the beginner variant, the players taking over 5 decisions before the end of its random
+# playout (`endgame`): small enough for tabular CFR.
+TINY = {"variant": "beginner", "deals": 1, "endgame": 5}
 
 
 def dealt(game: pyspiel.Game, deal: int = 0) -> pyspiel.State:
@@ -40,7 +46,7 @@ def dealt(game: pyspiel.Game, deal: int = 0) -> pyspiel.State:
 def test_openspiel_random_simulation(params: dict) -> None:
     """OpenSpiel's random simulation test: legal actions, chance, returns, tensors, strings, clones."""
     game = pyspiel.load_game(GAME_NAME, params)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
 
 
 def test_openspiel_game_facts() -> None:
@@ -53,6 +59,7 @@ def test_openspiel_game_facts() -> None:
     assert (game.num_players(), game.min_utility(), game.max_utility()) == (2, -1.0, 1.0)
     assert game.num_distinct_actions() == N_ACTIONS and game.max_game_length() == MAX_GAME_LENGTH
     assert game.observation_tensor_size() == OBSERVATION_SIZE
+    assert kind.provides_information_state_string and not kind.provides_information_state_tensor  # not perfect recall
     state = game.new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == 1024
     assert state.action_to_string(pyspiel.PlayerId.CHANCE, 7) == "deal:7"
@@ -82,7 +89,8 @@ def test_openspiel_resample_from_infostate_keeps_what_the_player_knows() -> None
 
 
 def test_openspiel_ismcts_bot_plays_our_agents() -> None:
-    """OpenSpiel's ISMCTSBot (on our determinization) against `heuristic` and `ismcts`, both seats."""
+    """OpenSpiel's ISMCTSBot (`suntzu_env.openspiel.ISMCTSBot`: its `restart_at`, on our determinization) against
+    `heuristic` and `ismcts`, both seats, in OpenSpiel's `evaluate_bots`."""
     game = pyspiel.load_game(GAME_NAME, {"variant": "beginner", "events": False})
     rng = np.random.RandomState(0)
     for spec in ("heuristic", "ismcts:20"):
@@ -107,3 +115,65 @@ def test_openspiel_outcome_sampling_mccfr_on_the_beginner_variant() -> None:
     probs = policy.action_probabilities(state)
     assert set(probs) == set(state.legal_actions())
     assert abs(sum(probs.values()) - 1.0) < 1e-9
+
+
+def test_openspiel_children_clones_and_pickles_keep_the_settings() -> None:
+    """A state reads the game's settings from its parameters: `child`, `clone`, pickled games and states and
+    `deserialize_state` all play the same game (the beginner variant with events: no warlord decisions)."""
+    params = {"variant": "beginner", "events": True, "deals": 5}
+    game = pyspiel.load_game(GAME_NAME, params)
+    state = game.new_initial_state().child(2)  # the deal, through a clone
+    assert len(game.new_initial_state().clone().chance_outcomes()) == 5
+    assert state.game.options == Options(variant="beginner", events=True)
+    assert not state.action_to_string(0, state.legal_actions()[0]).startswith("warlord:")  # R2.2: no warlords
+    unpickled = pickle.loads(pickle.dumps(game))
+    assert unpickled.get_parameters() == game.get_parameters()
+    assert len(unpickled.new_initial_state().chance_outcomes()) == 5
+    assert unpickled.new_initial_state().child(2).observation_tensor(0) == state.observation_tensor(0)
+    rng = np.random.default_rng(1)
+    for _ in range(30):
+        state = state.child(int(rng.choice(state.legal_actions())))
+    for copy in (pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize()), state.clone()):
+        assert copy.history() == state.history() and str(copy) == str(state)
+        assert copy.legal_actions() == state.legal_actions()
+        assert [copy.information_state_string(p) for p in (0, 1)] == [state.information_state_string(p) for p in (0, 1)]
+        action = state.legal_actions()[0]
+        assert str(copy.child(action)) == str(state.child(action))
+
+
+def test_openspiel_endgame_hands_over_the_last_decisions_of_a_random_playout() -> None:
+    """`endgame` k: after the deal the game stands where its random playout (drawn from the deal) has k decisions
+    left; playing those k decisions ends it."""
+    game = pyspiel.load_game(GAME_NAME, TINY)
+    state = game.new_initial_state()
+    assert state.chance_outcomes() == [(0, 1.0)]
+    state.apply_action(0)
+    playout = random_playout(Game.new(0, Options(variant="beginner")), 0)  # TINY: deal 0, endgame 5
+    assert state.game.record()["actions"] == [Game.action_to_string(a) for a in playout[:-5]]
+    for action in playout[-5:]:
+        assert not state.is_terminal()
+        state.apply_action(action)
+    assert state.is_terminal() and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])
+    with pytest.raises(ValueError, match="endgame"):
+        pyspiel.load_game(GAME_NAME, {"endgame": -1})
+
+
+def test_openspiel_tabular_cfr_solves_the_tiny_game() -> None:
+    """On the tiny game `get_all_states` lists the tree, and tabular CFR runs to a policy far less exploitable
+    than the uniform one; external-sampling MCCFR runs on it too. (On the full game these are out of reach.)"""
+    game = pyspiel.load_game(GAME_NAME, TINY)
+    states = get_all_states.get_all_states(game, include_terminals=True, include_chance_states=True)
+    assert 10 < len(states) < 5000
+    uniform = exploitability.nash_conv(game, policy_lib.UniformRandomPolicy(game))
+    solver = cfr.CFRSolver(game)
+    for _ in range(10):
+        solver.evaluate_and_update_policy()
+    solved = exploitability.nash_conv(game, solver.average_policy())
+    assert uniform > 0.5 and solved < uniform / 4
+    np.random.seed(0)
+    sampling = external_sampling_mccfr.ExternalSamplingSolver(game)
+    for _ in range(3):
+        sampling.iteration()
+    state = game.new_initial_state().child(0)
+    probs = sampling.average_policy().action_probabilities(state)
+    assert set(probs) == set(state.legal_actions()) and abs(sum(probs.values()) - 1.0) < 1e-9

@@ -87,3 +87,58 @@ def test_an_rllib_run_trains_checkpoints_and_plays(
     assert play_games([(spec, "random")], 4, 0, {"variant": "beginner"}, backend="ray") == local
     assert play_games([(spec, "random")], 4, 0, {"variant": "beginner"}, batched=False)[0] == local[0]
     assert all(row["decisions"] > 0 for row in local[0])
+
+
+def suntzu_parallel(env_config: dict[str, Any]) -> Any:
+    """RLlib's `ParallelPettingZooEnv` over `parallel_env(idle="noop")` with RLlib's observation keys."""
+    from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
+
+    from suntzu_env import parallel_env
+    from suntzu_env.formats import rllib_observations
+
+    return ParallelPettingZooEnv(rllib_observations(parallel_env(variant="beginner", idle="noop")))
+
+
+def test_rllib_parallel_pettingzoo_env_checks_and_trains(ray_cluster: Any) -> None:
+    """RLlib's `ParallelPettingZooEnv` over `parallel_env(idle="noop")`, through `rllib_observations` only: RLlib's
+    own multi-agent environment check, then one PPO iteration with its example action-masking module, a policy
+    per seat: the idle seat's single legal noop keeps every sampled action legal."""
+    require("ray.rllib")
+    import warnings
+
+    from ray.rllib.algorithms.ppo import PPOConfig
+    from ray.rllib.core.rl_module.multi_rl_module import MultiRLModuleSpec
+    from ray.rllib.core.rl_module.rl_module import RLModuleSpec
+    from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
+    from ray.rllib.utils.pre_checks.env import check_multiagent_environments
+    from ray.tune.registry import register_env
+
+    from suntzu_env import IllegalActionWarning
+
+    env = suntzu_parallel({})
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", IllegalActionWarning)  # RLlib's check steps with an unmasked sample
+        check_multiagent_environments(env)
+    observations, infos = env.reset(seed=0)
+    assert set(observations["blue"]) == {"observations", "action_mask"} and "active" in infos["blue"]
+    env.close()
+    register_env("suntzu_parallel", suntzu_parallel)
+    spec = RLModuleSpec(module_class=ActionMaskingTorchRLModule, model_config={"fcnet_hiddens": [16]})
+    config = (
+        PPOConfig()
+        .environment(env="suntzu_parallel", disable_env_checking=True)  # checked above, with unmasked actions
+        .multi_agent(policies={"blue", "red"}, policy_mapping_fn=lambda agent_id, episode, **kwargs: agent_id)
+        .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs={"blue": spec, "red": spec}))
+        .env_runners(num_env_runners=0)
+        .training(train_batch_size_per_learner=128, minibatch_size=64, num_epochs=1)
+        .debugging(seed=0)
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", IllegalActionWarning)  # masked: never an illegal action
+        algorithm = config.build_algo()
+        try:
+            result = algorithm.train()
+        finally:
+            algorithm.stop()
+    sampled = result["env_runners"]["num_env_steps_sampled_lifetime"]
+    assert sampled >= 128

@@ -14,12 +14,14 @@ from suntzu_env import IllegalActionWarning
 
 README = (ROOT / "README.md").read_text()
 SNIPPETS = re.findall(r"```python\n(.*?)```", README, flags=re.DOTALL)
-# Libraries of the `clients` extra; a snippet that imports one is a client test.
-CLIENT_LIBRARIES = ("tianshou", "supersuit")
+# Libraries of the `clients` extra; a snippet that imports one is a client test. One that imports Ray (the `ray`
+# extra) is a Ray test.
+CLIENT_LIBRARIES = ("tianshou", "supersuit", "torchrl", "agilerl")
+RAY_LIBRARIES = ("ray",)
 
 
-def client_libraries(code: str) -> list[str]:
-    return [name for name in CLIENT_LIBRARIES if re.search(rf"^(import|from) {name}\b", code, flags=re.MULTILINE)]
+def client_libraries(code: str, names: tuple[str, ...] = CLIENT_LIBRARIES) -> list[str]:
+    return [name for name in names if re.search(rf"^(import|from) {name}\b", code, flags=re.MULTILINE)]
 
 
 def snippet_params() -> list[object]:
@@ -27,6 +29,7 @@ def snippet_params() -> list[object]:
     for i, code in enumerate(SNIPPETS):
         first = code.strip().splitlines()[0]
         marks = [pytest.mark.clients] if client_libraries(code) or "sb3_contrib" in code else []
+        marks += [pytest.mark.ray] if client_libraries(code, RAY_LIBRARIES) else []
         params.append(pytest.param(code, id=f"{i}:{first[:40]}", marks=marks))
     return params
 
@@ -41,7 +44,7 @@ def test_readme_snippet_runs(
 ) -> None:
     """As written, and clean: no IllegalActionWarning (but from a plain, unmasked PPO), no error printed by SDL
     when check_env builds the "human" render mode without a screen."""
-    for name in client_libraries(code):
+    for name in client_libraries(code) + client_libraries(code, RAY_LIBRARIES):
         require(name)
     if re.search(r"^import pyspiel\b", code, flags=re.MULTILINE) and not os.environ.get("CI"):
         pytest.importorskip("pyspiel")  # the openspiel extra (CI installs it)
