@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from suntzu_env import Game
+from suntzu_env.rules import RULES_VERSION
 
 State = dict[str, Any]
 
@@ -120,7 +121,7 @@ def make_state(
     if plague_reveals is None:
         plague_reveals = blue_side["plagues_revealed"] + red_side["plagues_revealed"]
     return {
-        "rules": {"variant": variant, "events": events is not None},
+        "rules": {"version": RULES_VERSION, "variant": variant, "events": events is not None},
         "round": round_,
         "score": score,
         "province_values": [list(v) for v in values],

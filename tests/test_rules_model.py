@@ -209,7 +209,7 @@ def test_r11_shape_at_the_start_of_a_round() -> None:
     assert set(d) == TOP_KEYS
     assert d["phase"] == "placement"
     assert d["winner"] is None
-    assert set(d["rules"]) == {"variant", "events"}
+    assert set(d["rules"]) == {"version", "variant", "events"}
     assert set(d["events"]) == {"face_up", "deck"}
     for color in ("blue", "red"):
         assert set(d[color]) == SIDE_KEYS

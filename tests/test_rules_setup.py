@@ -117,7 +117,7 @@ def test_r2_2_beginner_has_no_warlords() -> None:
     g = Game.new(seed=0, variant="beginner")
     expect(g, "place", "blue", province="QIN")
     d = g.to_dict()
-    assert d["rules"] == {"variant": "beginner", "events": False}
+    assert d["rules"] == {"version": "1.1", "variant": "beginner", "events": False}
     for color in ("blue", "red"):
         assert d[color]["warlords"] == {"held": [], "used": [], "unchosen": []}
 
@@ -139,7 +139,7 @@ def test_r2_3_r3_4_events_shuffled_top_one_face_up() -> None:
 def test_r2_3_events_off_by_default() -> None:
     """R2.3: events are off by default."""
     d = Game.new(seed=0).to_dict()
-    assert d["rules"] == {"variant": "standard", "events": False}
+    assert d["rules"] == {"version": "1.1", "variant": "standard", "events": False}
     assert d["events"] == {"face_up": None, "deck": []}
 
 
