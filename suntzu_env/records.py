@@ -14,10 +14,11 @@ when it passes, in order,
 3. **the engine's own word**: `engine.check_invariants` holds, the engine run from the recorded state
    stops at the recorded decision without changing anything (the decision is the one the engine would
    ask there, and nothing automatic is left undone), and that decision has at least two legal answers
-   (R10, I2).
-
-4. **history** (unless the position is read as `hand_made`): what the round and the phase say has
-   happened bounds the rest (`check_history`): the marker moves only at the scorings and by
+   (R10, I2);
+4. **history** (checked after the public fields' consistency, unless the position is read as `hand_made`):
+   what the round and the phase say has
+   happened bounds the rest (`check_history`): one six-mark a province but for red's `double_six`,
+   which the second mark spends; the marker moves only at the scorings and by
    `head_start`, and a scoring at +-9 ends the game; at most one `6` a side and two Plagues a side are
    revealed a round; each draw takes one or two cards from the deck; nothing reaches the board, leaves
    the event deck or discards a card but a recall before the first battle; a second warlord comes only
@@ -668,8 +669,6 @@ class _Checker:
 def check_public(s: np.ndarray) -> None:
     """Consistency of the R11 keys among themselves (any record)."""
     c = _Checker(s)
-    for side, seat in enumerate(SEATS):
-        _check_six_marks(c, side, seat)
     _check_counters(c)
     if s[ROUND] == 1 and s[PRIVILEGE] >= 0:
         raise c.fail("privilege", "nobody gains the privilege in round 1 (R4.3)")
@@ -823,6 +822,8 @@ def _check_winner(c: _Checker) -> None:
 def check_history(s: np.ndarray) -> None:
     """What the round and the phase say has happened bounds the public fields (a position no game reaches)."""
     c = _Checker(s)
+    for side, seat in enumerate(SEATS):
+        _check_six_marks(c, side, seat)
     _check_marker(c)
     _check_reveals_per_round(c)
     _check_draws(c)
