@@ -22,7 +22,8 @@ when it passes, in order,
    `head_start`, and a scoring at +-9 ends the game; at most one `6` a side and two Plagues a side are
    revealed a round; each draw takes one or two cards from the deck; nothing reaches the board, leaves
    the event deck or discards a card but a recall before the first battle; a second warlord comes only
-   from `war_chariot`; a warlord is spent only once it could act.
+   from `war_chariot`; a warlord is spent only once it could act; `pandemic` and `war_chariot` leave play
+   only once their condition holds.
 
 A record that fails raises `RecordError` (a `ValueError`) naming the field. A `hand_made` position (a
 test's or a puzzle's scenario, e.g. armies already on the board in round 1) is checked for consistency,
@@ -828,6 +829,7 @@ def check_history(s: np.ndarray) -> None:
     _check_reveals_per_round(c)
     _check_draws(c)
     _check_before_first_battle(c)
+    _check_events_gone(c)
     for side, seat in enumerate(SEATS):
         _check_warlords_history(c, side, seat)
 
@@ -910,6 +912,14 @@ def _check_before_first_battle(c: _Checker) -> None:
             )
     if s[EVENTS_ON] and s[EVENT_DECK_LEN] != len(EVENTS) - 1:
         raise c.fail("events.deck", "every event card is in play before the first battle (R3.4, R7)")
+
+
+def _check_events_gone(c: _Checker) -> None:
+    """R7: an event leaves play only when applied, once its condition holds; those that look at the game so
+    far (R7.1, R7.4) hold from then on."""
+    for e in (E_PANDEMIC, E_WAR_CHARIOT):
+        if c.event_gone(e) and not engine.event_holds(c.s, e, -1):
+            raise c.fail("events.deck", f"{EVENTS[e]} has left play, but its condition never held (R7)")
 
 
 def _check_warlords_history(c: _Checker, side: int, seat: str) -> None:

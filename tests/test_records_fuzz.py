@@ -593,3 +593,16 @@ def test_double_six_is_spent_by_a_second_six() -> None:
     record["red"]["warlords"] = red_warlords([], ["double_six"])
     with pytest.raises(RecordError, match=r"^bad game record: red\.warlords\.used: double_six is spent by a second"):
         Game.from_dict(record)
+
+
+@pytest.mark.parametrize("event", ["pandemic", "war_chariot"])
+def test_an_event_leaves_play_only_once_its_condition_held(event: str) -> None:
+    """R7.1, R7.4: at round 2's start nobody has revealed four Plague copies or three `6`s."""
+    record = played_record("beginner", round_start(2), events=True)
+    events = record["events"]
+    if events["face_up"] == event:
+        events["face_up"] = events["deck"].pop(0)
+    elif event in events["deck"]:
+        events["deck"].remove(event)
+    with pytest.raises(RecordError, match=rf"^bad game record: events\.deck: {event} has left play, but its"):
+        Game.from_dict(record)
