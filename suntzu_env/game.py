@@ -130,8 +130,10 @@ class Game:
         return cls._trusted(s, seed=seed, options=options)
 
     @classmethod
-    def replay(cls, record: dict[str, Any]) -> Game:
+    def replay(cls, record: dict[str, Any], *, hand_made: bool = False) -> Game:
         """Rebuild a game from `record()`: same seed (or start) and actions, same game.
+
+        `hand_made`: the start is a position set up by hand (see `from_dict`).
 
         A record that is not a dict raises TypeError; a bad record ValueError naming the key. A record of
         rules v1 (`rules.version` "1", or none) replays only as far as rules v1.1 play it the same: where
@@ -150,7 +152,7 @@ class Game:
         if record.get("start") is not None:
             if not isinstance(record["start"], dict):
                 raise ValueError(f"record.start: expected a game record (R11), got {type(record['start']).__name__}")
-            game = cls.from_dict(record["start"])
+            game = cls.from_dict(record["start"], hand_made=hand_made)
         else:
             try:
                 seed = check_seed(record["seed"], "record.seed")
@@ -420,16 +422,17 @@ class Game:
         return records.record_from_state(self._s)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> Game:
+    def from_dict(cls, d: dict[str, Any], *, hand_made: bool = False) -> Game:
         """Load an R11 record; a bad one raises ValueError (`records.RecordError`) naming the key.
 
         Every field is checked (see `suntzu_env.records`): a record loads only as a state the engine can
-        be in and play on from. The game keeps its own copy of `d`.
+        be in and play on from, and one that no game reaches by its round and phase is refused unless
+        `hand_made` (a position set up by hand, e.g. a test's scenario). The game keeps its own copy of `d`.
         """
         if not isinstance(d, dict):
             raise TypeError(f"a game record must be a dict (R11), got {type(d).__name__}")
         start = copy.deepcopy(d)
-        return cls._trusted(records.state_from_record(start), start=start)
+        return cls._trusted(records.state_from_record(start, hand_made), start=start)
 
     # ------------------------------------------------------------ display
 

@@ -14,12 +14,20 @@ when it passes, in order,
 3. **the engine's own word**: `engine.check_invariants` holds, the engine run from the recorded state
    stops at the recorded decision without changing anything (the decision is the one the engine would
    ask there, and nothing automatic is left undone), and that decision has at least two legal answers
-   (R10, I2).
+   (R10, I2);
+4. **history** (checked after the public fields' consistency, unless the position is read as `hand_made`):
+   what the round and the phase say has
+   happened bounds the rest (`check_history`): one six-mark a province but for red's `double_six`,
+   which the second mark spends; the marker moves only at the scorings and by
+   `head_start`, and a scoring at +-9 ends the game; at most one `6` a side and two Plagues a side are
+   revealed a round; each draw takes one or two cards from the deck; nothing reaches the board, leaves
+   the event deck or discards a card but a recall before the first battle; a second warlord comes only
+   from `war_chariot`; a warlord is spent only once it could act; `pandemic` and `war_chariot` leave play
+   only once their condition holds.
 
-A record that fails raises `RecordError` (a `ValueError`) naming the field. A start-of-round record (no
-`"engine"` block) is a position that may be written by hand: its public fields are checked for
-consistency, not for the history that led to them (a score, six-marks or `sixes_revealed` that no game
-could have reached by that round are accepted, as they do not stop the engine from playing on).
+A record that fails raises `RecordError` (a `ValueError`) naming the field. A `hand_made` position (a
+test's or a puzzle's scenario, e.g. armies already on the board in round 1) is checked for consistency,
+not for the history that led to it, as that does not stop the engine from playing on.
 """
 
 from __future__ import annotations
@@ -166,6 +174,7 @@ from suntzu_env.rules import (
     EVENTS,
     FEINT_CARD,
     HAND_DRAW,
+    HEAD_START_POINTS,
     LIGHT_INFANTRY_MARGIN,
     MAX_SCORE,
     N_BASE_CARDS,
@@ -194,7 +203,7 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
-from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES
+from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES, scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
@@ -675,7 +684,6 @@ def check_public(s: np.ndarray) -> None:
     for side, seat in enumerate(SEATS):
         _check_plague_copies(c, side, seat)
         _check_warlords(c, side, seat)
-        _check_six_marks(c, side, seat)
     _check_last_round_results(c)
     if over:
         _check_winner(c)
@@ -807,6 +815,137 @@ def _check_winner(c: _Checker) -> None:
         want = 0 if blue > red else 1 if red > blue else 2
     if s[WINNER] != want:
         raise c.fail("winner", f"the marker and reserves give {RESULTS[want]!r} (R6.2, R6.4)")
+
+
+# ---------------------------------------------------------------- reading: history
+
+
+def check_history(s: np.ndarray) -> None:
+    """What the round and the phase say has happened bounds the public fields (a position no game reaches)."""
+    c = _Checker(s)
+    for side, seat in enumerate(SEATS):
+        _check_six_marks(c, side, seat)
+    _check_marker(c)
+    _check_reveals_per_round(c)
+    _check_draws(c)
+    _check_before_first_battle(c)
+    _check_events_gone(c)
+    for side, seat in enumerate(SEATS):
+        _check_warlords_history(c, side, seat)
+
+
+def _scorings_done(c: _Checker) -> int:
+    """R4.5: scorings made so far (one counted at the end of a scoring round once its battles are over)."""
+    r = int(c.s[ROUND])
+    done = sum(scoring_column(q) >= 0 for q in range(1, r))
+    return done + int(scoring_column(r) >= 0 and c.phase in (PH_DRAW, PH_OVER))
+
+
+def _check_marker(c: _Checker) -> None:
+    """R3.3, R4.5, R6.1, D4: the marker moves only at a scoring, and by head_start once both sides have chosen;
+    a scoring that leaves it at +-9 ends the game."""
+    s = c.s
+    score = int(s[SCORE])
+    head = HEAD_START_POINTS if c.warlords_on and c.warlord(W_HEAD_START) == WL_USED else 0
+    if _scorings_done(c) == 0 and score != head:
+        raise c.fail("score", f"{score} before the first scoring (R4.5): the marker stands at {head} until then (R3.3)")
+    if c.phase != PH_OVER and abs(score) == MAX_SCORE:
+        raise c.fail("score", f"{score} while the game goes on: a scoring that reaches +-{MAX_SCORE} ends it (R6.1)")
+
+
+def _check_reveals_per_round(c: _Checker) -> None:
+    """R4.1, R7.1, R7.4: a side reveals its one `6` at most once a round and each of its Plague copies at most
+    once a round."""
+    s = c.s
+    rounds_before = int(s[ROUND]) - 1
+    this_round = [0, 0]  # per side: `6`s revealed this round
+    plagues = 0  # Plagues revealed this round, both sides
+    if c.phase not in (PH_WARLORDS, PH_PLACEMENT):
+        for side in range(2):
+            for p in range(NP):
+                if s[REVEALED + p]:
+                    this_round[side] += c.card(side, p) == CARD_SIX
+                    plagues += c.card(side, p) == CARD_PLAGUE
+    for side, seat in enumerate(SEATS):
+        most = rounds_before + this_round[side]
+        if s[SIXES + side] > most:
+            raise c.fail(f"{seat}.sixes_revealed", f"{int(s[SIXES + side])}: one `6` a round, at most {most} (R7.4)")
+    most = 2 * int(s[KIND_COPIES + CARD_PLAGUE]) * rounds_before + plagues
+    if s[PLAGUE_REVEALS] > most:
+        raise c.fail(
+            "plague_reveals", f"{int(s[PLAGUE_REVEALS])}: each Plague copy once a round, at most {most} (R7.1)"
+        )
+
+
+def _check_draws(c: _Checker) -> None:
+    """R3.2, R4.6, R8: the deck starts with the non-base cards less the setup's draw; each round's draw takes
+    one or two of them into the hand (all that is left of a short deck), and a recycle puts one back as it
+    takes the top one out."""
+    s = c.s
+    first = int(s[KIND_COPIES + N_BASE_CARDS : KIND_COPIES + NK].sum()) - HAND_DRAW
+    draws = int(s[ROUND]) - 1
+    lo = max(0, first - 2 * draws - (3 if c.phase == PH_DRAW else 0))  # in the draw, 3 cards may be out
+    hi = max(0, first - draws)
+    for side, seat in enumerate(SEATS):
+        n = int(s[DECK_LEN + side])
+        if not lo <= n <= hi:
+            raise c.fail(f"{seat}.deck", f"{n} cards after {draws} draws: expected {lo}..{hi} (R3.2, R4.6)")
+
+
+def _check_before_first_battle(c: _Checker) -> None:
+    """R3.2, R3.4, R4.2: until the first window, the armies stand as set up but for recalls (each discards one
+    card, the only card out of the game by then), and every event card is in play."""
+    s = c.s
+    if s[ROUND] != 1 or c.phase != PH_PLACEMENT:
+        return
+    start = VARIANT_RULES[int(s[VARIANT])].start_set_aside
+    for side, seat in enumerate(SEATS):
+        for p in range(NP):
+            if s[ARMIES + side * NP + p]:
+                raise c.fail(f"{seat}.armies[{p}]", "armies in a province before the first window or battle (R3.2)")
+        out = int(s[OUT + side * NK + N_BASE_CARDS : OUT + (side + 1) * NK].sum())
+        if out != start - s[SET_ASIDE + side]:
+            raise c.fail(
+                f"{seat}.set_aside",
+                f"{int(s[SET_ASIDE + side])} of the {start} armies set aside at setup, with {out} cards out of the "
+                "game: before the first battle only a recall discards a card, and it takes back one army (R4.2)",
+            )
+    if s[EVENTS_ON] and s[EVENT_DECK_LEN] != len(EVENTS) - 1:
+        raise c.fail("events.deck", "every event card is in play before the first battle (R3.4, R7)")
+
+
+def _check_events_gone(c: _Checker) -> None:
+    """R7: an event leaves play only when applied, once its condition holds; those that look at the game so
+    far (R7.1, R7.4) hold from then on."""
+    for e in (E_PANDEMIC, E_WAR_CHARIOT):
+        if c.event_gone(e) and not engine.event_holds(c.s, e, -1):
+            raise c.fail("events.deck", f"{EVENTS[e]} has left play, but its condition never held (R7)")
+
+
+def _check_warlords_history(c: _Checker, side: int, seat: str) -> None:
+    """R3.3, R7.4, R8, P4: a second warlord comes from war_chariot, applied once the side revealed its third
+    `6`; a warlord is spent only once it could act: head_start at setup, march/purge/reinforce in a window,
+    the others in a battle (double_six by a second `6` where red's first marked)."""
+    s = c.s
+    if not c.warlords_on or c.phase == PH_WARLORDS:
+        return
+    key = f"{seat}.warlords"
+    statuses = [c.warlord(side * NW + j) for j in range(NW)]
+    if sum(st != WL_UNCHOSEN for st in statuses) > 1 and (
+        not c.event_gone(E_WAR_CHARIOT) or s[SIXES + side] < CHARIOT_SIXES
+    ):
+        raise c.fail(key, "two warlords chosen: the second comes only from war_chariot, after a third `6` (R7.4)")
+    can_act = {W_HEAD_START}
+    if s[ROUND] > 1 or c.phase != PH_PLACEMENT:
+        can_act.update(WINDOW_WARLORDS)
+    if s[ROUND] > 1 or c.phase not in (PH_PLACEMENT, PH_WINDOW) or s[WINDOW_AFTER]:
+        can_act.update(range(2 * NW))
+    for j, st in enumerate(statuses):
+        w = side * NW + j
+        if st == WL_USED and w not in can_act:
+            raise c.fail(f"{key}.used", f"{WARLORDS[side][j]} is spent before it could act (R8)")
+    if side == 1 and statuses[W_DOUBLE_SIX - NW] == WL_USED and s[SIXES + side] < 2:
+        raise c.fail(f"{key}.used", "double_six is spent by a second `6` where red's first one marked (P4)")
 
 
 def check_inside_round(s: np.ndarray) -> None:
@@ -1277,21 +1416,27 @@ def check_with_engine(s: np.ndarray) -> int:
 # ---------------------------------------------------------------- reading: entry point
 
 
-def state_from_record(d: Any) -> np.ndarray:
+def state_from_record(d: Any, hand_made: bool = False) -> np.ndarray:
     """The state of an R11 record, run on to its first real decision; RecordError for a bad record.
 
-    The returned state passes every check of this module, so its own record loads back to it.
+    `hand_made`: a position set up by hand, not checked against the history that led to it
+    (`check_history`). The returned state passes every other check of this module, so its own record loads
+    back to it.
     """
     s = _read_public(d)
     if "engine" in d:
         _read_engine(s, d["engine"])
         check_public(s)
+        if not hand_made:
+            check_history(s)
         check_inside_round(s)
     else:
         if s[PHASE] != PH_PLACEMENT:
             raise RecordError("engine", "missing key: required unless phase is 'placement' at a round's start")
         _derive_out_of_game(s)
         check_public(s)
+        if not hand_made:
+            check_history(s)
         engine.advance(s, np.zeros(N_ACTIONS, dtype=np.int8))  # to the first placement decision
         check_inside_round(s)
     check_with_engine(s)
@@ -1311,7 +1456,8 @@ def _derive_out_of_game(s: np.ndarray) -> None:
 
 
 def checked_state(state: np.ndarray) -> np.ndarray:
-    """A copy of a raw state vector, if it is one the engine can be in (its record reads back to it)."""
+    """A copy of a raw state vector, if it is one the engine can be in (its record reads back to it, read as
+    `hand_made`: a position is not checked against its history here)."""
     s = np.array(state, dtype=state.dtype, copy=True)
     hands = s[HAND : HAND + 2 * NK]
     if hands.min() < 0 or hands.max() > MAX_COPIES:
@@ -1320,7 +1466,7 @@ def checked_state(state: np.ndarray) -> np.ndarray:
         record = record_from_state(s)
     except (IndexError, ValueError) as error:
         raise RecordError("state", f"a field is out of range ({error})") from None
-    t = state_from_record(record)
+    t = state_from_record(record, hand_made=True)
     if not np.array_equal(s, t):
         raise RecordError("state", f"field {_first_difference(t, s)} does not match the rest of the state")
     return t

@@ -139,8 +139,8 @@ def make_state(
 
 
 def load(state: State) -> Game:
-    """Load a hand-made record (a copy, so the test keeps its own)."""
-    return Game.from_dict(copy.deepcopy(state))
+    """Load a hand-made record (a copy, so the test keeps its own): a scenario, not checked for its history."""
+    return Game.from_dict(copy.deepcopy(state), hand_made=True)
 
 
 def legal(g: Game) -> set[str]:

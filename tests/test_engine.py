@@ -136,16 +136,16 @@ def test_battle_results_stay_in_the_state() -> None:
     g.apply("use")  # R8 feint: blue's 9 counts as 6 against red's 8, red wins by 2
     d = expect_next_round(g, 2)
     assert g.battle_results() == d["battle_results"] == [TIE] * 4 + [{"outcome": "combat", "margin": -2}]
-    assert Game.from_dict(d).to_dict() == d
+    assert Game.from_dict(d, hand_made=True).to_dict() == d  # the game began from a scenario
     assert "battle_results" not in Game.new(0).to_dict()  # no battle fought yet
 
 
 def test_record_battle_results_are_checked() -> None:
     """R11: `battle_results` is optional (absent: none shown), must fit the cards, and a bad one names the key."""
     good = [{"outcome": "combat", "margin": 4}] + [TIE] * 4  # R5.1: 7 - 3
-    assert Game.from_dict(_round_two_record(good)).to_dict()["battle_results"] == good
-    assert "battle_results" not in Game.from_dict(_round_two_record(None)).to_dict()
-    assert "battle_results" not in Game.from_dict(_round_two_record([None] * 5)).to_dict()
+    assert Game.from_dict(_round_two_record(good), hand_made=True).to_dict()["battle_results"] == good
+    assert "battle_results" not in Game.from_dict(_round_two_record(None), hand_made=True).to_dict()
+    assert "battle_results" not in Game.from_dict(_round_two_record([None] * 5), hand_made=True).to_dict()
     for bad, field in (
         ([{"outcome": "won", "margin": 4}] + [TIE] * 4, "battle_results[0].outcome"),
         ([{"outcome": "combat"}] + [TIE] * 4, "battle_results[0].margin"),
@@ -160,7 +160,7 @@ def test_record_battle_results_are_checked() -> None:
         ([good[0], {"outcome": "light_infantry", "margin": 0}, *good[2:]], "battle_results[1]"),  # no 1s, no events
     ):
         with pytest.raises(RecordError) as error:
-            Game.from_dict(_round_two_record(bad))
+            Game.from_dict(_round_two_record(bad), hand_made=True)
         assert error.value.field == field, bad
     with pytest.raises(RecordError, match="round 1") as error:
         Game.from_dict({**Game.new(0).to_dict(), "battle_results": [TIE] * 5})

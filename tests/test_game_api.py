@@ -82,7 +82,7 @@ def test_no_action_after_the_end() -> None:
 
 
 def good_record() -> State:
-    """A valid start-of-round record."""
+    """A valid start-of-round record, set up by hand (armies on the board in round 1)."""
     return make_state("standard", blue={"armies": [2, 0, 0, 0, 0]}, red={"held": ["purge"]})
 
 
@@ -98,7 +98,7 @@ def test_missing_top_key_is_named(key: str) -> None:
     d = good_record()
     del d[key]
     with pytest.raises(ValueError, match=key):
-        Game.from_dict(d)
+        Game.from_dict(d, hand_made=True)
 
 
 @pytest.mark.parametrize(
@@ -113,7 +113,7 @@ def test_missing_side_key_is_named(key: str) -> None:
     d = good_record()
     del d["red"][key]
     with pytest.raises(ValueError, match=key):
-        Game.from_dict(d)
+        Game.from_dict(d, hand_made=True)
 
 
 @pytest.mark.parametrize("path", [(), ("blue",), ("rules",), ("events",), ("red", "warlords")])
@@ -125,7 +125,7 @@ def test_unknown_key_is_an_error(path: tuple[str, ...]) -> None:
         node = node[part]
     node["bogus_key"] = 1
     with pytest.raises(ValueError, match="bogus_key"):
-        Game.from_dict(d)
+        Game.from_dict(d, hand_made=True)
 
 
 @pytest.mark.parametrize(
@@ -139,10 +139,10 @@ def test_broken_i1_is_an_error(color: str, field: str, delta: int) -> None:
     d["blue"]["sixes_revealed"] = 1
     d["blue"]["marked_armies"] = 1
     d["blue"]["reserve"] -= 1
-    Game.from_dict(copy.deepcopy(d))  # still valid
+    Game.from_dict(copy.deepcopy(d), hand_made=True)  # still valid
     d[color][field] += delta
     with pytest.raises(ValueError):
-        Game.from_dict(d)
+        Game.from_dict(d, hand_made=True)
 
 
 def test_broken_i1_through_armies_is_an_error() -> None:
@@ -150,14 +150,14 @@ def test_broken_i1_through_armies_is_an_error() -> None:
     d = good_record()
     d["blue"]["armies"][3] = 1
     with pytest.raises(ValueError):
-        Game.from_dict(d)
+        Game.from_dict(d, hand_made=True)
 
 
 def test_from_dict_does_not_change_its_argument() -> None:
     """R11: loading a record leaves the caller's dict as it was."""
     d = good_record()
     keep = copy.deepcopy(d)
-    Game.from_dict(d)
+    Game.from_dict(d, hand_made=True)
     assert d == keep
 
 
@@ -171,7 +171,7 @@ def test_round_trip_at_start_of_round() -> None:
     place(g, cards, cards)
     d = g.to_dict()
     assert d["round"] == 2 and "engine" not in d
-    h = Game.from_dict(d)
+    h = Game.from_dict(d, hand_made=True)  # the game began from a scenario
     assert h.to_dict() == d
     assert h.legal_action_strings() == g.legal_action_strings()
     assert h.decision == g.decision

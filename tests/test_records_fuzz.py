@@ -401,14 +401,26 @@ def test_five_warlords_held_is_refused() -> None:
 # ---------------------------------------------------------------- six-marks (R5.5, P4)
 
 
-def marked_record(variant: str = "standard") -> Record:
-    """A real record at the start of round 2, with one six-mark given to each side by hand (as a revealed `6`
-    of round 1 leaves it): the base the cases below break."""
+def played_record(variant: str, until: Callable[[Game], bool], events: bool = False, seed: int = 11) -> Record:
+    """The record of a random game of `variant` at its first decision where `until` holds."""
     rng = random.Random(5)
-    g = Game.new(11, variant, False)
-    while g.round < 2 and g.current_player is not None:
-        g.apply(rng.choice(g.legal_actions()))
-    record = g.to_dict()
+    for s in range(seed, seed + 20):
+        g = Game.new(s, variant, events)
+        while g.current_player is not None and not until(g):
+            g.apply(rng.choice(g.legal_actions()))
+        if g.current_player is not None:
+            return g.to_dict()
+    raise AssertionError("no game got there")
+
+
+def round_start(round_: int) -> Callable[[Game], bool]:
+    return lambda g: g.round == round_ and "engine" not in g.to_dict()
+
+
+def marked_record(variant: str = "standard", round_: int = 2) -> Record:
+    """A real record at the start of a round, with one six-mark given to each side by hand (as a revealed `6`
+    of round 1 leaves it): the base the cases below break."""
+    record = played_record(variant, round_start(round_))
     for seat in SEATS:
         record[seat]["six_marks"] = [0] * len(PROVINCES)
         record[seat]["reserve"] += record[seat]["marked_armies"]
@@ -456,7 +468,7 @@ def test_six_marks_beyond_what_the_rules_allow_are_refused(
 
 
 def test_red_may_have_a_second_six_mark_once_double_six_is_spent() -> None:
-    record = marked_record()
+    record = marked_record(round_=3)  # two `6`s take two rounds (R7.4)
     record["red"]["six_marks"] = [0, 2, 0, 0, 0]
     record["red"]["sixes_revealed"] = 2
     record["red"]["warlords"] = red_warlords([], ["double_six"])
@@ -468,4 +480,129 @@ def test_without_warlords_no_second_six_mark() -> None:
     record["red"]["six_marks"] = [0, 2, 0, 0, 0]
     record["red"]["sixes_revealed"] = 2
     with pytest.raises(RecordError, match=r"red\.six_marks\[1\]: two six-marks .* only red's double_six"):
+        Game.from_dict(record)
+
+
+# ---------------------------------------------------------------- history: what the round says has happened
+
+
+def test_the_marker_moves_only_at_scorings() -> None:
+    """R4.5: before round 3's scoring the marker stands where setup left it (0 in the beginner variant)."""
+    record = played_record("beginner", round_start(2))
+    assert record["score"] == 0
+    record["score"] = 2
+    with pytest.raises(RecordError, match=r"^bad game record: score: 2 before the first scoring"):
+        Game.from_dict(record)
+    Game.from_dict(record, hand_made=True)  # a scenario may set the marker anywhere
+
+
+def test_head_start_moves_the_marker_by_one() -> None:
+    """R3.3: with head_start spent, the marker stands at +1 until the first scoring, not at 0."""
+    record = played_record("standard", lambda g: g.round == 2 and g.to_dict()["score"] == 1, seed=0)
+    assert "head_start" in record["blue"]["warlords"]["used"]
+    record["score"] = 0
+    with pytest.raises(RecordError, match=r"^bad game record: score: 0 before the first scoring .* stands at 1"):
+        Game.from_dict(record)
+
+
+def test_a_marker_at_nine_ends_the_game() -> None:
+    """R6.1: a scoring that leaves the marker at +-9 ends the game, so no game goes on with it there."""
+    record = played_record("beginner", round_start(4))
+    record["score"] = -9
+    with pytest.raises(RecordError, match=r"^bad game record: score: -9 while the game goes on"):
+        Game.from_dict(record)
+
+
+def test_one_six_a_round() -> None:
+    """R7.4: a side reveals its one `6` at most once a round: 2 are too many at the start of round 2."""
+    record = played_record("beginner", round_start(2))
+    record["blue"]["sixes_revealed"] = 2
+    with pytest.raises(RecordError, match=r"^bad game record: blue\.sixes_revealed: 2: one `6` a round, at most 1"):
+        Game.from_dict(record)
+
+
+def test_each_plague_copy_once_a_round() -> None:
+    """R7.1: two copies a side, so at most 4 Plague reveals in round 1."""
+    record = played_record("beginner", round_start(2))
+    record["plague_reveals"] = 5
+    with pytest.raises(RecordError, match=r"^bad game record: plague_reveals: 5: .* at most 4"):
+        Game.from_dict(record)
+
+
+def test_the_deck_shrinks_by_one_or_two_cards_a_round() -> None:
+    """R3.2, R4.6: the beginner deck holds 8 cards after setup, so 6 or 7 at the start of round 2."""
+    record = played_record("beginner", round_start(2))
+    assert len(record["red"]["deck"]) in (6, 7)
+    record["red"]["hand"] += record["red"]["deck"][:3]
+    record["red"]["deck"] = record["red"]["deck"][3:]
+    with pytest.raises(RecordError, match=r"^bad game record: red\.deck: [34] cards after 1 draws: expected 6\.\.7"):
+        Game.from_dict(record)
+
+
+def test_no_army_on_the_board_before_the_first_battle() -> None:
+    """R3.2: the provinces are empty at setup; only a window or a battle brings armies there."""
+    record = played_record("beginner", round_start(1))
+    record["blue"]["armies"][0] = 1
+    record["blue"]["reserve"] -= 1
+    with pytest.raises(RecordError, match=r"^bad game record: blue\.armies\[0\]: armies in a province before"):
+        Game.from_dict(record)
+
+
+@pytest.mark.parametrize("change", ["recall without a card", "card without a recall"])
+def test_before_the_first_battle_only_a_recall_discards(change: str) -> None:
+    """R3.2, R4.2: 3 armies set aside at setup (standard); each recall brings one back and discards a card."""
+    record = played_record("standard", lambda g: g.to_dict()["phase"] == "placement")
+    assert record["round"] == 1 and record["red"]["set_aside"] == 3 and "engine" not in record
+    if change == "recall without a card":
+        record["red"]["set_aside"] -= 1
+        record["red"]["reserve"] += 1
+    else:
+        record["red"]["hand"].remove(next(c for c in record["red"]["hand"] if c not in "123456"))
+    with pytest.raises(RecordError, match=r"^bad game record: red\.set_aside: .* only a recall discards a card"):
+        Game.from_dict(record)
+
+
+def test_every_event_in_play_before_the_first_battle() -> None:
+    """R3.4: events are applied in battles (R7): in round 1's placement all five are in play."""
+    record = played_record("beginner", round_start(1), events=True)
+    record["events"]["deck"] = record["events"]["deck"][1:]
+    with pytest.raises(RecordError, match=r"^bad game record: events\.deck: every event card is in play"):
+        Game.from_dict(record)
+
+
+def test_a_second_warlord_only_from_war_chariot() -> None:
+    """R3.3, R7.4: one warlord at setup; a second only through war_chariot (not in play here: no events)."""
+    record = played_record("standard", round_start(2))
+    warlords = record["red"]["warlords"]
+    warlords["held"].append(warlords["unchosen"].pop())
+    with pytest.raises(RecordError, match=r"^bad game record: red\.warlords: two warlords chosen: .*war_chariot"):
+        Game.from_dict(record)
+
+
+def test_a_warlord_is_spent_only_once_it_could_act() -> None:
+    """R8: before round 1's window no warlord but head_start (at setup) can have acted."""
+    record = played_record("standard", lambda g: g.to_dict()["phase"] == "placement")
+    record["red"]["warlords"] = red_warlords([], ["purge"])
+    with pytest.raises(RecordError, match=r"^bad game record: red\.warlords\.used: purge is spent before it could act"):
+        Game.from_dict(record)
+
+
+def test_double_six_is_spent_by_a_second_six() -> None:
+    """P4: double_six is spent when red's `6` is revealed where its first one marked: two `6`s at least."""
+    record = marked_record()
+    record["red"]["warlords"] = red_warlords([], ["double_six"])
+    with pytest.raises(RecordError, match=r"^bad game record: red\.warlords\.used: double_six is spent by a second"):
+        Game.from_dict(record)
+
+
+@pytest.mark.parametrize("event", ["pandemic", "war_chariot"])
+def test_an_event_leaves_play_only_once_its_condition_held(event: str) -> None:
+    """R7.1, R7.4: at round 2's start nobody has revealed four Plague copies or three `6`s."""
+    record = played_record("beginner", round_start(2), events=True)
+    events = record["events"]
+    if events["face_up"] == event:
+        events["face_up"] = events["deck"].pop(0)
+    elif event in events["deck"]:
+        events["deck"].remove(event)
+    with pytest.raises(RecordError, match=rf"^bad game record: events\.deck: {event} has left play, but its"):
         Game.from_dict(record)

@@ -257,14 +257,14 @@ def test_v1_record_refused_where_v1_1_differs() -> None:
     g = battle_game(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
     g.apply("pass")
     record = g.record()
-    Game.replay(record)
+    Game.replay(record, hand_made=True)
     record["start"]["rules"].pop("version", None)
     record["rules"]["version"] = "1"
     with pytest.raises(ValueError, match=r"record\.actions\[10\].*D14"):
-        Game.replay(record)
+        Game.replay(record, hand_made=True)
     record["actions"] = record["actions"][:10]  # the game as v1 would end it here: refused too
     with pytest.raises(ValueError, match=r"record\.actions: .*D14"):
-        Game.replay(record)
+        Game.replay(record, hand_made=True)
 
 
 def test_unknown_rules_version_names_the_field() -> None:
