@@ -30,7 +30,7 @@ from agents.ppo import PolicyActor
 from experiments.cli import parse, run_cli
 from experiments.config import POOL, TrainConfig
 from experiments.train import make_vec_env, new_model, torch_device
-from suntzu_env.bench import competing_process
+from suntzu_env.threads import competing_process
 
 PROG = "python -m experiments.bench"
 STUB_FRAMES = 16  # the stub cycles through this many precomputed observations and masks

@@ -20,11 +20,10 @@ import argparse
 import math
 import random
 import statistics
-import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager, nullcontext
+from collections.abc import Callable
+from contextlib import nullcontext
 from typing import Any, Literal
 
 import numba
@@ -34,6 +33,7 @@ from suntzu_env import Game, baselines, engine, raw_env
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
+from suntzu_env.threads import competing_process
 
 
 def bench_compiled(games: int, variant: str, events: bool) -> dict[str, float]:
@@ -156,18 +156,6 @@ def bench_vec_env(
         steps += n_envs
     numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
     return steps / (time.perf_counter() - start)
-
-
-@contextmanager
-def competing_process() -> Iterator[None]:
-    """Another process busy on one core (a Python loop) while the block runs: a machine shared with one job."""
-    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
-    try:
-        time.sleep(0.5)  # let it take its core
-        yield
-    finally:
-        busy.kill()
-        busy.wait()
 
 
 def bench_contention(seconds: float, n_envs: int, rounds: int = 3) -> dict[str, list[float]]:

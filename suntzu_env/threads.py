@@ -18,6 +18,8 @@ from collapsing there:
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -132,3 +134,15 @@ class ThreadCount:
 
     def __repr__(self) -> str:
         return f"ThreadCount({self.threads!r}, playing {self.played})"
+
+
+@contextmanager
+def competing_process() -> Iterator[None]:
+    """Another process busy on one core (a Python loop) while the block runs: a machine shared with one job."""
+    busy = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        time.sleep(0.5)  # let it take its core
+        yield
+    finally:
+        busy.kill()
+        busy.wait()

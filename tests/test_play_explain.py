@@ -31,7 +31,8 @@ TAIL = " (R5.1; armies move as in R5.3)"
 
 @pytest.fixture()
 def client(tmp_path: Path) -> TestClient:
-    return TestClient(create_app(tmp_path))
+    # the app answers its own origin only (a Host it is bound to) and JSON bodies only
+    return TestClient(create_app(tmp_path), base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
 
 
 def _wu_result(state: dict, blue: str, red: str) -> dict:
