@@ -81,3 +81,10 @@ def compile_notice() -> str | None:
         return None
     later = f"later runs load it from {CACHE_FOLDER}"
     return f"compiling the game engine with numba (first run only, a minute or so; {later})"
+
+
+def rllib_observed_env(options: GameOptions) -> Any:
+    """The game's AEC environment under `options`, its observations in RLlib's format (`suntzu_env.formats`)."""
+    from suntzu_env.formats import rllib_observations
+
+    return rllib_observations(GAME.env(options))

@@ -29,7 +29,7 @@ import numpy as np
 
 from agents import AGENT_NAMES, make_agent
 from experiments.cli import ConfigError, parse, run_cli
-from experiments.game import GAME, Borders, Variant, options_of
+from experiments.game import GAME, Borders, Variant, options_of, rllib_observed_env
 from experiments.runs import TEMPORARY, write_json
 
 PROG = "python -m experiments.train_rllib"
@@ -98,9 +98,7 @@ def rllib_env(env_config: dict[str, Any]) -> Any:
     """The game's AEC environment as RLlib's `PettingZooEnv`, its observation under RLlib's keys."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    from suntzu_env.formats import rllib_observations
-
-    return PettingZooEnv(rllib_observations(GAME.env(GAME.options(env_config.get("options")))))
+    return PettingZooEnv(rllib_observed_env(GAME.options(env_config.get("options"))))
 
 
 def _scripted_module_class() -> type:
