@@ -120,6 +120,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
+from suntzu_env.engine.rng import rng_seed
 
 MASK32 = 0xFFFFFFFF
 LEGAL_CAPACITY = 512  # more than any decision offers (a turn army's moves are at most 3 x (12 + 12))
@@ -130,16 +131,8 @@ OPEN, MARKER, WHIRLPOOL = 0, 1, 2  # TERRAIN codes
 
 @njit(cache=True)
 def seed_state(s: np.ndarray, seed: int) -> None:
-    """Seeds the game's generator from any seed in [0, 2**63)."""
-    x = (seed & MASK32) ^ ((seed >> 32) * 0x9E3779B1 & MASK32)
-    for _ in range(3):  # lowbias32 mixing: nearby seeds give unrelated streams
-        x ^= x >> 16
-        x = (x * 0x7FEB352D) & MASK32
-        x ^= x >> 15
-        x = (x * 0x846CA68B) & MASK32
-        x ^= x >> 16
-    if x == 0:
-        x = 0x6D2B79F5
+    """Seeds the game's generator from any seed in [0, 2**63): Sun Tzu's seeding (`rng_seed`), kept in int32."""
+    x = rng_seed(seed)[0]
     s[RNG] = x - (1 << 32) if x >= (1 << 31) else x
 
 
