@@ -29,10 +29,15 @@ class Field:
 FIELDS: list[Field] = []
 
 
-def _field(name: str, size: int, doc: str) -> int:
-    offset = FIELDS[-1].offset + FIELDS[-1].size if FIELDS else 0
-    FIELDS.append(Field(name, offset, size, doc))
+def append_field(fields: list[Field], name: str, size: int, doc: str) -> int:
+    """Declares the run of `size` entries that follows the last of `fields`; returns its offset."""
+    offset = fields[-1].offset + fields[-1].size if fields else 0
+    fields.append(Field(name, offset, size, doc))
     return offset
+
+
+def _field(name: str, size: int, doc: str) -> int:
+    return append_field(FIELDS, name, size, doc)
 
 
 DECK_CAPACITY = 14  # non-base cards of a side: its deck never holds more

@@ -7,11 +7,10 @@ is a triangle index, `TRANSIT` while it passes between whirlpools (B39), or -1 o
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 
 from suntzu_env.binfa.geometry import N_COLOURS, N_TRIANGLES, N_UNITS, N_WHIRLPOOLS
+from suntzu_env.layout import Field, append_field
 
 STATE_DTYPE = np.int32
 TRANSIT = N_TRIANGLES  # pseudo-triangle: units entering a whirlpool, before their transfer (B39)
@@ -20,23 +19,11 @@ DICE_CAPACITY = 64  # preset throws a record may carry (its `dice` list)
 MAX_PLAYERS = 6
 
 
-@dataclass(frozen=True)
-class Field:
-    """One named run of state entries."""
-
-    name: str
-    offset: int
-    size: int
-    doc: str
-
-
 FIELDS: list[Field] = []
 
 
 def _field(name: str, size: int, doc: str) -> int:
-    offset = FIELDS[-1].offset + FIELDS[-1].size if FIELDS else 0
-    FIELDS.append(Field(name, offset, size, doc))
-    return offset
+    return append_field(FIELDS, name, size, doc)
 
 
 # fmt: off
