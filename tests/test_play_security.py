@@ -11,6 +11,7 @@ lose none, and a player's request is answered while another's maximal search run
 # ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import socket
@@ -235,9 +236,8 @@ def test_store_caps_each_client() -> None:
 # ---------------------------------------------------------------- many players, one server
 
 
-@pytest.fixture()
-def served(tmp_path: Path) -> Iterator[str]:
-    app = create_app(tmp_path)
+@contextlib.contextmanager
+def _serve(app: Any) -> Iterator[str]:
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -250,11 +250,47 @@ def served(tmp_path: Path) -> Iterator[str]:
     thread.join(10)
 
 
-def _call(url: str, body: Any = None) -> tuple[int, Any]:
+@pytest.fixture()
+def served(tmp_path: Path) -> Iterator[str]:
+    with _serve(create_app(tmp_path)) as url:
+        yield url
+
+
+class _HeldSearch:
+    """An agent that, like a long search, does not answer until the test lets it: `thinking` is set while
+    it holds, `answer` lets it go (it then plays as `random`)."""
+
+    def __init__(self, agent: Any) -> None:
+        self.agent, self.thinking, self.answer = agent, threading.Event(), threading.Event()
+
+    def reset(self, seed: int | None = None) -> None:
+        self.agent.reset(seed)
+
+    def act(self, observation: Any, action_mask: Any) -> int:
+        self.thinking.set()
+        assert self.answer.wait(120), "the test never let the search answer"
+        return int(self.agent.act(observation, action_mask))
+
+
+class _HeldMenu(AgentMenu):
+    """The default agents, where `ismcts:<n>` is a `_HeldSearch`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.held: list[_HeldSearch] = []
+
+    def make(self, spec: object, seed: int | None = None) -> Any:
+        if self.check(spec).startswith("ismcts:"):
+            self.held.append(_HeldSearch(super().make("random", seed)))
+            return self.held[-1]
+        return super().make(spec, seed)
+
+
+def _call(url: str, body: Any = None, timeout: float = 120) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
     request = urllib.request.Request(url, data=data, headers={"Content-Type": "application/json"})
     try:
-        with urllib.request.urlopen(request, timeout=120) as response:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
             return response.status, json.loads(response.read())
     except urllib.error.HTTPError as error:
         return error.code, json.loads(error.read())
@@ -291,27 +327,42 @@ def test_fifty_players_at_once_lose_no_game(served: str) -> None:
     assert not failures, failures[:3]
 
 
-def test_a_maximal_search_does_not_hold_up_another_player(served: str) -> None:
-    """While the agent of one game searches at the app's largest budget, another player's requests are
-    answered: they finish before the search does."""
-    status, body = _call(f"{served}/api/games", {"agent": "random", "seat": "blue"})
-    assert status == 200
-    other = body["view"]["game"]["id"]
-    done: dict[str, float] = {}
+def test_a_maximal_search_does_not_hold_up_another_player(tmp_path: Path) -> None:
+    """While the agent of one game is searching (held until the test lets it answer, so no timing is
+    involved), another player's requests are answered."""
+    menu = _HeldMenu()
+    with _serve(create_app(tmp_path, agents=menu)) as served:
+        status, body = _call(f"{served}/api/games", {"agent": "random", "seat": "blue"})
+        assert status == 200
+        other = body["view"]["game"]["id"]
+        answered: list[int] = []
 
-    def search() -> None:  # red: the agent, blue, picks its warlord and places five cards first
-        _call(f"{served}/api/games", {"agent": f"ismcts:{MAX_SEARCH_ITERATIONS}", "seat": "red"})
-        done["search"] = time.monotonic()
+        def search() -> None:  # red: the person; blue, the agent, picks its warlord and places five cards
+            spec = f"ismcts:{MAX_SEARCH_ITERATIONS}"
+            answered.append(_call(f"{served}/api/games", {"agent": spec, "seat": "red"})[0])
 
-    thread = threading.Thread(target=search)
-    thread.start()
-    time.sleep(0.3)
-    for _ in range(3):
-        assert _call(f"{served}/api/games/{other}")[0] == 200
-        assert _call(f"{served}/api/options")[0] == 200
-    done["other"] = time.monotonic()
-    thread.join(300)
-    assert done["other"] < done["search"], "another player's requests waited for the search"
+        thread = threading.Thread(target=search)
+        thread.start()
+        try:
+            assert _wait_for(lambda: bool(menu.held) and menu.held[0].thinking.is_set()), "the search never started"
+            for _ in range(3):
+                assert _call(f"{served}/api/games/{other}", timeout=30)[0] == 200
+                assert _call(f"{served}/api/options", timeout=30)[0] == 200
+            assert not answered, "the searching game answered before it was let go"
+        finally:
+            for held in menu.held:
+                held.answer.set()
+            thread.join(120)
+        assert answered == [200]
+
+
+def _wait_for(condition: Any, seconds: float = 60) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> None:
