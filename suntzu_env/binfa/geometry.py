@@ -47,19 +47,22 @@ TRIANGLE_NAMES = _names()
 TRIANGLE_INDEX: dict[str, int] = {n: i for i, n in enumerate(TRIANGLE_NAMES)}
 
 
-def _neighbours(t: int) -> list[int]:
-    """B0.3: the triangles sharing an edge with `t`."""
+def _directed(t: int) -> list[int]:
+    """B0.3: the neighbours of `t` by direction: left and right along its row (across a sector boundary at
+    the row's ends), then across its third edge (outward for even p, inward for odd p; -1 on the board's
+    edge). A direction keeps its meaning when the board turns by a sector (BD12)."""
     s, r, p = coordinates(t)
     last = 2 * r - 2
-    out = []
-    out.append(triangle(s, r, p - 1) if p > 0 else triangle(s - 1, r, 2 * r - 2))  # left (across a boundary)
-    out.append(triangle(s, r, p + 1) if p < last else triangle(s + 1, r, 0))  # right (across a boundary)
-    if p % 2 == 0:
-        if r < ROWS:
-            out.append(triangle(s, r + 1, p + 1))  # outward
-    else:
-        out.append(triangle(s, r - 1, p - 1))  # inward
-    return sorted(set(out))
+    left = triangle(s, r, p - 1) if p > 0 else triangle(s - 1, r, 2 * r - 2)
+    right = triangle(s, r, p + 1) if p < last else triangle(s + 1, r, 0)
+    outward = triangle(s, r + 1, p + 1) if r < ROWS else -1
+    third = outward if p % 2 == 0 else triangle(s, r - 1, p - 1)  # outward from even p, inward from odd p
+    return [left, right, third]
+
+
+def _neighbours(t: int) -> list[int]:
+    """B0.3: the triangles sharing an edge with `t`."""
+    return sorted(set(u for u in _directed(t) if u >= 0))
 
 
 def _neighbour_table() -> np.ndarray:
@@ -72,6 +75,8 @@ def _neighbour_table() -> np.ndarray:
 
 NEIGHBOURS = _neighbour_table()  # (96, 3): neighbour indices, -1 after the last (border triangles have 2)
 DEGREE = (NEIGHBOURS >= 0).sum(axis=1).astype(np.int64)
+DIRECTIONS = ("left", "right", "across")  # along the row, then across the third edge (in or out)
+STEP = np.array([_directed(t) for t in range(N_TRIANGLES)], dtype=np.int64)  # (96, 3): neighbour by direction, -1 none
 BORDER = np.flatnonzero(DEGREE == 2)  # the 24 border triangles (B10)
 SECTOR = np.arange(N_TRIANGLES, dtype=np.int64) // PER_SECTOR  # base (colour) of each triangle
 
