@@ -9,6 +9,13 @@ import numpy as np
 
 from suntzu_env.binfa import engine, records
 from suntzu_env.binfa.actions import N_ACTIONS, action_to_string, string_to_action
+from suntzu_env.binfa.encoding import (
+    N_LEARN_ACTIONS,
+    engine_action,
+    learn_action_name,
+    learn_mask,
+    view_rotation,
+)
 from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, TRIANGLE_NAMES
 from suntzu_env.binfa.layout import (
     ALIVE,
@@ -31,6 +38,7 @@ from suntzu_env.binfa.layout import (
     WINNER,
     new_state,
 )
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
 from suntzu_env.options import check_seed
@@ -192,9 +200,11 @@ class Game:
         self._n = int(engine.step(self._s, int(a), self._legal))
         self._actions.append(int(a))
 
-    def _illegal_message(self, action: object) -> str:
+    def _illegal_message(self, action: object, learn: bool = False) -> str:
         shown = repr(action.item() if isinstance(action, np.integer) else action)
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
+        if learn:
+            shown = str(action)
+        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
             shown = f"{int(action)} ({action_to_string(int(action))})"
         if not self._n:
             return f"illegal action {shown:.80}: the game is over (winner {self.winner})"
@@ -203,6 +213,52 @@ class Game:
         about = f"player={d['player']} army={d['army']}"
         legal = ", ".join(self.legal_action_strings())
         return f"illegal action {shown:.80} for decision '{d['kind']}' ({about}); legal: {legal}"
+
+    # ------------------------------------------------------------ the learning face (BD12)
+
+    def observation(self, player: int) -> np.ndarray:
+        """What `player` sees, from its own point of view: the float32 vector of `binfa.observation`."""
+        self._check_player(player)
+        out = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+        observe(self._s, player, out)
+        return out
+
+    def _check_player(self, player: object) -> None:
+        if not isinstance(player, (int, np.integer)) or isinstance(player, bool) or not 0 <= player < self.players:
+            raise ValueError(f"player must be an integer 0..{self.players - 1}, got {player!r:.40}")
+
+    def learn_mask(self, player: int | None = None) -> np.ndarray:
+        """The int8 mask over the learning ids (`binfa.encoding`) of the player to act (all zero for any other
+        `player`, and once the game is over)."""
+        mask = np.zeros(N_LEARN_ACTIONS, dtype=np.int8)
+        if self._n and (player is None or player == int(self._s[TO_ACT])):
+            learn_mask(self._s, self._legal, self._n, self._rotation(), mask)
+        return mask
+
+    def learn_actions(self) -> list[int]:
+        """The legal learning ids of the pending decision, ascending (empty when the game is over)."""
+        return np.flatnonzero(self.learn_mask()).tolist()
+
+    def _rotation(self) -> int:
+        return int(view_rotation(self._s, int(self._s[TO_ACT])))
+
+    def learn_to_action(self, learn: int) -> int:
+        """The engine action of learning id `learn` in the pending decision; ValueError naming the decision and
+        its legal answers when it is not legal."""
+        ok = isinstance(learn, (int, np.integer)) and not isinstance(learn, bool) and 0 <= learn < N_LEARN_ACTIONS
+        a = int(engine_action(self._s, self._legal, self._n, int(learn), self._rotation())) if ok and self._n else -1
+        if a < 0:
+            shown = f"{int(learn)} ({learn_action_name(int(learn))})" if ok else repr(learn)
+            raise ValueError(self._illegal_message(f"learning id {shown}", learn=True))
+        return a
+
+    def learn_action_string(self, learn: int) -> str:
+        """The engine's string of the legal learning id `learn` (what records hold)."""
+        return action_to_string(self.learn_to_action(learn))
+
+    def apply_learn(self, learn: int) -> None:
+        """Answers the pending decision with a learning id; an illegal one raises ValueError and changes nothing."""
+        self.apply(self.learn_to_action(learn))
 
     @staticmethod
     def action_to_string(action: int) -> str:

@@ -124,6 +124,10 @@ class Options:
                 d[key] = list(d[key])
         return d
 
+    def as_dict(self) -> dict[str, Any]:
+        """The fields, JSON-ready (`suntzu_env.protocol.GameOptions`)."""
+        return self.to_dict()
+
     def engine_terrain(self) -> tuple[np.ndarray, np.ndarray]:
         """The chosen terrain and whirlpool triangles as index arrays (empty: the seed draws them)."""
         marks = () if self.terrain == "random" else self.terrain
