@@ -1,0 +1,184 @@
+"""`BinFaGymEnv`: Bin'Fa for one learner, every other seat played inside `step` by an opponent.
+
+The learner plays one seat of the game of `suntzu_env.binfa.binfa_v0` (whose docstring describes the
+observation, from the learner's point of view, BD12, and the learning action space); the opponent answers
+every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v0"` when
+`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v0", opponent="greedy", players=3)`.
+
+- Observation: `Box(OBSERVATION_SIZE,)` float32 (`suntzu_env.binfa.observation`), the learner's own.
+- Action: `Discrete(N_LEARN_ACTIONS)` (`suntzu_env.binfa.encoding`); `action_masks()` gives the legal ones
+  as booleans (sb3-contrib's `MaskablePPO`), and every info holds `info["action_mask"]` (int8).
+- `reset(seed=s)` seeds the environment's generator, which draws the seat (`seat="random"`), the game's seed
+  and the opponent's; the opponent's decisions before the learner's first are made already.
+- Rewards: +1 when the learner wins (B13), −1 when it is eliminated (B12); 0 otherwise (BD5).
+- Episode end: terminated when the game ends or the learner is eliminated; truncated when `max_turns` turns
+  are played (BD5). An illegal learner action ends the episode with −1 (`illegal_action="loss"`, default,
+  `info["illegal_action"]`) or raises `ValueError` naming the decision (`"raise"`), changing nothing.
+
+Arguments: `opponent`: "random" or "greedy" (compiled, `suntzu_env.binfa.agents`), or a callable
+`(observation, action_mask) -> learning id` (or an object with such an `act`), asked for every other seat
+with that seat's observation and mask; `seat`: "random" (drawn at each reset, `info["seat"]`) or a seat
+0..players-1; `options` or its fields as keywords (`level`, `players`, ...); `illegal_action`;
+`render_mode`: None or "ansi".
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng
+from suntzu_env.binfa.binfa_v0 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
+from suntzu_env.binfa.game import Game
+from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
+from suntzu_env.binfa.options import Options
+from suntzu_env.episode import IllegalActionWarning, check_reset
+from suntzu_env.options import check_choice
+
+ENV_ID = "BinFa-v0"
+Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
+
+
+def check_opponent(opponent: Any) -> Any:
+    if isinstance(opponent, str):
+        return check_choice(opponent, "opponent", AGENTS)
+    if callable(getattr(opponent, "act", None)) or callable(opponent):
+        return opponent
+    raise ValueError(
+        "opponent must be 'random', 'greedy', a callable (observation, action_mask) -> action or an object "
+        f"with .act(observation, action_mask); got {opponent!r:.60}"
+    )
+
+
+class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """Bin'Fa for one learner against an opponent played inside `step`; see the module docstring."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+
+    def __init__(
+        self,
+        opponent: Opponent = "random",
+        seat: int | str = "random",
+        options: Options | dict[str, Any] | None = None,
+        illegal_action: str = "loss",
+        render_mode: str | None = None,
+        **fields: Any,
+    ) -> None:
+        self.rules = Options.of(options, **fields)
+        if isinstance(seat, str) and seat.startswith("player_") and seat[7:].isdigit():
+            seat = int(seat[7:])
+        if seat != "random" and (
+            not isinstance(seat, (int, np.integer)) or isinstance(seat, bool) or not 0 <= seat < self.rules.players
+        ):
+            raise ValueError(f"seat must be 'random' or a seat 0..{self.rules.players - 1}, got {seat!r:.40}")
+        self.seat_choice = seat
+        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
+        if render_mode is not None:
+            check_choice(render_mode, "render_mode", RENDER_MODES)
+        self.render_mode = render_mode
+        self.opponent = check_opponent(opponent)
+        self.observation_space = observation_box()
+        self.action_space = spaces.Discrete(N_LEARN_ACTIONS)
+        self.seat: int = 0
+        self.game: Game | None = None
+        self._rng_opponent = agent_rng(0)
+        self._scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+        self._warned = False
+        self._done = True
+
+    def set_opponent(self, opponent: Opponent) -> None:
+        """Play against `opponent` from now on."""
+        self.opponent = check_opponent(opponent)
+
+    def _play_opponent(self) -> None:
+        game = self.game
+        assert game is not None
+        while game.current_player is not None and game.current_player != self.seat:
+            if self.seat in game.eliminated():
+                return
+            p = game.current_player
+            if isinstance(self.opponent, str):
+                kind = AGENTS.index(self.opponent)
+                game.apply(int(agent_action(kind, game._s, game._legal, game._n, self._rng_opponent, self._scratch)))
+                continue
+            act = getattr(self.opponent, "act", None) or self.opponent
+            choice = act(game.observation(p), game.learn_mask())
+            try:
+                game.apply(engine_action(game, choice))
+            except ValueError as error:
+                raise ValueError(f"the opponent (seat {p}) played an illegal action: {error}") from None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=check_reset(seed, options))
+        rng = self.np_random
+        players = self.rules.players
+        self.seat = int(rng.integers(players)) if self.seat_choice == "random" else int(self.seat_choice)
+        self.game = Game.new(int(rng.integers(2**63)), self.rules)
+        self._rng_opponent = agent_rng(int(rng.integers(2**62)))
+        self._done = False
+        self._play_opponent()
+        return self.game.observation(self.seat), {"seat": self.seat, "action_mask": self._mask()}
+
+    def _mask(self) -> np.ndarray:
+        assert self.game is not None
+        if self._done:
+            return np.zeros(N_LEARN_ACTIONS, np.int8)
+        return self.game.learn_mask(self.seat)
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the other seats' until the learner must act or its game ends."""
+        game = self.game
+        if game is None or self._done:
+            raise RuntimeError("step() needs a game in progress: call reset() first")
+        info: dict[str, Any] = {"seat": self.seat}
+        try:
+            a = engine_action(game, action)
+        except ValueError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            info["illegal_action"] = True
+            info["action_mask"] = self._mask()
+            if not self._warned:
+                self._warned = True
+                message = f"{error}. With illegal_action='loss' the episode ends"
+                warnings.warn(message, IllegalActionWarning, stacklevel=2)
+            return game.observation(self.seat), -1.0, True, False, info
+        game.apply(a)
+        self._play_opponent()
+        out = self.seat in game.eliminated()
+        over = game.current_player is None
+        reward = -1.0 if out else (1.0 if game.winner == self.seat else 0.0)
+        truncated = over and not out and game.winner == "undecided" and game.turns >= self.rules.max_turns
+        terminated = (out or over) and not truncated
+        self._done = terminated or truncated
+        if self._done:
+            info["winner"] = game.winner
+        info["action_mask"] = self._mask()
+        return game.observation(self.seat), reward, terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (all False once its episode is over)."""
+        if self.game is None:
+            raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
+        return self._mask().astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        return self.game.render()
+
+
+def register() -> None:
+    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v0" (done when `suntzu_env.binfa` is imported)."""
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="suntzu_env.binfa.gym_env:BinFaGymEnv")
+
+
+__all__ = ["ENV_ID", "BinFaGymEnv", "register"]

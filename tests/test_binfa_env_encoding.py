@@ -1,0 +1,135 @@
+"""Bin'Fa's learning face: the compact action ids and the player's-view observation (BD12)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_binfa_helpers import game
+
+from suntzu_env.binfa import Game
+from suntzu_env.binfa.encoding import (
+    COUNT_SLOTS,
+    L_MOVE,
+    L_RETREAT,
+    N_LEARN_ACTIONS,
+    learn_action_name,
+    learn_ids,
+)
+from suntzu_env.binfa.geometry import STEP, TRIANGLE_INDEX
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds, observation_views
+
+
+def test_sizes_are_declared_once():
+    # deploy 96, pawn 42, army 6, roll/resupply/stop 3, dislodge 96 x 3, move 96 x 3 x 13, transfer and
+    # retreat 3 x 13 each, advance 12
+    assert N_LEARN_ACTIONS == 96 + 42 + 6 + 3 + 288 + 3744 + 39 + 39 + 12 == 4269
+    assert COUNT_SLOTS == 13
+    assert sum(v.size for v in observation_views(np.zeros(OBSERVATION_SIZE)).values()) == OBSERVATION_SIZE
+
+
+def test_b0_3_directions():
+    # red-2-1 (r = 2, odd p): left red-2-0, right red-2-2, across inward to red-1-0
+    t = TRIANGLE_INDEX["red-2-1"]
+    assert [int(u) for u in STEP[t]] == [TRIANGLE_INDEX[n] for n in ("red-2-0", "red-2-2", "red-1-0")]
+    # red-4-0 (a border triangle, B10): left across the boundary to violet-4-6, no third edge
+    t = TRIANGLE_INDEX["red-4-0"]
+    assert [int(u) for u in STEP[t]] == [TRIANGLE_INDEX["violet-4-6"], TRIANGLE_INDEX["red-4-1"], -1]
+
+
+def _moves(g: Game) -> dict[str, int]:
+    return {g.learn_action_string(c): c for c in g.learn_actions()}
+
+
+def test_b4_move_ids_in_the_movers_frame():
+    # red (player 0, base sector 0) moves 1 of the 3 units on red-2-1: red-2-1 is triangle 2 of the view,
+    # red-2-2 lies to its right (direction 1), one unit is count slot 0
+    g = game({"red-2-1": ["red"] * 3, "red-4-0": ["red"] * 9, "green-4-0": ["green"] * 12}, decision="move",
+             mode="move", moves_left=1, throw=[3, 2])  # fmt: skip
+    ids = _moves(g)
+    c = ids["move:red-2-1>red-2-2:1"]
+    assert c == L_MOVE + (3 * 2 + 1) * COUNT_SLOTS + 0
+    assert learn_action_name(c) == "move:red-2-1>right:1"
+    before = g.to_dict()
+    with pytest.raises(ValueError, match="for decision 'move'"):
+        g.apply_learn(L_MOVE)  # red-1-0 left, 1 unit: no stack there
+    assert g.to_dict() == before
+    g.apply_learn(c)
+    assert g.record()["actions"][-1] == "move:red-2-1>red-2-2:1"
+
+
+def test_bd12_the_same_move_has_the_same_id_from_every_seat():
+    # the position of the test above turned by three sectors, played by green (player 1, base sector 3)
+    red = game({"red-2-1": ["red"] * 3, "red-4-0": ["red"] * 9, "green-4-0": ["green"] * 12}, decision="move",
+               mode="move", moves_left=1, throw=[3, 2])  # fmt: skip
+    green = game({"green-2-1": ["green"] * 3, "green-4-0": ["green"] * 9, "red-4-0": ["red"] * 12},
+                 decision="move", mode="move", moves_left=1, throw=[3, 2], player=1, army="green")  # fmt: skip
+    assert red.learn_actions() == green.learn_actions()
+    assert green.learn_action_string(_moves(red)["move:red-2-1>red-2-2:1"]) == "move:green-2-1>green-2-2:1"
+    np.testing.assert_array_equal(red.observation(0), green.observation(1))
+    np.testing.assert_array_equal(red.observation(1), green.observation(0))
+
+
+def test_b7_bd8_a_whole_stack_over_12_has_the_slot_all():
+    # 12 red units over a covered green one: red may move 1..12 (its run) or all 13 (B7: the covered unit
+    # goes with the whole stack); 13 takes the count slot `all`
+    g = game({"red-2-1": ["green"] + ["red"] * 12, "green-4-0": ["green"] * 11}, decision="move", mode="move",
+             moves_left=1, throw=[3, 2])  # fmt: skip
+    ids = _moves(g)
+    whole = ids["move:red-2-1>red-2-2:13"]
+    assert whole == L_MOVE + (3 * 2 + 1) * COUNT_SLOTS + 12
+    assert learn_action_name(whole) == "move:red-2-1>right:all"
+    assert ids["move:red-2-1>red-2-2:12"] == whole - 1
+
+
+def test_b16_retreat_ids_by_direction():
+    # red dislodges the green unit on red-2-2 with a 6 (B16): green (player 1, base sector 3) retreats from
+    # red-2-2, to red-2-1 is left, to orange-2-0 right, to red-3-3 across (outward); red-2-1 holds the attacker
+    g = game({"red-2-1": ["red"] * 3, "red-4-0": ["red"] * 9, "red-2-2": ["green"],
+              "green-4-0": ["green"] * 11}, dice=[[6, 2]])  # fmt: skip
+    g.apply("dislodge:red-2-1>red-2-2")
+    assert g.current_player == 1
+    ids = _moves(g)
+    assert ids == {
+        "retreat:orange-2-0:1": L_RETREAT + 1 * COUNT_SLOTS,
+        "retreat:red-3-3:1": L_RETREAT + 2 * COUNT_SLOTS,
+    }
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [{}, {"players": 3, "level": 2}, {"players": 2, "armies_per_player": 3, "level": 3}, {"players": 4, "level": 4}],
+)
+def test_ids_map_to_and_from_engine_actions_exactly(fields):
+    # over random games of every level: the legal engine actions get distinct ids, each id maps back to its
+    # action, the mask holds exactly those ids, and every observation lies in its bounds
+    low, high = observation_bounds()
+    rng = np.random.default_rng(7)
+    for seed in range(3):
+        g = Game.new(seed, deployment="random", **fields)
+        for _ in range(300):
+            if g.current_player is None:
+                break
+            legal = g.legal_actions()
+            ids = learn_ids(g._s, np.array(legal), g._rotation())
+            assert len(set(ids.tolist())) == len(legal)
+            assert [g.learn_to_action(int(c)) for c in ids] == legal
+            assert sorted(ids.tolist()) == g.learn_actions()
+            for p in range(g.players):
+                obs = g.observation(p)
+                assert obs.dtype == np.float32 and (obs >= low).all() and (obs <= high).all()
+            g.apply_learn(int(rng.choice(g.learn_actions())))
+
+
+def test_observation_values_by_hand():
+    # player 1 (green, base sector 3) sees green-2-1 as view triangle 2: 3 units of its own army (colour 0)
+    g = game({"red-2-1": ["red"] * 3, "red-4-0": ["red"] * 8, "green-2-1": ["green"] * 2 + ["red"],
+              "green-4-0": ["green"] * 10}, decision="move", mode="move", moves_left=1, throw=[3, 2])  # fmt: skip
+    v = observation_views(g.observation(1))
+    assert v["height"][2] == pytest.approx(3 / 12)
+    assert v["colour"][3 * 96 + 2] == 1.0  # red tops it: colour 3 clockwise from green (B7)
+    assert v["own_units"][2] == pytest.approx(2 / 12)  # its two covered units
+    assert v["army_units"][0] == pytest.approx(10 / 12) and v["army_units"][3] == pytest.approx(14 / 12)  # B12
+    assert v["army_mine"].tolist() == [1, 0, 0, 0, 0, 0]
+    assert v["me_to_act"][0] == 0.0 and v["my_turn"][0] == 0.0
+    assert v["dice"].tolist() == [0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0]
+    assert v["moves_left"][0] == pytest.approx(1 / 5)
