@@ -1,0 +1,266 @@
+"""Bin'Fa's compiled agents, playing the engine's state directly: `random` and `greedy`.
+
+- `random`: a uniformly random legal answer (its own xorshift generator, never the game's).
+- `greedy`: every answer that throws no dice is tried on a copy of the state and scored by `evaluate` (one
+  evaluation, declared once, below); the best is played (the first of equals). Its move decisions make one
+  throw's moves one by one, each the best by the evaluation. Declarations (B9, B15, B26) throw dice, so they
+  are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six),
+  else resupplies (B27) when short of tokens, else throws to move, and never stops.
+
+`evaluate(s, player)` scores a position for `player` with the weights `W_*`:
+
+- units: the player's units minus the mean of each other player's (B12: units it covers count, B7);
+- safety from encirclement (B10, B11): −`W_DANGER` per unit of a stack of the player's with one open side
+  left, +`W_THREAT` per unit of another player's stack in that state;
+- lone units: −`W_LONE` per single unit of the player's (another stack may cover it, B7);
+- progress: −`W_NEAR` per step from each of the player's stacks to the nearest other army's stack;
+- supply (level 3+): +`W_TOKEN` per token of the player's armies (B28);
+- the end: ±`W_END` for a win or the player's elimination (B12, B13).
+
+`play_games` plays whole games between compiled agents (the ladder, `suntzu_env.binfa.ladder`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from suntzu_env.binfa.actions import A_DISLODGE, A_MOVE, A_RESUPPLY, A_ROLL
+from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, init_state, may_enter, step
+from suntzu_env.binfa.geometry import (
+    EDGE_TO,
+    N_COLOURS,
+    N_TRIANGLES,
+    NEIGHBOURS,
+)
+from suntzu_env.binfa.layout import (
+    ARMY_PLAYER,
+    DEC_KIND,
+    DK_DECLARE,
+    HEIGHT,
+    LEVEL,
+    OUT_RANK,
+    PLAYERS,
+    STATE_DTYPE,
+    STATE_SIZE,
+    TERRAIN,
+    TO_ACT,
+    TOKENS,
+    TOP,
+    TRANSIT,
+    TURN_ARMY,
+    TURNS,
+    WINNER,
+)
+
+AGENTS = ("random", "greedy")
+AG_RANDOM, AG_GREEDY = range(2)
+MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
+
+W_UNIT = 1.0
+W_DANGER = 0.6
+W_THREAT = 0.3
+W_LONE = 0.25
+W_NEAR = 0.03
+W_TOKEN = 0.05
+W_END = 1000.0
+SHORT_OF_TOKENS = 3  # greedy resupplies below this many tokens (B27)
+
+
+def _distances() -> np.ndarray:
+    """Steps between triangles across shared edges (B0.3), terrain ignored."""
+    out = np.full((N_TRIANGLES, N_TRIANGLES), N_TRIANGLES, dtype=np.int64)
+    for start in range(N_TRIANGLES):
+        out[start, start] = 0
+        frontier = [start]
+        while frontier:
+            nxt = []
+            for t in frontier:
+                for u in NEIGHBOURS[t]:
+                    if u >= 0 and out[start, u] > out[start, t] + 1:
+                        out[start, u] = out[start, t] + 1
+                        nxt.append(int(u))
+            frontier = nxt
+    return out
+
+
+DISTANCE = _distances()  # (96, 96)
+
+
+@njit(cache=True)
+def agent_rng(seed: int) -> np.ndarray:
+    """A fresh generator state for an agent (never 0)."""
+    rng = np.zeros(1, dtype=np.uint64)
+    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
+    rng[0] = x if x != 0 else np.uint64(1)
+    return rng
+
+
+@njit(cache=True)
+def below(rng: np.ndarray, n: int) -> int:
+    """A uniform-ish integer in [0, n) from the agent's xorshift64 state."""
+    x = rng[0]
+    x ^= x << np.uint64(13)
+    x ^= x >> np.uint64(7)
+    x ^= x << np.uint64(17)
+    rng[0] = x
+    return int(x % np.uint64(n))
+
+
+@njit(cache=True)
+def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
+    """B10, B11, B23, B43: how many sides of the stack of colour `c` on `t` are closed, and of how many."""
+    closed = 0
+    sides = 0
+    for j in range(3):
+        u = NEIGHBOURS[t, j]
+        if u < 0:
+            continue
+        sides += 1
+        if s[TERRAIN + u] == MARKER or (s[TERRAIN + u] != WHIRLPOOL and s[HEIGHT + u] >= 2 and s[TOP + u] != c):
+            closed += 1
+    return closed, sides
+
+
+@njit(cache=True)
+def evaluate(s: np.ndarray, player: int) -> float:
+    """The greedy agent's score of the position for `player` (the module docstring's terms)."""
+    if s[WINNER] == player:
+        return W_END
+    if s[OUT_RANK + player] > 0:
+        return -W_END
+    mine = 0.0
+    others = 0.0
+    score = 0.0
+    for t in range(N_TRIANGLES + 1):
+        h = s[HEIGHT + t]
+        if h == 0:
+            continue
+        c = s[TOP + t]
+        own = s[ARMY_PLAYER + c] == player
+        if own:
+            mine += h
+        else:
+            others += h
+        if t == TRANSIT or s[TERRAIN + t] == WHIRLPOOL:
+            continue
+        if h == 1:
+            if own:
+                score -= W_LONE
+            continue
+        closed, sides = closed_sides(s, t, c)
+        if closed == sides - 1:
+            score += -W_DANGER * h if own else W_THREAT * h
+        if own:
+            nearest = N_TRIANGLES
+            for u in range(N_TRIANGLES):
+                if s[HEIGHT + u] > 0 and s[ARMY_PLAYER + s[TOP + u]] != player and DISTANCE[t, u] < nearest:
+                    nearest = DISTANCE[t, u]
+            score -= W_NEAR * nearest
+    opponents = 0
+    for q in range(s[PLAYERS]):
+        if q != player and s[OUT_RANK + q] == 0:
+            opponents += 1
+    score += W_UNIT * (mine - others / max(opponents, 1))
+    if s[LEVEL] >= 3:
+        for c in range(N_COLOURS):
+            if s[ARMY_PLAYER + c] == player:
+                score += W_TOKEN * s[TOKENS + c]
+    return score
+
+
+@njit(cache=True)
+def can_retreat(s: np.ndarray, t: int) -> bool:
+    """B16, B20: the stack on `t` has a triangle to retreat to."""
+    c = s[TOP + t]
+    for j in range(3):
+        u = NEIGHBOURS[t, j]
+        if u >= 0 and s[TERRAIN + u] != WHIRLPOOL and may_enter(s, c, u):
+            return True
+    return False
+
+
+@njit(cache=True)
+def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray) -> int:
+    """The greedy agent's answer among `legal[:n]` (the module docstring); `scratch` is a spare state."""
+    player = s[TO_ACT]
+    if s[DEC_KIND] == DK_DECLARE:
+        best = -1
+        best_h = 0
+        roll = -1
+        resupply = -1
+        for i in range(n):
+            a = legal[i]
+            if a == A_ROLL:
+                roll = a
+            elif a == A_RESUPPLY:
+                resupply = a
+            elif A_DISLODGE <= a < A_MOVE:
+                u = EDGE_TO[a - A_DISLODGE]
+                if not can_retreat(s, u) and s[HEIGHT + u] > best_h:
+                    best = a
+                    best_h = s[HEIGHT + u]
+        if best >= 0:
+            return best
+        if resupply >= 0 and s[TOKENS + s[TURN_ARMY]] < SHORT_OF_TOKENS:
+            return resupply
+        if roll >= 0:
+            return roll
+        return legal[0]
+    best = legal[0]
+    best_v = -np.inf
+    for i in range(n):
+        scratch[:] = s
+        apply_action(scratch, legal[i])
+        v = evaluate(scratch, player)
+        if v > best_v:
+            best_v = v
+            best = legal[i]
+    return best
+
+
+@njit(cache=True)
+def agent_action(agent: int, s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, scratch: np.ndarray) -> int:
+    """The answer of compiled agent `agent` (AG_*) among `legal[:n]`."""
+    if agent == AG_GREEDY:
+        return greedy_action(s, legal, n, scratch)
+    return legal[below(rng, n)]
+
+
+@njit(cache=True)
+def play_games(
+    seeds: np.ndarray,
+    seat_agents: np.ndarray,
+    agent_seeds: np.ndarray,
+    level: int,
+    players: int,
+    armies: int,
+    random_deploy: int,
+    max_turns: int,
+) -> np.ndarray:
+    """Plays game g from `seeds[g]` with agent `seat_agents[g, p]` in seat p (its generator seeded from
+    `agent_seeds[g, p]`). Rows: winner (6 undecided), decisions, turns."""
+    games = seeds.shape[0]
+    out = np.zeros((games, 3), dtype=np.int64)
+    s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
+    empty = np.zeros(0, dtype=np.int64)
+    rngs = np.zeros((players, 1), dtype=np.uint64)
+    for g in range(games):
+        for p in range(players):
+            rngs[p] = agent_rng(agent_seeds[g, p])
+        n = init_state(s, seeds[g], level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
+        decisions = 0
+        while n > 0:
+            p = s[TO_ACT]
+            a = agent_action(seat_agents[g, p], s, legal, n, rngs[p], scratch)
+            n = step(s, a, legal)
+            decisions += 1
+        out[g, 0] = s[WINNER]
+        out[g, 1] = decisions
+        out[g, 2] = s[TURNS]
+    return out
+
+
+__all__ = ["AGENTS", "agent_action", "evaluate", "greedy_action", "play_games"]

@@ -1,0 +1,74 @@
+"""A ladder between Bin'Fa's compiled agents: seat-balanced games, each seed played from both seats.
+
+    python -m suntzu_env.binfa.ladder --games 2000                  # greedy against random, level 1, 2 players
+    python -m suntzu_env.binfa.ladder --a greedy --b greedy --level 3
+
+Game 2k and 2k + 1 share a seed, with the seats swapped. The score of `a` counts a win 1, an undecided game
+(max_turns, BD5) 1/2, a loss 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numpy as np
+
+from suntzu_env.binfa.agents import AGENTS, play_games
+from suntzu_env.binfa.layout import UNDECIDED
+
+
+def ladder(a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns: int = 300) -> dict[str, float]:
+    """`a` against `b` over `games` two-player games (a even number is seat-balanced): wins, losses, undecided
+    games and score of `a` (wins + undecided / 2, over games)."""
+    for name in (a, b):
+        if name not in AGENTS:
+            raise ValueError(f"unknown agent {name!r}: agents are {', '.join(AGENTS)}")
+    g = np.arange(games, dtype=np.int64)
+    seeds = seed + g // 2
+    a_seat = g % 2
+    seat_agents = np.where(a_seat[:, None] == np.arange(2)[None, :], AGENTS.index(a), AGENTS.index(b))
+    agent_seeds = np.stack([seed * 7919 + 2 * g, seed * 7919 + 2 * g + 1], axis=1).astype(np.int64)
+    out = play_games(seeds, seat_agents.astype(np.int64), agent_seeds, level, 2, 1, 0, max_turns)
+    wins = int((out[:, 0] == a_seat).sum())
+    undecided = int((out[:, 0] == UNDECIDED).sum())
+    losses = games - wins - undecided
+    return {
+        "games": games,
+        "wins": wins,
+        "losses": losses,
+        "undecided": undecided,
+        "score": (wins + undecided / 2) / games,
+        "decisions": int(out[:, 1].sum()),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suntzu_env.binfa.ladder", description=__doc__.split("\n")[0])
+    parser.add_argument("--a", default="greedy", help=f"one of {', '.join(AGENTS)}")
+    parser.add_argument("--b", default="random", help=f"one of {', '.join(AGENTS)}")
+    parser.add_argument("--games", type=int, default=2000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--level", type=int, default=1, choices=(1, 2, 3, 4))
+    parser.add_argument("--max-turns", type=int, default=300)
+    args = parser.parse_args(argv)
+    if args.games < 2 or args.games % 2:
+        print("error: --games must be an even number >= 2 (seat-balanced pairs)", file=sys.stderr)
+        return 2
+    if args.a not in AGENTS or args.b not in AGENTS:
+        print(f"error: agents are {', '.join(AGENTS)}", file=sys.stderr)
+        return 2
+    start = time.perf_counter()
+    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns)
+    seconds = time.perf_counter() - start
+    print(
+        f"{args.a} vs {args.b}, level {args.level}, 2 players, {r['games']} games: {r['wins']} wins, "
+        f"{r['losses']} losses, {r['undecided']} undecided; score {r['score']:.1%} "
+        f"({r['decisions']} decisions in {seconds:.1f} s)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

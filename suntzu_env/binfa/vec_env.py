@@ -1,0 +1,385 @@
+"""`BinFaVecEnv`: many games of Bin'Fa for one learner seat each, stepped at once in compiled code.
+
+A Stable-Baselines3 `VecEnv` (with `action_masks()` for sb3-contrib's `MaskablePPO`) whose `step` plays, for
+every game in one compiled call (threads over games): the learner's action (a learning id,
+`suntzu_env.binfa.encoding`), every other seat's answers by a compiled opponent (`random` or `greedy`,
+`suntzu_env.binfa.agents`), the rewards and ends, the next game where one ended, and the observations
+(`suntzu_env.binfa.observation`, the learner's point of view, BD12) and masks. It plays the games
+`BinFaGymEnv` plays, with the same engine, encoding, observation and rewards. `BinFaVectorEnv` is the same
+under Gymnasium's vector API.
+
+    from sb3_contrib import MaskablePPO
+    from suntzu_env.binfa.vec_env import BinFaVecEnv
+
+    env = BinFaVecEnv(64, opponent="random", seed=0)
+    MaskablePPO("MlpPolicy", env).learn(100_000)
+
+The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 200 --threads 2`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from typing import Any, ClassVar
+
+import gymnasium
+import numba
+import numpy as np
+from gymnasium import spaces
+from gymnasium.vector.utils import batch_space
+from numba import njit, prange
+from stable_baselines3.common.vec_env import VecEnv
+
+from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, below
+from suntzu_env.binfa.binfa_v0 import observation_box
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, engine_action, learn_mask, view_rotation
+from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
+from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
+from suntzu_env.binfa.options import Options
+from suntzu_env.options import check_seed
+
+P_LEVEL, P_PLAYERS, P_ARMIES, P_RANDOM_DEPLOY, P_MAX_TURNS, P_SEAT, P_OPPONENT, P_ENVS = range(8)
+SEAT_ALTERNATE = -1
+# per-game columns of the table
+G_GAMES, G_SEAT, G_N, G_WINNER, G_DONE, G_TRUNCATED, G_ILLEGAL = range(7)
+TABLE_COLUMNS = 7
+
+
+@njit(cache=True)
+def _opponents(
+    s: np.ndarray, legal: np.ndarray, n: int, seat: int, opponent: int, rng: np.ndarray, scratch: np.ndarray
+) -> int:
+    """Every other seat answers until the learner must act, is out (B12), or the game ends."""
+    while n > 0 and s[TO_ACT] != seat and s[OUT_RANK + seat] == 0:
+        n = step(s, agent_action(opponent, s, legal, n, rng, scratch), legal)
+    return n
+
+
+@njit(cache=True)
+def _start(i: int, seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
+           rngs: np.ndarray, scratch: np.ndarray) -> None:  # fmt: skip
+    """Env `i` starts its next game: seed `seed + n_envs * games + i`, the seat alternating or fixed."""
+    k = table[i, G_GAMES]
+    players = params[P_PLAYERS]
+    seat = (i + k) % players if params[P_SEAT] == SEAT_ALTERNATE else params[P_SEAT]
+    table[i, G_SEAT] = seat
+    empty = np.zeros(0, dtype=np.int64)
+    game_seed = seed + params[P_ENVS] * k + i
+    rngs[i] = agent_rng(game_seed ^ 0x5BD1E995)
+    s = states[i]
+    n = init_state(s, game_seed, params[P_LEVEL], players, params[P_ARMIES], params[P_RANDOM_DEPLOY],
+                   params[P_MAX_TURNS], 0, empty, empty, legal[i])  # fmt: skip
+    table[i, G_N] = _opponents(s, legal[i], n, seat, params[P_OPPONENT], rngs[i], scratch[i])
+
+
+@njit(cache=True)
+def _emit(i: int, states: np.ndarray, legal: np.ndarray, table: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
+    s = states[i]
+    seat = table[i, G_SEAT]
+    observe(s, seat, obs[i])
+    learn_mask(s, legal[i], table[i, G_N], view_rotation(s, seat), masks[i])
+
+
+@njit(cache=True, parallel=True)
+def reset_games(seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
+                rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:  # fmt: skip
+    for i in prange(states.shape[0]):
+        table[i, G_GAMES] = 0
+        _start(i, seed, params, states, legal, table, rngs, scratch)
+        _emit(i, states, legal, table, obs, masks)
+
+
+@njit(cache=True, parallel=True)
+def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray,
+               table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+               rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
+    """Plays every env's learner action and the replies; a finished game's env starts its next game."""
+    for i in prange(states.shape[0]):
+        s = states[i]
+        seat = table[i, G_SEAT]
+        n = table[i, G_N]
+        a = -1
+        if 0 <= actions[i] < masks.shape[1]:
+            a = engine_action(s, legal[i], n, actions[i], view_rotation(s, seat))
+        table[i, G_DONE] = 0
+        table[i, G_TRUNCATED] = 0
+        table[i, G_ILLEGAL] = 0
+        if a < 0:  # an illegal action loses
+            rewards[i] = -1.0
+            table[i, G_DONE] = 1
+            table[i, G_ILLEGAL] = 1
+            table[i, G_WINNER] = -1
+        else:
+            n = step(s, a, legal[i])
+            n = _opponents(s, legal[i], n, seat, params[P_OPPONENT], rngs[i], scratch[i])
+            table[i, G_N] = n
+            out = s[OUT_RANK + seat] > 0
+            rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
+            if out or n == 0:
+                table[i, G_DONE] = 1
+                table[i, G_WINNER] = s[WINNER]
+                if not out and s[WINNER] == UNDECIDED and s[TURNS] >= s[MAX_TURNS]:
+                    table[i, G_TRUNCATED] = 1
+        if table[i, G_DONE] == 1:
+            observe(s, seat, terminal_obs[i])
+            table[i, G_GAMES] += 1
+            _start(i, seed, params, states, legal, table, rngs, scratch)
+        _emit(i, states, legal, table, obs, masks)
+
+
+@njit(cache=True, parallel=True)
+def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal learning id per env (for speed measurements)."""
+    for i in prange(masks.shape[0]):
+        n = 0
+        for c in range(masks.shape[1]):
+            n += masks[i, c]
+        k = below(rngs[i], max(n, 1))
+        for c in range(masks.shape[1]):
+            if masks[i, c]:
+                if k == 0:
+                    out[i] = c
+                    break
+                k -= 1
+
+
+class _Core:
+    """The arrays of `n` games and the compiled calls over them, shared by both vector faces."""
+
+    def __init__(
+        self, n: int, opponent: str, seed: int | None, seat: int | str, options: Any, threads: int | None
+    ) -> None:
+        if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+            raise ValueError(f"n_envs must be an integer >= 1, got {n!r:.40}")
+        if opponent not in AGENTS:
+            raise ValueError(f"opponent must be one of {', '.join(AGENTS)}, got {opponent!r:.40}")
+        self.rules = Options.of(options)
+        players = self.rules.players
+        if seat != "alternate" and (
+            isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < players
+        ):
+            raise ValueError(f"seat must be 'alternate' or a seat 0..{players - 1}, got {seat!r:.40}")
+        if self.rules.terrain != "random" or self.rules.whirlpools != "random":
+            raise ValueError("terrain, whirlpools: the batched env draws them from each game's seed; leave 'random'")
+        if threads is not None and (isinstance(threads, bool) or not 1 <= threads <= numba.config.NUMBA_NUM_THREADS):
+            raise ValueError(f"threads must be None or 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r:.40}")
+        self.threads = threads
+        self.n = int(n)
+        self.opponent = opponent
+        self.seed = check_seed(seed, optional=True)
+        if self.seed is None:
+            self.seed = int(np.random.default_rng().integers(2**62))
+        r = self.rules
+        self.params = np.array(
+            [r.level, players, r.armies_per_player, int(r.deployment == "random"), r.max_turns,
+             SEAT_ALTERNATE if seat == "alternate" else int(seat), AGENTS.index(opponent), self.n],
+            dtype=np.int64,
+        )  # fmt: skip
+        self.states = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
+        self.legal = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int32)
+        self.table = np.zeros((self.n, TABLE_COLUMNS), dtype=np.int64)
+        self.rngs = np.zeros((self.n, 1), dtype=np.uint64)
+        self.scratch = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
+        self.obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        self.terminal_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.int8)
+        self.rewards = np.zeros(self.n, dtype=np.float32)
+
+    def _threads(self) -> None:
+        if self.threads is not None:
+            numba.set_num_threads(self.threads)
+
+    def reset(self) -> None:
+        self._threads()
+        reset_games(
+            self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch, self.obs, self.masks
+        )
+
+    def step(self, actions: np.ndarray) -> None:
+        actions = np.asarray(actions).reshape(-1).astype(np.int64)
+        if actions.shape[0] != self.n:
+            raise ValueError(f"actions: expected {self.n} actions, got {actions.shape[0]}")
+        self._threads()
+        step_games(actions, self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch,
+                   self.obs, self.masks, self.rewards, self.terminal_obs)  # fmt: skip
+
+    def info(self, i: int) -> dict[str, Any]:
+        """Env i's info after a step: at the end of a game, its seat, winner, opponent, terminal observation."""
+        row = self.table[i]
+        if not row[G_DONE]:
+            return {}
+        previous = (i + row[G_GAMES] - 1) % self.rules.players if self.params[P_SEAT] == SEAT_ALTERNATE else row[G_SEAT]
+        winner = int(row[G_WINNER])
+        info: dict[str, Any] = {
+            "terminal_observation": self.terminal_obs[i].copy(),
+            "seat": int(previous),
+            "winner": None if winner < 0 else ("undecided" if winner == UNDECIDED else winner),
+            "opponent": self.opponent,
+            "TimeLimit.truncated": bool(row[G_TRUNCATED]),
+        }
+        if row[G_ILLEGAL]:
+            info["illegal_action"] = True
+        return info
+
+
+class BinFaVecEnv(VecEnv):
+    """`n_envs` games of Bin'Fa, a learner seat each, against a compiled opponent (see the module docstring).
+
+    Arguments: `n_envs`; `opponent`: "random" or "greedy"; `seed` (game k of env i is seeded
+    `seed + n_envs * k + i`; None: fresh entropy); `seat`: "alternate" (env i's game k seats the learner at
+    (i + k) mod players) or a seat; `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and
+    whirlpools drawn from each seed); `threads`: numba threads for a step (None: numba's setting).
+    An illegal learner action ends that game with −1 (`info["illegal_action"]`). A finished game's env starts
+    its next game in the same step; its info holds "terminal_observation", "seat", "winner", "opponent" and
+    "TimeLimit.truncated" (max_turns, BD5).
+    """
+
+    def __init__(
+        self,
+        n_envs: int,
+        opponent: str = "random",
+        seed: int | None = 0,
+        seat: int | str = "alternate",
+        options: Options | dict[str, Any] | None = None,
+        threads: int | None = None,
+    ) -> None:
+        self.core = _Core(n_envs, opponent, seed, seat, options, threads)
+        self.render_mode = None
+        super().__init__(self.core.n, observation_box(), spaces.Discrete(N_LEARN_ACTIONS))
+        self._actions = np.zeros(self.core.n, dtype=np.int64)
+
+    def reset(self) -> np.ndarray:
+        self.core.reset()
+        return self.core.obs.copy()
+
+    def step_async(self, actions: np.ndarray) -> None:
+        self._actions = np.asarray(actions)
+
+    def step_wait(self) -> Any:
+        core = self.core
+        core.step(self._actions)
+        done = core.table[:, G_DONE].astype(bool)
+        infos = [core.info(i) if done[i] else {} for i in range(core.n)]
+        return core.obs.copy(), core.rewards.copy(), done, infos
+
+    def set_opponents(self, opponents: Any) -> None:
+        """Play against `opponents` ("random" or "greedy", or a mapping with that one key) from the next reply on."""
+        name = opponents
+        if isinstance(opponents, dict) and len(opponents) == 1:
+            name = next(iter(opponents))
+        if name not in AGENTS:
+            raise ValueError(f"opponents must be one of {', '.join(AGENTS)}, got {opponents!r:.40}")
+        self.core.opponent = name
+        self.core.params[P_OPPONENT] = AGENTS.index(name)
+
+    def action_masks(self) -> np.ndarray:
+        """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions."""
+        return self.core.masks.astype(bool)
+
+    def close(self) -> None:
+        pass
+
+    def seed(self, seed: int | None = None) -> list[int | None]:
+        self.core.seed = check_seed(seed, optional=True) or 0
+        return [self.core.seed] * self.core.n
+
+    def _indices(self, indices: Any) -> list[int]:
+        if indices is None:
+            return list(range(self.core.n))
+        if isinstance(indices, int):
+            return [indices]
+        return list(indices)
+
+    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
+        return [getattr(self, attr_name) for _ in self._indices(indices)]
+
+    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
+        setattr(self, attr_name, value)
+
+    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
+        if method_name == "action_masks":
+            masks = self.action_masks()
+            return [masks[i] for i in self._indices(indices)]
+        return [getattr(self, method_name)(*args, **kwargs) for _ in self._indices(indices)]
+
+    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
+        return [False for _ in self._indices(indices)]
+
+
+class BinFaVectorEnv(gymnasium.vector.VectorEnv):
+    """The same games under Gymnasium's vector API (autoreset in the same step: a finished game's observation is
+    in `infos["final_obs"]`, marked by `infos["_final_obs"]`); arguments as `BinFaVecEnv`'s."""
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(self, num_envs: int, opponent: str = "random", seed: int | None = 0, seat: int | str = "alternate",
+                 options: Options | dict[str, Any] | None = None, threads: int | None = None) -> None:  # fmt: skip
+        self.core = _Core(num_envs, opponent, seed, seat, options, threads)
+        self.num_envs = self.core.n
+        self.single_observation_space = observation_box()
+        self.single_action_space = spaces.Discrete(N_LEARN_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if seed is not None:
+            self.core.seed = check_seed(seed)
+        self.core.reset()
+        return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        core = self.core
+        core.step(actions)
+        done = core.table[:, G_DONE].astype(bool)
+        truncated = core.table[:, G_TRUNCATED].astype(bool)
+        infos: dict[str, Any] = {"action_mask": core.masks.copy()}
+        if done.any():
+            infos["final_obs"] = np.where(done[:, None], core.terminal_obs, 0.0).astype(np.float32)
+            infos["_final_obs"] = done
+        return core.obs.copy(), core.rewards.copy(), done & ~truncated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        return self.core.masks.astype(bool)
+
+
+def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int = 0) -> float:
+    """Learner steps per second of `envs` games against `opponent`, the learner playing random legal ids."""
+    env = BinFaVecEnv(envs, opponent=opponent, seed=seed, threads=threads)
+    env.reset()
+    rngs = np.stack([agent_rng(seed + i) for i in range(envs)])
+    actions = np.zeros(envs, dtype=np.int64)
+    for _ in range(3):  # warm up
+        random_learner_actions(env.core.masks, rngs, actions)
+        env.core.step(actions)
+    elapsed = 0.0
+    for _ in range(steps):
+        random_learner_actions(env.core.masks, rngs, actions)
+        start = time.perf_counter()
+        env.step(actions)
+        elapsed += time.perf_counter() - start
+    return envs * steps / elapsed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m suntzu_env.binfa.vec_env", description="Learner steps per second")
+    parser.add_argument("--envs", type=int, default=256)
+    parser.add_argument("--steps", type=int, default=200)
+    parser.add_argument("--opponent", default="random", choices=AGENTS)
+    parser.add_argument("--threads", type=int, default=None)
+    args = parser.parse_args(argv)
+    if args.envs < 1 or args.steps < 1:
+        print("error: --envs and --steps must be at least 1", file=sys.stderr)
+        return 2
+    rate = measure(args.envs, args.steps, args.opponent, args.threads)
+    print(
+        f"{args.envs} envs x {args.steps} steps against {args.opponent}, threads {args.threads or 'numba default'}: "
+        f"{rate:,.0f} learner steps/s (VecEnv.step, observations and masks included)"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,100 @@
+"""Bin'Fa's compiled agents, their ladder, and the batched env (which plays the games the Game plays)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_binfa_helpers import game
+
+from suntzu_env.binfa import Game
+from suntzu_env.binfa.agents import AG_GREEDY, agent_action, agent_rng, evaluate
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
+from suntzu_env.binfa.ladder import ladder, main
+from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
+from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
+
+
+def _greedy(g: Game) -> str:
+    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    return g.action_to_string(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, agent_rng(0), scratch)))
+
+
+def test_b7_greedy_covers_a_lone_enemy_unit():
+    # one move left: red's 12 units on red-2-2 may cover the lone green unit on red-2-1 (B7): green loses a unit
+    # and red's stack counts it (B12), the best swing on the board
+    g = game({"red-2-2": ["red"] * 12, "red-2-1": ["green"], "green-4-0": ["green"] * 11}, decision="move",
+             mode="move", moves_left=1, throw=[2, 1])  # fmt: skip
+    assert _greedy(g).startswith("move:red-2-2>red-2-1:")
+
+
+def test_b10_greedy_keeps_its_stack_out_of_encirclement():
+    # red's pair on red-2-1 has green pairs on red-2-0 and red-2-2: one more on red-1-0 captures it (B10, B11);
+    # the evaluation counts that danger, so the pair moving in (to red-1-0) scores worse than staying whole
+    g = game({"red-2-1": ["red"] * 2, "red-4-0": ["red"] * 10, "red-2-0": ["green"] * 2, "red-2-2": ["green"] * 2,
+              "green-4-0": ["green"] * 8})  # fmt: skip
+    safe = evaluate(g._s, 0)
+    g2 = game({"red-2-1": ["red"] * 2, "red-4-0": ["red"] * 10, "red-2-0": ["green"] * 2,
+               "green-4-0": ["green"] * 10})  # fmt: skip
+    assert evaluate(g2._s, 0) > safe
+
+
+def test_ladder_counts_and_repeats():
+    r = ladder("greedy", "random", 6, seed=3)
+    assert r["wins"] + r["losses"] + r["undecided"] == 6
+    assert ladder("greedy", "random", 6, seed=3) == r
+    with pytest.raises(ValueError, match="unknown agent"):
+        ladder("oracle", "random", 2)
+
+
+def test_ladder_cli_errors_are_one_line(capsys):
+    assert main(["--games", "3"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "even" in err
+
+
+def test_batched_env_plays_the_games_of_game():
+    # env i's first game is Game.new(seed + i) with the learner at seat i % 2 and greedy in the other seat:
+    # replaying the learner's actions and greedy's answers on a Game gives the same observations and masks
+    n = 3
+    vec = BinFaVecEnv(n, opponent="greedy", seed=11)
+    obs = vec.reset()
+    games = [Game.new(11 + i) for i in range(n)]
+    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+
+    def catch_up(i: int) -> None:
+        g = games[i]
+        while g.current_player is not None and g.current_player != i % 2:
+            g.apply(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, agent_rng(0), scratch)))
+
+    for step in range(40):
+        masks = vec.action_masks()
+        actions = []
+        for i in range(n):
+            catch_up(i)
+            np.testing.assert_array_equal(obs[i], games[i].observation(i % 2))
+            np.testing.assert_array_equal(masks[i], games[i].learn_mask().astype(bool))
+            actions.append(games[i].learn_actions()[(step * 7) % len(games[i].learn_actions())])
+        for i in range(n):
+            games[i].apply_learn(actions[i])
+        obs, rewards, dones, infos = vec.step(np.array(actions))
+        for i in np.flatnonzero(dones):  # B0.8: the game's result for the learner, seen at its end
+            catch_up(i)
+            seat = i % 2
+            assert rewards[i] == games[i].returns()[seat] and infos[i]["seat"] == seat
+            np.testing.assert_array_equal(infos[i]["terminal_observation"], games[i].observation(seat))
+            return
+
+
+def test_batched_env_ends_games_and_illegal_actions_lose():
+    vec = BinFaVecEnv(2, opponent="random", seed=0)
+    vec.reset()
+    masks = vec.action_masks()
+    bad = [int(np.flatnonzero(~masks[0])[0]), int(np.flatnonzero(masks[1])[0])]
+    obs, rewards, dones, infos = vec.step(np.array(bad))
+    assert dones.tolist() == [True, False] and rewards[0] == -1.0
+    assert infos[0]["illegal_action"] and infos[0]["terminal_observation"].shape == (OBSERVATION_SIZE,)
+    assert vec.action_masks()[0].any()  # its next game has begun
+    gym_vec = BinFaVectorEnv(2, opponent="greedy", seed=0)
+    obs, info = gym_vec.reset()
+    assert obs.shape == (2, OBSERVATION_SIZE) and info["action_mask"].shape == (2, N_LEARN_ACTIONS)
