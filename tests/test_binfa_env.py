@@ -10,10 +10,9 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from suntzu_env.binfa import env, raw_env
-from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, agent_rng
+from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id
 from suntzu_env.binfa.gym_env import BinFaGymEnv
-from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_views
 from suntzu_env.binfa.plugin import BINFA
 from suntzu_env.episode import IllegalActionWarning
@@ -43,7 +42,7 @@ def test_b12_an_eliminated_player_gets_minus_one_and_leaves_agents():
     e = env(players=3, deployment="random")
     e.reset(seed=2)
     game = e.unwrapped.game
-    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    scratch = new_scratch()
     totals = dict.fromkeys(e.possible_agents, 0.0)
     rng = agent_rng(0)
     left: list[str] = []

@@ -7,16 +7,15 @@ import pytest
 from test_binfa_helpers import game
 
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.agents import AG_GREEDY, agent_action, agent_rng, evaluate
+from suntzu_env.binfa.agents import AG_GREEDY, WEIGHTS, agent_action, agent_rng, evaluate, new_scratch
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.ladder import ladder, main
-from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
 
 
 def _greedy(g: Game) -> str:
-    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    scratch = new_scratch()
     return g.action_to_string(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, agent_rng(0), scratch)))
 
 
@@ -33,10 +32,10 @@ def test_b10_greedy_keeps_its_stack_out_of_encirclement():
     # the evaluation counts that danger, so the pair moving in (to red-1-0) scores worse than staying whole
     g = game({"red-2-1": ["red"] * 2, "red-4-0": ["red"] * 10, "red-2-0": ["green"] * 2, "red-2-2": ["green"] * 2,
               "green-4-0": ["green"] * 8})  # fmt: skip
-    safe = evaluate(g._s, 0)
+    safe = evaluate(g._s, 0, WEIGHTS[AG_GREEDY])
     g2 = game({"red-2-1": ["red"] * 2, "red-4-0": ["red"] * 10, "red-2-0": ["green"] * 2,
                "green-4-0": ["green"] * 10})  # fmt: skip
-    assert evaluate(g2._s, 0) > safe
+    assert evaluate(g2._s, 0, WEIGHTS[AG_GREEDY]) > safe
 
 
 def test_ladder_counts_and_repeats():
@@ -60,7 +59,7 @@ def test_batched_env_plays_the_games_of_game():
     vec = BinFaVecEnv(n, opponent="greedy", seed=11)
     obs = vec.reset()
     games = [Game.new(11 + i) for i in range(n)]
-    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    scratch = new_scratch()
 
     def catch_up(i: int) -> None:
         g = games[i]

@@ -7,14 +7,19 @@
   are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six),
   else resupplies (B27) when short of tokens, else throws to move, and never stops.
 
-`evaluate(s, player)` scores a position for `player` with the weights `W_*`:
+- `heuristic`: `greedy`'s play with more of the evaluation: the reach of the next throw (below).
 
-- units: the player's units minus the mean of each other player's (B12: units it covers count, B7);
-- safety from encirclement (B10, B11): −`W_DANGER` per unit of a stack of the player's with one open side
-  left, +`W_THREAT` per unit of another player's stack in that state;
-- lone units: −`W_LONE` per single unit of the player's (another stack may cover it, B7);
-- progress: −`W_NEAR` per step from each of the player's stacks to the nearest other army's stack;
-- supply (level 3+): +`W_TOKEN` per token of the player's armies (B28);
+`evaluate(s, player, w)` scores a position for `player` with one row of `WEIGHTS` (a term per `WEIGHT_NAMES`):
+
+- `unit`: the player's units minus the mean of each other player's (B12: units it covers count, B7);
+- `danger`, `threat` (safety from encirclement, B10, B11): − per unit of a stack of the player's with one open
+  side left, + per unit of another player's stack in that state;
+- `lone`: − per single unit of the player's (another stack may cover it, B7);
+- `near` (progress): − per step from each of the player's stacks to the nearest other army's stack;
+- `token` (supply, level 3+): + per token of the player's armies (B28);
+- `exposed`, `prey` (the reach of a throw, B3, B7): − for each single unit of the player's, + for each of
+  another's, the two units a cover swings times the chance (`REACH`) that one throw brings the nearest stack
+  of the other side onto it (`greedy` gives these no weight);
 - the end: ±`W_END` for a win or the player's elimination (B12, B13).
 
 `play_games` plays whole games between compiled agents (the ladder, `suntzu_env.binfa.ladder`).
@@ -53,17 +58,23 @@ from suntzu_env.binfa.layout import (
     WINNER,
 )
 
-AGENTS = ("random", "greedy")
-AG_RANDOM, AG_GREEDY = range(2)
+AGENTS = ("random", "greedy", "heuristic")
+AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
 MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
 
-W_UNIT = 1.0
-W_DANGER = 0.6
-W_THREAT = 0.3
-W_LONE = 0.25
-W_NEAR = 0.03
-W_TOKEN = 0.05
+WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey")
+WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY = range(len(WEIGHT_NAMES))
+# one row per agent (AGENTS), one column per term (WEIGHT_NAMES); random's row is unused
+WEIGHTS = np.array(
+    [
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 1.0, 0.5],
+    ]
+)
 W_END = 1000.0
+# the chance that one throw's difference is at least d (B3): 30, 20, 12, 6, 2 of 36 for d = 1..5
+REACH = np.array([1.0, 30 / 36, 20 / 36, 12 / 36, 6 / 36, 2 / 36])
 SHORT_OF_TOKENS = 3  # greedy resupplies below this many tokens (B27)
 
 
@@ -123,8 +134,21 @@ def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def evaluate(s: np.ndarray, player: int) -> float:
-    """The greedy agent's score of the position for `player` (the module docstring's terms)."""
+def reach(s: np.ndarray, t: int, player: int, mine: bool) -> float:
+    """The chance that one throw's moves bring a stack of `player`'s (`mine`) or of another player's to the
+    lone unit on `t`: the largest `REACH` over such stacks' distances."""
+    best = 0.0
+    for u in range(N_TRIANGLES):
+        if u != t and s[HEIGHT + u] > 0 and (s[ARMY_PLAYER + s[TOP + u]] == player) == mine:
+            d = DISTANCE[u, t]
+            if d < REACH.shape[0] and REACH[d] > best:
+                best = REACH[d]
+    return best
+
+
+@njit(cache=True)
+def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
+    """A score of the position for `player` by the weights `w` (`WEIGHT_NAMES`; the module docstring's terms)."""
     if s[WINNER] == player:
         return W_END
     if s[OUT_RANK + player] > 0:
@@ -146,26 +170,30 @@ def evaluate(s: np.ndarray, player: int) -> float:
             continue
         if h == 1:
             if own:
-                score -= W_LONE
+                score -= w[WI_LONE]
+                if w[WI_EXPOSED] != 0.0:
+                    score -= 2.0 * w[WI_EXPOSED] * reach(s, t, player, False)
+            elif w[WI_PREY] != 0.0:
+                score += 2.0 * w[WI_PREY] * reach(s, t, player, True)
             continue
         closed, sides = closed_sides(s, t, c)
         if closed == sides - 1:
-            score += -W_DANGER * h if own else W_THREAT * h
+            score += -w[WI_DANGER] * h if own else w[WI_THREAT] * h
         if own:
             nearest = N_TRIANGLES
             for u in range(N_TRIANGLES):
                 if s[HEIGHT + u] > 0 and s[ARMY_PLAYER + s[TOP + u]] != player and DISTANCE[t, u] < nearest:
                     nearest = DISTANCE[t, u]
-            score -= W_NEAR * nearest
+            score -= w[WI_NEAR] * nearest
     opponents = 0
     for q in range(s[PLAYERS]):
         if q != player and s[OUT_RANK + q] == 0:
             opponents += 1
-    score += W_UNIT * (mine - others / max(opponents, 1))
+    score += w[WI_UNIT] * (mine - others / max(opponents, 1))
     if s[LEVEL] >= 3:
         for c in range(N_COLOURS):
             if s[ARMY_PLAYER + c] == player:
-                score += W_TOKEN * s[TOKENS + c]
+                score += w[WI_TOKEN] * s[TOKENS + c]
     return score
 
 
@@ -181,8 +209,9 @@ def can_retreat(s: np.ndarray, t: int) -> bool:
 
 
 @njit(cache=True)
-def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray) -> int:
-    """The greedy agent's answer among `legal[:n]` (the module docstring); `scratch` is a spare state."""
+def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray, w: np.ndarray) -> int:
+    """The greedy agent's answer among `legal[:n]` (the module docstring) by the weights `w`; `scratch` is a
+    spare state."""
     player = s[TO_ACT]
     if s[DEC_KIND] == DK_DECLARE:
         best = -1
@@ -212,7 +241,7 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray)
     for i in range(n):
         scratch[:] = s
         apply_action(scratch, legal[i])
-        v = evaluate(scratch, player)
+        v = evaluate(scratch, player, w)
         if v > best_v:
             best_v = v
             best = legal[i]
@@ -220,11 +249,19 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray)
 
 
 @njit(cache=True)
+def weighted_action(
+    agent: int, s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, scratch: np.ndarray, weights: np.ndarray
+) -> int:
+    """The answer of compiled agent `agent` (AG_*) among `legal[:n]`, evaluating with `weights[agent]`."""
+    if agent == AG_RANDOM:
+        return legal[below(rng, n)]
+    return greedy_action(s, legal, n, scratch, weights[agent])
+
+
+@njit(cache=True)
 def agent_action(agent: int, s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, scratch: np.ndarray) -> int:
-    """The answer of compiled agent `agent` (AG_*) among `legal[:n]`."""
-    if agent == AG_GREEDY:
-        return greedy_action(s, legal, n, scratch)
-    return legal[below(rng, n)]
+    """The answer of compiled agent `agent` (AG_*) among `legal[:n]`; `scratch` is a spare state."""
+    return weighted_action(agent, s, legal, n, rng, scratch, WEIGHTS)
 
 
 @njit(cache=True)
@@ -237,9 +274,11 @@ def play_games(
     armies: int,
     random_deploy: int,
     max_turns: int,
+    weights: np.ndarray,
 ) -> np.ndarray:
     """Plays game g from `seeds[g]` with agent `seat_agents[g, p]` in seat p (its generator seeded from
-    `agent_seeds[g, p]`). Rows: winner (6 undecided), decisions, turns."""
+    `agent_seeds[g, p]`, its evaluation weighted by `weights[agent]`). Rows: winner (6 undecided), decisions,
+    turns."""
     games = seeds.shape[0]
     out = np.zeros((games, 3), dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
@@ -254,7 +293,7 @@ def play_games(
         decisions = 0
         while n > 0:
             p = s[TO_ACT]
-            a = agent_action(seat_agents[g, p], s, legal, n, rngs[p], scratch)
+            a = weighted_action(seat_agents[g, p], s, legal, n, rngs[p], scratch, weights)
             n = step(s, a, legal)
             decisions += 1
         out[g, 0] = s[WINNER]
@@ -263,4 +302,21 @@ def play_games(
     return out
 
 
-__all__ = ["AGENTS", "agent_action", "evaluate", "greedy_action", "play_games"]
+SCRATCH_SIZE = STATE_SIZE  # the spare states `agent_action` takes
+
+
+def new_scratch() -> np.ndarray:
+    """Spare states for `agent_action`."""
+    return np.zeros(SCRATCH_SIZE, dtype=STATE_DTYPE)
+
+
+__all__ = [
+    "AGENTS",
+    "SCRATCH_SIZE",
+    "WEIGHTS",
+    "agent_action",
+    "evaluate",
+    "greedy_action",
+    "new_scratch",
+    "play_games",
+]

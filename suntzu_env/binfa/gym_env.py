@@ -32,11 +32,10 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng
+from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.options import Options
 from suntzu_env.episode import IllegalActionWarning, check_reset
 from suntzu_env.options import check_choice
@@ -88,7 +87,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.seat: int = 0
         self.game: Game | None = None
         self._rng_opponent = agent_rng(0)
-        self._scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+        self._scratch = new_scratch()
         self._warned = False
         self._done = True
 

@@ -15,13 +15,15 @@ import time
 
 import numpy as np
 
-from suntzu_env.binfa.agents import AGENTS, play_games
+from suntzu_env.binfa.agents import AGENTS, WEIGHTS, play_games
 from suntzu_env.binfa.layout import UNDECIDED
 
 
-def ladder(a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns: int = 300) -> dict[str, float]:
-    """`a` against `b` over `games` two-player games (a even number is seat-balanced): wins, losses, undecided
-    games and score of `a` (wins + undecided / 2, over games)."""
+def ladder(
+    a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns: int = 300, weights: np.ndarray = WEIGHTS
+) -> dict[str, float]:
+    """`a` against `b` over `games` two-player games (an even number is seat-balanced): wins, losses, undecided
+    games and score of `a` (wins + undecided / 2, over games); `weights` as `agents.WEIGHTS`."""
     for name in (a, b):
         if name not in AGENTS:
             raise ValueError(f"unknown agent {name!r}: agents are {', '.join(AGENTS)}")
@@ -30,7 +32,7 @@ def ladder(a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns:
     a_seat = g % 2
     seat_agents = np.where(a_seat[:, None] == np.arange(2)[None, :], AGENTS.index(a), AGENTS.index(b))
     agent_seeds = np.stack([seed * 7919 + 2 * g, seed * 7919 + 2 * g + 1], axis=1).astype(np.int64)
-    out = play_games(seeds, seat_agents.astype(np.int64), agent_seeds, level, 2, 1, 0, max_turns)
+    out = play_games(seeds, seat_agents.astype(np.int64), agent_seeds, level, 2, 1, 0, max_turns, weights)
     wins = int((out[:, 0] == a_seat).sum())
     undecided = int((out[:, 0] == UNDECIDED).sum())
     losses = games - wins - undecided

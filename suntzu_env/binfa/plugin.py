@@ -13,11 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng
+from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name
 from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.options import Options
 
@@ -152,7 +151,7 @@ class BinFaRules:
         rules = Options.of(options)
         if rules.players != 2:
             raise ValueError(f"play_batched plays two-player games, got players={rules.players}")
-        scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+        scratch = new_scratch()
         results = []
         for k, (seed, a_seat, a_seed, b_seed) in enumerate(games):
             first = _seat_index(a_seat, 2)

@@ -32,9 +32,9 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, below
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, below
 from suntzu_env.binfa.binfa_v0 import observation_box
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, engine_action, learn_mask, view_rotation
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
 from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
@@ -76,34 +76,46 @@ def _start(i: int, seed: int, params: np.ndarray, states: np.ndarray, legal: np.
 
 
 @njit(cache=True)
-def _emit(i: int, states: np.ndarray, legal: np.ndarray, table: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:
+def _emit(
+    i: int, states: np.ndarray, legal: np.ndarray, table: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+    ids: np.ndarray
+) -> None:  # fmt: skip
+    """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`)."""
     s = states[i]
     seat = table[i, G_SEAT]
     observe(s, seat, obs[i])
-    learn_mask(s, legal[i], table[i, G_N], view_rotation(s, seat), masks[i])
+    masks[i, :] = False
+    rot = view_rotation(s, seat)
+    for k in range(table[i, G_N]):
+        c = learn_id(s, legal[i, k], rot)
+        ids[i, k] = c
+        masks[i, c] = True
 
 
 @njit(cache=True, parallel=True)
 def reset_games(seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
-                rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray) -> None:  # fmt: skip
+                rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+                ids: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
         table[i, G_GAMES] = 0
         _start(i, seed, params, states, legal, table, rngs, scratch)
-        _emit(i, states, legal, table, obs, masks)
+        _emit(i, states, legal, table, obs, masks, ids)
 
 
 @njit(cache=True, parallel=True)
 def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray,
                table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
-               rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
+               ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
     """Plays every env's learner action and the replies; a finished game's env starts its next game."""
     for i in prange(states.shape[0]):
         s = states[i]
         seat = table[i, G_SEAT]
         n = table[i, G_N]
         a = -1
-        if 0 <= actions[i] < masks.shape[1]:
-            a = engine_action(s, legal[i], n, actions[i], view_rotation(s, seat))
+        for k in range(n):
+            if ids[i, k] == actions[i]:
+                a = legal[i, k]
+                break
         table[i, G_DONE] = 0
         table[i, G_TRUNCATED] = 0
         table[i, G_ILLEGAL] = 0
@@ -127,7 +139,7 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.nd
             observe(s, seat, terminal_obs[i])
             table[i, G_GAMES] += 1
             _start(i, seed, params, states, legal, table, rngs, scratch)
-        _emit(i, states, legal, table, obs, masks)
+        _emit(i, states, legal, table, obs, masks, ids)
 
 
 @njit(cache=True, parallel=True)
@@ -136,7 +148,8 @@ def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray)
     for i in prange(masks.shape[0]):
         n = 0
         for c in range(masks.shape[1]):
-            n += masks[i, c]
+            if masks[i, c]:
+                n += 1
         k = below(rngs[i], max(n, 1))
         for c in range(masks.shape[1]):
             if masks[i, c]:
@@ -182,11 +195,19 @@ class _Core:
         self.legal = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int32)
         self.table = np.zeros((self.n, TABLE_COLUMNS), dtype=np.int64)
         self.rngs = np.zeros((self.n, 1), dtype=np.uint64)
-        self.scratch = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
-        self.obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        self.scratch = np.zeros((self.n, SCRATCH_SIZE), dtype=STATE_DTYPE)
+        # two observation arrays, written in turn: the one a step returns stays as it is through the next step
+        self.buffers = np.zeros((2, self.n, OBSERVATION_SIZE), dtype=np.float32)
+        self.flip = 0
         self.terminal_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
-        self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.int8)
+        self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_)
+        self.ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)
         self.rewards = np.zeros(self.n, dtype=np.float32)
+
+    @property
+    def obs(self) -> np.ndarray:
+        """The observations of the last reset or step."""
+        return self.buffers[self.flip]
 
     def _threads(self) -> None:
         if self.threads is not None:
@@ -194,17 +215,18 @@ class _Core:
 
     def reset(self) -> None:
         self._threads()
-        reset_games(
-            self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch, self.obs, self.masks
-        )
+        self.flip = 1 - self.flip
+        reset_games(self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch, self.obs,
+                    self.masks, self.ids)  # fmt: skip
 
     def step(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(-1).astype(np.int64)
         if actions.shape[0] != self.n:
             raise ValueError(f"actions: expected {self.n} actions, got {actions.shape[0]}")
         self._threads()
+        self.flip = 1 - self.flip
         step_games(actions, self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch,
-                   self.obs, self.masks, self.rewards, self.terminal_obs)  # fmt: skip
+                   self.obs, self.masks, self.ids, self.rewards, self.terminal_obs)  # fmt: skip
 
     def info(self, i: int) -> dict[str, Any]:
         """Env i's info after a step: at the end of a game, its seat, winner, opponent, terminal observation."""
@@ -232,6 +254,7 @@ class BinFaVecEnv(VecEnv):
     `seed + n_envs * k + i`; None: fresh entropy); `seat`: "alternate" (env i's game k seats the learner at
     (i + k) mod players) or a seat; `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and
     whirlpools drawn from each seed); `threads`: numba threads for a step (None: numba's setting).
+    The observations a step returns are not copied: they stay as they are until the step after next.
     An illegal learner action ends that game with −1 (`info["illegal_action"]`). A finished game's env starts
     its next game in the same step; its info holds "terminal_observation", "seat", "winner", "opponent" and
     "TimeLimit.truncated" (max_turns, BD5).
@@ -253,7 +276,7 @@ class BinFaVecEnv(VecEnv):
 
     def reset(self) -> np.ndarray:
         self.core.reset()
-        return self.core.obs.copy()
+        return self.core.obs
 
     def step_async(self, actions: np.ndarray) -> None:
         self._actions = np.asarray(actions)
@@ -263,7 +286,7 @@ class BinFaVecEnv(VecEnv):
         core.step(self._actions)
         done = core.table[:, G_DONE].astype(bool)
         infos = [core.info(i) if done[i] else {} for i in range(core.n)]
-        return core.obs.copy(), core.rewards.copy(), done, infos
+        return core.obs, core.rewards.copy(), done, infos
 
     def set_opponents(self, opponents: Any) -> None:
         """Play against `opponents` ("random" or "greedy", or a mapping with that one key) from the next reply on."""
@@ -277,7 +300,7 @@ class BinFaVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions."""
-        return self.core.masks.astype(bool)
+        return self.core.masks.copy()
 
     def close(self) -> None:
         pass
@@ -328,7 +351,7 @@ class BinFaVectorEnv(gymnasium.vector.VectorEnv):
         if seed is not None:
             self.core.seed = check_seed(seed)
         self.core.reset()
-        return self.core.obs.copy(), {"action_mask": self.core.masks.copy()}
+        return self.core.obs, {"action_mask": self.core.masks.copy()}
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         core = self.core
@@ -339,14 +362,15 @@ class BinFaVectorEnv(gymnasium.vector.VectorEnv):
         if done.any():
             infos["final_obs"] = np.where(done[:, None], core.terminal_obs, 0.0).astype(np.float32)
             infos["_final_obs"] = done
-        return core.obs.copy(), core.rewards.copy(), done & ~truncated, truncated, infos
+        return core.obs, core.rewards.copy(), done & ~truncated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
-        return self.core.masks.astype(bool)
+        return self.core.masks.copy()
 
 
-def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int = 0) -> float:
-    """Learner steps per second of `envs` games against `opponent`, the learner playing random legal ids."""
+def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int = 0) -> tuple[float, float]:
+    """Learner steps per second (wall clock, and per CPU second of this process) of `envs` games against
+    `opponent`, the learner playing random legal ids."""
     env = BinFaVecEnv(envs, opponent=opponent, seed=seed, threads=threads)
     env.reset()
     rngs = np.stack([agent_rng(seed + i) for i in range(envs)])
@@ -354,13 +378,14 @@ def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int
     for _ in range(3):  # warm up
         random_learner_actions(env.core.masks, rngs, actions)
         env.core.step(actions)
-    elapsed = 0.0
+    elapsed = cpu = 0.0
     for _ in range(steps):
         random_learner_actions(env.core.masks, rngs, actions)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         env.step(actions)
         elapsed += time.perf_counter() - start
-    return envs * steps / elapsed
+        cpu += time.process_time() - start_cpu
+    return envs * steps / elapsed, envs * steps / cpu
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -373,10 +398,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.envs < 1 or args.steps < 1:
         print("error: --envs and --steps must be at least 1", file=sys.stderr)
         return 2
-    rate = measure(args.envs, args.steps, args.opponent, args.threads)
+    rate, per_cpu = measure(args.envs, args.steps, args.opponent, args.threads)
     print(
         f"{args.envs} envs x {args.steps} steps against {args.opponent}, threads {args.threads or 'numba default'}: "
-        f"{rate:,.0f} learner steps/s (VecEnv.step, observations and masks included)"
+        f"{rate:,.0f} learner steps/s ({per_cpu:,.0f} per CPU second; VecEnv.step, observations and masks included)"
     )
     return 0
 
