@@ -4,10 +4,13 @@
 - `greedy`: every answer that throws no dice is tried on a copy of the state and scored by `evaluate` (one
   evaluation, declared once, below); the best is played (the first of equals). Its move decisions make one
   throw's moves one by one, each the best by the evaluation. Declarations (B9, B15, B26) throw dice, so they
-  are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six),
-  else resupplies (B27) when short of tokens, else throws to move, and never stops.
+  are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six;
+  with the weight `dislodge` any stack, fewest retreats first), else resupplies (B27) when short of tokens,
+  else throws to move, and never stops.
 
-- `heuristic`: `greedy`'s play with more of the evaluation: the reach of the next throw (below).
+- `heuristic`: `greedy`'s play with another row of weights: the reach of the next throw (below), a little
+  distance kept from the other armies, and half-closed enemy stacks valued more. (Declaring every legal
+  dislodge, the weight `dislodge`, played worse against `greedy`, so it is off.)
 
 `evaluate(s, player, w)` scores a position for `player` with one row of `WEIGHTS` (a term per `WEIGHT_NAMES`):
 
@@ -62,14 +65,14 @@ AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
 MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
 
-WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey")
-WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY = range(len(WEIGHT_NAMES))
+WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge")
+WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE = range(len(WEIGHT_NAMES))
 # one row per agent (AGENTS), one column per term (WEIGHT_NAMES); random's row is unused
 WEIGHTS = np.array(
     [
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0],
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0],
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 1.0, 0.5],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0],
+        [1.0, 1.0, 3.0, 0.25, -0.01, 0.05, 1.0, 0.5, 0.0],
     ]
 )
 W_END = 1000.0
@@ -198,14 +201,15 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
 
 
 @njit(cache=True)
-def can_retreat(s: np.ndarray, t: int) -> bool:
-    """B16, B20: the stack on `t` has a triangle to retreat to."""
+def retreats(s: np.ndarray, t: int) -> int:
+    """B16, B20: how many triangles the stack on `t` may retreat to."""
     c = s[TOP + t]
+    n = 0
     for j in range(3):
         u = NEIGHBOURS[t, j]
         if u >= 0 and s[TERRAIN + u] != WHIRLPOOL and may_enter(s, c, u):
-            return True
-    return False
+            n += 1
+    return n
 
 
 @njit(cache=True)
@@ -215,7 +219,7 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray,
     player = s[TO_ACT]
     if s[DEC_KIND] == DK_DECLARE:
         best = -1
-        best_h = 0
+        best_key = 1 << 30
         roll = -1
         resupply = -1
         for i in range(n):
@@ -226,9 +230,11 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray,
                 resupply = a
             elif A_DISLODGE <= a < A_MOVE:
                 u = EDGE_TO[a - A_DISLODGE]
-                if not can_retreat(s, u) and s[HEIGHT + u] > best_h:
+                r = retreats(s, u)
+                key = 100 * r - s[HEIGHT + u]  # fewest retreats first, then the highest stack
+                if (r == 0 or w[WI_DISLODGE] > 0) and key < best_key:
                     best = a
-                    best_h = s[HEIGHT + u]
+                    best_key = key
         if best >= 0:
             return best
         if resupply >= 0 and s[TOKENS + s[TURN_ARMY]] < SHORT_OF_TOKENS:
