@@ -4,7 +4,7 @@
 | Import | `from suntzu_env.binfa import env, raw_env` |
 |---|---|
 | Actions | Discrete |
-| Parallel API | No (PettingZoo's `turn_based_aec_to_parallel(env())` gives one) |
+| Parallel API | No (turns are sequential: one player decides at a time) |
 | Manual Control | No |
 | Agents | `agents= ['player_0', 'player_1', ...]` |
 | Agents | 2 to 6 |
