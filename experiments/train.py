@@ -1,13 +1,13 @@
-"""Train a MaskablePPO agent on Sun Tzu: `python -m experiments.train [--help]`.
+"""Train a MaskablePPO agent on a game: `python -m experiments.train [--game NAME] [--help]`.
 
-The game is reached through `experiments.game.GAME` (a `suntzu_env.protocol.GameRules`); every game of a
-run, for demonstrations, training and evaluation, is played under the run's options (`--variant`,
-`--events`, `--adjacency`), which its `config.json` keeps.
+The game is `--game` (a registered name, default `suntzu_env.games.DEFAULT`; `--help` with it shows its option
+flags), reached only through its `suntzu_env.protocol.GameRules`; every game of a run, for demonstrations,
+training and evaluation, is played under the run's options, which its `config.json` keeps with its game.
 
-1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the `heuristic` baseline's decisions
+1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the game's teacher's decisions
    (behaviour cloning on its games) and the value network learns their results.
-2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (`SunTzuVecEnv`:
-   the games, the scripted opponents and the observations stepped in compiled code), in alternate seats,
+2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (Sun Tzu's: the
+   games, the scripted opponents and the observations stepped in compiled code), in alternate seats,
    against an opponent drawn per game from a mix of scripted baselines and frozen snapshots of itself (the
    self-play pool, `--opponents`), whose networks play inside the compiled step too.
 3. **Evaluation**: every `--eval-every` timesteps, and at the end with more games, the masked,
@@ -15,7 +15,7 @@ run, for demonstrations, training and evaluation, is played under the run's opti
    TensorBoard and `learning_curve.png`.
 
 Everything is written to `runs/<run name>/` (see `experiments.runs`), every file whole or not at all; the
-final model plays as `ppo:runs/<run name>` wherever agents are named (`agents.make_agent`,
+final model plays as `ppo:runs/<run name>` wherever the game's agents are named (its `make_agent`,
 `experiments.evaluate`). A run killed at any moment continues with `--resume runs/<run name>`: from its
 newest readable checkpoint (the warm start is the first), or from the start when it had none yet.
 """
@@ -44,14 +44,11 @@ from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 from tqdm import tqdm, trange
 
-from agents import make_agent
 from agents.ppo import (
     CHECKPOINT_DIR,
     MODEL_FILE,
-    ModelError,
     PolicyActor,
     PPOAgent,
-    check_spaces,
     checkpoint_steps,
     checkpoints,
     describe_error,
@@ -68,9 +65,16 @@ from experiments.checkpoint import (
 )
 from experiments.checkpoint import segments as checkpoint_segments
 from experiments.cli import UserError, flag, parse, run_cli
-from experiments.config import FIXED_ON_RESUME, POOL, SMOKE, SMOKE_VARIABLE, TrainConfig
-from experiments.evaluate import ignore_interrupts, play_match
-from experiments.game import GAME, compile_notice
+from experiments.config import (
+    POOL,
+    SMOKE_VARIABLE,
+    TrainConfig,
+    fixed_on_resume,
+    smoke,
+    train_config_class,
+)
+from experiments.game import DEFAULT, game_flag, game_of
+from experiments.matches import ignore_interrupts, play_match
 from experiments.runs import (
     TEMPORARY,
     read_config,
@@ -82,7 +86,7 @@ from experiments.runs import (
     write_json,
 )
 from experiments.versions import library_versions
-from suntzu_env.protocol import GameOptions
+from suntzu_env.protocol import GameOptions, GameRules
 
 PROG = "python -m experiments.train"
 POOL_DIR = "pool"
@@ -148,8 +152,9 @@ class SelfPlayPool:
 def make_vec_env(cfg: TrainConfig) -> tuple[VecEnv, SelfPlayPool]:
     """The batched environment of the run (under SB3's `VecMonitor`, for episode statistics) and its pool."""
     scripted = [spec for spec in cfg.opponent_weights if spec != POOL]
-    env = GAME.batched_env(cfg.n_envs, scripted[0] if scripted else "random", seed=cfg.seed, options=cfg.options,
-                           shaped_reward=cfg.shaped_reward)  # fmt: skip
+    first = scripted[0] if scripted else cfg.rules.scripted_agents[0]
+    env = cfg.rules.batched_env(cfg.n_envs, first, seed=cfg.seed, options=cfg.options,
+                                shaped_reward=cfg.shaped_reward)  # fmt: skip
     return VecMonitor(env), SelfPlayPool(env, cfg)
 
 
@@ -225,23 +230,25 @@ def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: Self
 
 # -------------------------------------------------------------------- behaviour cloning warm start
 
-BC_OPPONENTS = ("random", "greedy", None)  # the teacher's opponents in turn; None: itself (both seats recorded)
 BC_EXPLORE = 0.1  # share of the teacher's decisions replaced by a random legal action (labels stay the teacher's)
 BC_GAMES_PER_JOB = 50
 
 
-def _demo_job(job: tuple[str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results."""
-    teacher_spec, first, n, options = job
-    seats = GAME.seats
-    teacher, twin = make_agent(teacher_spec), make_agent(teacher_spec)
-    opponents = {spec: make_agent(spec) for spec in BC_OPPONENTS if spec is not None}
+def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results.
+
+    The teacher plays the game's `teacher_opponents` in turn (None: itself, both seats recorded)."""
+    game_name, teacher_spec, first, n, options = job
+    rules = game_of(game_name)
+    seats, against = rules.seats, rules.teacher_opponents
+    teacher, twin = rules.make_agent(teacher_spec), rules.make_agent(teacher_spec)
+    opponents = {spec: rules.make_agent(spec) for spec in against if spec is not None}
     rng = np.random.default_rng(first)
     obs, masks, actions, results = [], [], [], []
     for seed in range(first, first + n):
-        game = GAME.new(seed, options)
-        opp_spec = BC_OPPONENTS[seed % len(BC_OPPONENTS)]
-        seat = seed // len(BC_OPPONENTS) % 2  # the teacher's seat (its twin's when it plays itself)
+        game = rules.new(seed, options)
+        opp_spec = against[seed % len(against)]
+        seat = seed // len(against) % 2  # the teacher's seat (its twin's when it plays itself)
         players = [teacher, twin] if opp_spec is None else [teacher, opponents[opp_spec]]
         if seat:
             players.reverse()
@@ -271,7 +278,7 @@ def _demo_job(job: tuple[str, int, int, GameOptions]) -> tuple[np.ndarray, np.nd
 def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """The teacher's decisions over `cfg.bc_games` games, played by `cfg.workers` processes."""
     first = cfg.seed * 1_000_003 + 7
-    jobs = [(cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.options)
+    jobs = [(cfg.game, cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.options)
             for i in range(0, cfg.bc_games, BC_GAMES_PER_JOB)]  # fmt: skip
     bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game",
                disable=not (cfg.progress_bar and on_terminal()))  # fmt: skip
@@ -280,12 +287,12 @@ def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray
             parts = []
             for part, job in zip(pool.imap(_demo_job, jobs), jobs, strict=True):
                 parts.append(part)
-                bar.update(job[2])
+                bar.update(job[3])
     else:
         parts = []
         for job in jobs:
             parts.append(_demo_job(job))
-            bar.update(job[2])
+            bar.update(job[3])
     bar.close()
     return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))  # type: ignore[return-value]
 
@@ -333,7 +340,7 @@ def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, f
     rows = []
     for spec in cfg.eval_opponents:
         result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, options=cfg.options,
-                            workers=cfg.workers)  # fmt: skip
+                            workers=cfg.workers, game=cfg.game)  # fmt: skip
         rows.append({"timesteps": timesteps, "opponent": spec, "games": games, "final": final} | result)
     return rows
 
@@ -626,7 +633,9 @@ def start_files(run_dir: Path, upto: Path | None) -> list[Path]:
 UNREADABLE = ".unreadable"  # appended to the name of a checkpoint file a resume could not read, moved aside
 
 
-def readable_start(run_dir: Path, upto: Path | None) -> tuple[tuple[Path, int] | None, list[tuple[Path, str]]]:
+def readable_start(
+    run_dir: Path, upto: Path | None, rules: GameRules[Any]
+) -> tuple[tuple[Path, int] | None, list[tuple[Path, str]]]:
     """The newest readable file to resume from and its timesteps (None: none), and the unreadable ones newer
     than it, each with what is wrong (a checkpoint is read with its state file)."""
     unreadable = []
@@ -639,8 +648,8 @@ def readable_start(run_dir: Path, upto: Path | None) -> tuple[tuple[Path, int] |
             unreadable.append((path, describe_error(error)))
             continue
         try:
-            check_spaces(model.observation_space, model.action_space, path)
-        except ModelError as error:
+            rules.check_spaces(model.observation_space, model.action_space, path)
+        except ValueError as error:
             raise UserError(f"{flag('resume')}: {error}") from None
         return (path, model.num_timesteps), unreadable
     return None, unreadable
@@ -654,17 +663,18 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
     named by `--resume`) are deleted; a run stopped before its warm start was saved starts over.
     """
     run_dir, upto = resume_target(resume)
-    saved = read_config(run_dir)
-    cfg = parse(TrainConfig, argv, PROG, default=dataclasses.replace(saved, resume=resume))
-    fixed = [name for name in FIXED_ON_RESUME if getattr(cfg, name) != getattr(saved, name)]
+    saved = read_config(run_dir, game_flag(argv))
+    cfg = parse(type(saved), argv, PROG, default=dataclasses.replace(saved, resume=resume))
+    kept = fixed_on_resume(saved.game)
+    fixed = [name for name in kept if getattr(cfg, name) != getattr(saved, name)]
     if fixed:
         name = fixed[0]
         raise UserError(f"a resumed run keeps its {flag(name)} ({_show(getattr(saved, name))}), got "
                         f"{_show(getattr(cfg, name))}; these stay as the run began: "
-                        f"{', '.join(flag(n) for n in FIXED_ON_RESUME)}")  # fmt: skip
+                        f"{', '.join(flag(n) for n in kept)}")  # fmt: skip
     torch_device(cfg.device)  # refused before anything in the folder changes
     summary = run_dir / "summary.json"
-    found, unreadable = readable_start(run_dir, upto)
+    found, unreadable = readable_start(run_dir, upto, cfg.rules)
     if found is None and unreadable:
         names = "; ".join(f"{p.relative_to(run_dir)} ({why})" for p, why in unreadable)
         raise UserError(f"{flag('resume')} {resume}: no readable checkpoint to resume from, nothing changed "
@@ -728,15 +738,15 @@ def _compare_versions(run_dir: Path) -> None:
 
 
 def check_models(cfg: TrainConfig, fresh: bool) -> None:
-    """Load every `ppo:` agent the run names once, before anything starts: a bad path is refused up front."""
+    """Load every trained agent the run names once, before anything starts: a bad path is refused up front."""
     named = [("opponents", s) for s in cfg.opponent_weights if s != POOL]
     named += [("eval_opponents", s) for s in cfg.eval_opponents]
     named += [("bc_teacher", cfg.bc_teacher)] if fresh and cfg.bc_games else []
     for field, spec in named:
-        if spec.startswith("ppo:"):
+        if cfg.rules.trained_model(spec) is not None:
             try:
-                make_agent(spec)
-            except ModelError as error:
+                cfg.rules.make_agent(spec)
+            except cfg.rules.user_errors as error:
                 raise UserError(f"{flag(field)}: {error}") from None
 
 
@@ -867,8 +877,10 @@ def configure(argv: list[str] | None) -> Start:
     resume = resume_flag(argv)
     if resume is not None:
         return prepare_resume(argv, resume)
-    default = TrainConfig(**SMOKE) if os.environ.get(SMOKE_VARIABLE, "") not in ("", "0") else None
-    cfg = parse(TrainConfig, argv, PROG, default=default)
+    game = game_flag(argv) or DEFAULT
+    config_class = train_config_class(game)
+    default = config_class(**smoke(game)) if os.environ.get(SMOKE_VARIABLE, "") not in ("", "0") else None
+    cfg = parse(config_class, argv, PROG, default=default)
     torch_device(cfg.device)  # a device torch cannot use is refused before the run folder is made
     check_models(cfg, fresh=True)
     for stale in cfg.run_dir.parent.glob(f".{cfg.run_dir.name}{TEMPORARY}*"):  # a folder a killed run was making
@@ -881,7 +893,7 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)
-    notice = compile_notice()
+    notice = cfg.rules.compile_notice()
     if notice:
         print(notice, flush=True)
     try:
@@ -901,7 +913,12 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
         print(
             f"  vs {spec:<10} win rate {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}], {r['games']} games"
         )
-    print(f"play it: ppo:{run_dir}")
+    spec = f"ppo:{run_dir}"
+    try:
+        cfg.rules.check_agent(spec)
+        print(f"play it: {spec}")
+    except ValueError:  # a game whose agents do not play trained policies
+        pass
     return summary
 
 
