@@ -2,7 +2,7 @@
 
 `python -m experiments.combine --results results/a results/b --out results/ladder`
 
-A long pairing (`ismcts` plays about one game every three seconds per core) can be played as several
+A long pairing (a searching agent may play a game every few seconds per core) can be played as several
 evaluations over consecutive deck seeds, on other days or machines; since each game depends only on its
 deck seed and seats (`experiments.evaluate`), the pieces `--games 1000 --seed 0` and `--games 1000 --seed 500`
 are exactly the games of `--games 2000 --seed 0`. Pieces may also hold different pairings: the combined folder

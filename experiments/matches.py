@@ -1,8 +1,8 @@
 """Playing an evaluation's games: one game, its units of work (`Job`), and every game of many pairings.
 
 Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an
-agent. A pairing of agents that act in batches (the game's `batchable`: Sun Tzu's compiled agents and trained
-policies) is played many games at once in the game's batched environment, on every core (its
+agent. A pairing of agents that act in batches (the game's `batchable`: a compiled game's compiled agents and
+trained policies) is played many games at once in the game's batched environment, on every core (its
 `play_batched`); any other pairing game by game over worker processes (`--workers`), or as Ray tasks
 (`experiments.cluster`). Every way plays the same games: a game depends only on its deck seed and seats, and
 each agent is reset before it with a seed drawn from both (`agent_seed`).
@@ -99,8 +99,8 @@ def run_job(job: Job, on_game: Callable[[], None] | None = None) -> tuple[int, l
     rows = []
     for seed in range(job.first_seed, job.first_seed + job.n_seeds):
         for a_seat in job.a_seats:
-            blue, red = (a, b) if a_seat == first else (b, a)
-            out = play_game(seed, blue, red, options=job.options, game=job.game)
+            players = (a, b) if a_seat == first else (b, a)
+            out = play_game(seed, *players, options=job.options, game=job.game)
             result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
             rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
     return job.pairing, rows
@@ -150,9 +150,9 @@ def play_games(
 ) -> list[list[dict[str, Any]]]:
     """Every game of `game` of every pairing, per pairing in (seed, seat) order, whatever the worker count or backend.
 
-    Mirrored (the default), `games` is even and each deck seed is played twice, a as blue then as red;
-    otherwise each of `games` deck seeds is played once, a as blue. `options`: the game's options (an
-    options value or a mapping of its fields; None: the defaults).
+    Mirrored (the default), `games` is even and each deck seed is played twice, a in the first seat then
+    in the second; otherwise each of `games` deck seeds is played once, a in the first seat. `options`: the
+    game's options (an options value or a mapping of its fields; None: the defaults).
 
     The games are cut into jobs (`plan_jobs`). A pairing of agents the game's batched environment plays
     (its `batchable`: a compiled game's compiled agents and policies) is played there, many games at once, unless
@@ -289,11 +289,11 @@ def play_match(
 ) -> dict[str, Any]:
     """Play `games` seat-balanced games of `game` of a against b and summarize them from a's view.
 
-    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a as blue then as red. Agents are
+    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a in the first seat then the second. Agents are
     specs (the game's agent names) or `Agent` objects (distinct objects for a and b); objects are copied
     into the worker processes when `workers > 1`. Returns `wins`, `draws`, `losses`, `games`,
     `win_rate` (draws count as half a win), the Wilson 95% interval `ci_low`/`ci_high`, the same
-    counts per seat of a (`blue_wins`, ..., `red_win_rate`) and per deck seed (`pairs_won_both`,
+    counts per seat of a (`<seat>_wins`, ..., `<seat>_win_rate`) and per deck seed (`pairs_won_both`,
     `pairs_split`, `pairs_lost_both`).
     """
     (rows,) = play_games([(agent_a, agent_b)], games, seed, options, workers, progress, game=game)
@@ -309,11 +309,11 @@ def seat_advantage(
     progress: bool = False,
     game: GameLike = DEFAULT,
 ) -> list[dict[str, Any]]:
-    """How often the first seat (blue) wins when both seats are played by the same agent, one entry per agent.
+    """How often the first seat wins when both seats are played by the same agent, one entry per agent.
 
     Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in both
-    seats, swapping the seats would replay the very same game. Returns `games`, `blue_wins`, `draws`,
-    `red_wins`, `blue_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
+    seats, swapping the seats would replay the very same game. Returns `games`, `<first seat>_wins`, `draws`,
+    `<second seat>_wins`, `<first seat>_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
     """
     first, second = game_of(game).seats
     out = []

@@ -50,13 +50,14 @@ def write_results(
         games = []
         for pairing, rows in zip(results["pairings"], results["games"], strict=True):
             for r in rows:
-                blue, red = (pairing["a"], pairing["b"]) if r["a_seat"] == seats[0] else (pairing["b"], pairing["a"])
+                ours = r["a_seat"] == seats[0]
+                first, second = (pairing["a"], pairing["b"]) if ours else (pairing["b"], pairing["a"])
                 games.append(
                     {
                         "pairing": f"{pairing['a']} vs {pairing['b']}",
                         "seed": r["seed"],
-                        seats[0]: blue,
-                        seats[1]: red,
+                        seats[0]: first,
+                        seats[1]: second,
                         "winner": r["winner"],
                         "score": r["score"],
                         "decisions": r["decisions"],

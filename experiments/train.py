@@ -6,8 +6,8 @@ training and evaluation, is played under the run's options, which its `config.js
 
 1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the game's teacher's decisions
    (behaviour cloning on its games) and the value network learns their results.
-2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (Sun Tzu's: the
-   games, the scripted opponents and the observations stepped in compiled code), in alternate seats,
+2. **PPO**: the learner plays `--n-envs` games at once in the game's batched environment (a compiled
+   game steps the games, the scripted opponents and the observations in compiled code), in alternate seats,
    against an opponent drawn per game from a mix of scripted baselines and frozen snapshots of itself (the
    self-play pool, `--opponents`), whose networks play inside the compiled step too.
 3. **Evaluation**: every `--eval-every` timesteps, and at the end with more games, the masked,

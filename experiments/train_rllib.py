@@ -11,8 +11,8 @@
 The AEC environment's observation is `{"observation", "action_mask"}`; RLlib's action-masking module reads
 `{"observations", "action_mask"}`, which the game's `rllib_env` gives. Each episode the learner takes a seat and
 faces one of `--opponents` (drawn from the episode's id): one of the game's scripted agents, or the learner itself
-(`self`). Sun Tzu's agents play the trained module as `rllib:<checkpoint>`. RLlib's sampling is not reproducible
-bit for bit across runs, unlike `experiments.train`.
+(`self`). A game's agents may play the trained module (as `rllib:<checkpoint>`). RLlib's sampling is not
+reproducible bit for bit across runs, unlike `experiments.train`.
 """
 
 from __future__ import annotations

@@ -101,8 +101,8 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
     class _TurnVecEnv(VecEnv, TurnVecEnv):
         def __init__(self) -> None:
             box, actions = _spaces(rules)
-            super().__init__(n_envs, box, actions)
             self.render_mode = None
+            super().__init__(n_envs, box, actions)
             self.rules, self.options = rules, options
             self._rng = np.random.default_rng(seed)
             self._slots: list[tuple[Any, str, Any]] = []  # (key: a spec or the agent, name, agent)

@@ -1,0 +1,140 @@
+"""The seam between the games and the experiments: the registry, the fence, and a game that plugs in from a
+test folder alone (`tests/toy_game`, Duel) and is trained and evaluated through the command lines."""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+import tokenize
+from pathlib import Path
+
+import pytest
+
+from experiments import evaluate, train
+from suntzu_env import games
+from suntzu_env.protocol import GameRules
+
+ROOT = Path(__file__).resolve().parent.parent
+TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subprocesses, with PYTHONPATH)
+# What the experiments may import of the package: the seam, the registry and the thread control, which know no
+# game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in
+# compiled code), which is no game's agent. A game's own modules and agents are reached through its GameRules.
+ALLOWED = ("suntzu_env.protocol", "suntzu_env.games", "suntzu_env.threads", "agents.ppo")
+TITLES = ("Sun Tzu", "Bin'Fa", "binfa")  # the games as people name them
+
+
+def _imports(tree: ast.AST) -> list[str]:
+    """Every module an AST imports, inside functions too (`from a import b` counts as `a.b` and `a`)."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found += [f"{node.module}.{alias.name}" for alias in node.names]
+    return found
+
+
+def _words() -> list[str]:
+    """What names a game's specifics: each registered game's name, seats, option flags and agents (but
+    `random`, which every game has and the experiments say of seeds and seats)."""
+    words = set()
+    for name in games.names():
+        rules = games.game(name)
+        words |= {name, rules.name, *rules.seats, *(f.name for f in rules.option_flags), *rules.agent_names}
+    return sorted((words - {"random"}) | set(TITLES))
+
+
+def _texts(path: Path) -> list[tuple[int, str]]:
+    """Every string literal (docstrings too) and comment of a module, with its line."""
+    out = [(node.lineno, node.value) for node in ast.walk(ast.parse(path.read_text()))
+           if isinstance(node, ast.Constant) and isinstance(node.value, str)]  # fmt: skip
+    with path.open() as f:
+        out += [(t.start[0], t.string) for t in tokenize.generate_tokens(f.readline) if t.type == tokenize.COMMENT]
+    return out
+
+
+def test_the_experiments_name_no_game_and_import_none() -> None:
+    """No module of experiments/ imports a game's package or agents, or names a game's specifics: a game reaches
+    them only as a registered GameRules."""
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, _words())) + r")\b", re.IGNORECASE)
+    problems = []
+    for path in sorted((ROOT / "experiments").glob("*.py")):
+        for name in _imports(ast.parse(path.read_text())):
+            ours = name.split(".")[0] in ("suntzu_env", "agents")
+            if ours and not any(name == a or name.startswith(a + ".") for a in ALLOWED):
+                problems.append(f"{path.name}: imports {name}")
+        for line, text in _texts(path):
+            if found := pattern.search(text):
+                problems.append(f"{path.name}:{line}: names {found[0]!r}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_fence_catches_what_it_refuses(tmp_path: Path) -> None:
+    """The checks above fail on an import of a game's module, of agents, and on a literal naming a game's agent."""
+    tree = ast.parse("def f():\n    from suntzu_env.rules import SEATS\n    import agents\n")
+    assert _imports(tree) == ["suntzu_env.rules.SEATS", "agents"]
+    path = tmp_path / "m.py"
+    path.write_text('X = "heuristic=1"  # play the greedy one\n')
+    pattern = re.compile(r"\b(" + "|".join(map(re.escape, _words())) + r")\b", re.IGNORECASE)
+    assert [pattern.search(text)[0] for _, text in _texts(path)] == ["heuristic", "greedy"]
+
+
+def test_the_registry_finds_games_by_name_and_says_what_it_knows() -> None:
+    assert games.DEFAULT in games.names()
+    assert isinstance(games.game(games.DEFAULT), GameRules)
+    with pytest.raises(games.UnknownGameError, match=r"unknown game 'chess'; known games: .*suntzu"):
+        games.game("chess")
+    with pytest.raises(games.UnknownGameError, match="unknown game"):
+        games.game(TOY)  # a file naming a module imports nothing
+    toy = games.load(TOY)
+    assert isinstance(toy, GameRules) and games.key(toy) == TOY and games.game(TOY) is toy
+    with pytest.raises(games.UnknownGameError, match="is not a GameRules"):
+        games.load("json:dumps")
+    with pytest.raises(games.UnknownGameError, match="cannot import"):
+        games.load("no_such_module_here:X")
+
+
+def test_a_toy_game_trains_and_evaluates_through_the_command_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Duel, written only in tests/toy_game, is trained (no warm start: it has no teacher; its batched
+    environment made from its turn games) and evaluated with `--game`, its `--cards` flag made from its options."""
+    summary = train.main(["--game", TOY, "--cards", "2", "--runs-dir", str(tmp_path / "runs"), "--exp-name", "toy",
+                          "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
+                          "--n-epochs", "1", "--net-arch", "8", "--eval-every", "0", "--final-eval-games", "4",
+                          "--workers", "1", "--no-progress-bar"])  # fmt: skip
+    assert summary["timesteps"] == 128 and summary["behaviour_cloning"] is None
+    assert set(summary["final_eval"]) == {"random", "high"}
+    (run,) = (tmp_path / "runs").iterdir()
+    assert run.name.startswith("duel-cards2__toy__0__")
+    config = json.loads((run / "config.json").read_text())
+    assert (config["game"], config["cards"], config["opponents"]) == (TOY, 2, "random=1")
+    out = tmp_path / "eval"
+    results = evaluate.main(["--game", TOY, "--cards", "2", "--agents", "high", "random", "--games", "6", "--out",
+                             str(out), "--no-progress"])  # fmt: skip
+    assert results["config"]["game"] == TOY and results["config"]["cards"] == 2
+    assert [rung["a"] for rung in results["ladder"]] == ["high"]
+    rows = [json.loads(line)["record"] for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(rows) == 6 and all(len(r["actions"]) == 4 and r["options"] == {"cards": 2} for r in rows)
+    text = capsys.readouterr().out
+    assert "high vs random" in text and "ladder: high beats random" in text
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--game", "chess"], "unknown game 'chess'"),
+        (["--game", TOY, "--cards", "9"], "--cards must be a whole number from 1 to 5, got 9"),
+        (["--game", TOY, "--opponents", "heuristic=1"], "--opponents: unknown agent 'heuristic'; valid: random, high"),
+        (["--cards", "2"], "unrecognized arguments: --cards 2"),
+    ],
+)
+def test_a_game_s_flags_are_checked_as_its_own(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        train.main([*argv, "--runs-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not list(tmp_path.iterdir())
