@@ -30,8 +30,8 @@ class DuelOptions:
 
 
 class Duel:
-    def __init__(self, seed: int, options: DuelOptions) -> None:
-        self.seed, self.options = seed, options
+    def __init__(self, rules: DuelRules, seed: int, options: DuelOptions) -> None:
+        self.rules, self.seed, self.options = rules, seed, options
         self.prizes = [int(p) + 1 for p in np.random.default_rng(seed).permutation(options.cards)]
         self.hands = {seat: list(range(1, options.cards + 1)) for seat in SEATS}
         self.points, self.pending, self.actions = dict.fromkeys(SEATS, 0), {}, []
@@ -94,7 +94,7 @@ class Duel:
     def sample_determinization(self, seat: str, rng: Any = None) -> Duel:
         """The game as `seat` may know it: the other seat's hidden choice of this round drawn again."""
         rng = np.random.default_rng(rng)
-        game = DUEL.replay({**self.record(), "actions": self.actions[: 2 * self.round]})
+        game = self.rules.replay({**self.record(), "actions": self.actions[: 2 * self.round]})
         for other, card in self.pending.items():
             game.apply(card - 1 if other == seat else int(rng.choice(game.legal_actions())))
         return game
@@ -124,7 +124,7 @@ class DuelRules(GamePlugin):
     ladder = (("high", "random", 0.5),)
 
     def new(self, seed: int, options: DuelOptions | None = None) -> Duel:
-        return Duel(seed, self.options(options))
+        return Duel(self, seed, self.options(options))
 
     def replay(self, record: dict[str, Any]) -> Duel:
         game = self.new(record["seed"], self.options(record["options"]))
