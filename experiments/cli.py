@@ -143,3 +143,8 @@ def run_cli(prog: str, body: Callable[[], R], config_cls: type | None = None) ->
             raise
         message = str(error)
         fail(prog, in_flag_terms(message, config_cls) if config_cls and isinstance(error, ConfigError) else message)
+
+
+def on_terminal() -> bool:
+    """Whether the output goes to a terminal (else to a file: nohup, a cluster's log), where a bar can redraw."""
+    return sys.stdout.isatty() and sys.stderr.isatty()

@@ -138,3 +138,36 @@ def test_a_game_s_flags_are_checked_as_its_own(
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
     assert not list(tmp_path.iterdir())
+
+
+def _circles(graph: dict[str, set[str]]) -> list[str]:
+    """Each module that reaches itself through the imports of `graph`, with one path it takes."""
+
+    def reach(start: str, at: str, path: tuple[str, ...]) -> tuple[str, ...] | None:
+        for nxt in sorted(graph.get(at, ())):
+            if nxt == start:
+                return (*path, nxt)
+            if nxt not in path and (found := reach(start, nxt, (*path, nxt))):
+                return found
+        return None
+
+    return [" -> ".join(c) for name in sorted(graph) if (c := reach(name, name, (name,)))]
+
+
+def test_the_experiments_import_one_another_without_circles() -> None:
+    """The modules of experiments/ import one another in one direction (imports inside functions count; those
+    only for type checking do not), so each job's module can be read, and reused, on its own."""
+    folder = ROOT / "experiments"
+    graph: dict[str, set[str]] = {}
+    for path in folder.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        typing_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If)
+                       and ast.unparse(node.test) == "TYPE_CHECKING" for n in ast.walk(node)}  # fmt: skip
+        names = [name for node in ast.walk(tree) if isinstance(node, ast.Import | ast.ImportFrom)
+                 and id(node) not in typing_only for name in _imports(node)]  # fmt: skip
+        graph[path.stem] = {n.split(".")[1] for n in names if n.startswith("experiments.")} & {
+            p.stem for p in folder.glob("*.py")}  # fmt: skip
+    assert not _circles(graph), _circles(graph)
+    assert not graph["cluster"] & {"evaluate", "matches"}  # it is handed the function that plays a job
+    assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a", "b -> c -> a -> b",
+                                                                         "c -> a -> b -> c"]  # fmt: skip
