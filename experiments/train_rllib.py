@@ -218,7 +218,8 @@ def iterations_done(cfg: RLlibConfig) -> int:
     if not (progress.is_file() and (cfg.out / CHECKPOINT).is_dir()):
         return 0
     ours = {k: v for k, v in json.loads(json.dumps(_settings(cfg))).items() if k not in RESUMABLE}
-    theirs = {k: v for k, v in json.loads((cfg.out / CONFIG).read_text()).items() if k not in RESUMABLE}
+    saved = {"game": DEFAULT} | json.loads((cfg.out / CONFIG).read_text())  # (a run of before --game: the default)
+    theirs = {k: v for k, v in saved.items() if k not in RESUMABLE}
     differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
     if differ:
         raise ConfigError(f"out: {cfg.out} holds a run trained with other settings ({', '.join(differ)}); "
