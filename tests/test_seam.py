@@ -171,3 +171,22 @@ def test_the_experiments_import_one_another_without_circles() -> None:
     assert not graph["cluster"] & {"evaluate", "matches"}  # it is handed the function that plays a job
     assert _circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == ["a -> b -> c -> a", "b -> c -> a -> b",
                                                                          "c -> a -> b -> c"]  # fmt: skip
+
+
+def test_every_command_line_takes_the_game_and_its_flags(tmp_path: Path) -> None:
+    """RLlib's training and the bench build their configs for the game named too: its option flags, its agents."""
+    from experiments import bench, train_rllib
+    from experiments.cli import parse
+    from experiments.config import train_config_class
+
+    cfg = parse(train_rllib.rllib_config_class(TOY), ["--game", TOY, "--cards", "4", "--out", str(tmp_path)], "x")
+    assert cfg.opponents == ("random", "high", train_rllib.SELF) and cfg.cards == 4
+    assert train_rllib.options_fields(cfg) == {"cards": 4} and train_rllib.env_name(cfg) == "duel_rllib"
+    with pytest.raises(Exception, match="opponents: expected one or more of random, high, self"):
+        train_rllib.RLlibConfig(game=TOY, opponents=("heuristic",))
+    config = train_config_class(TOY, bench.BenchConfig)
+    bench_cfg = parse(config, ["--game", TOY, "--cards", "2", "--timesteps", "64"], "x")
+    assert (bench_cfg.cards, bench_cfg.timesteps, bench_cfg.opponents) == (2, 64, "random=1")
+    default = train_rllib.RLlibConfig()
+    assert default.game == games.DEFAULT and set(default.opponents) == {*games.game(games.DEFAULT).scripted_agents,
+                                                                      train_rllib.SELF}  # fmt: skip
