@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 import json
 import re
+import subprocess
+import sys
 import tokenize
 from pathlib import Path
 
@@ -119,6 +121,23 @@ def test_a_toy_game_trains_and_evaluates_through_the_command_lines(
     assert len(rows) == 6 and all(len(r["actions"]) == 4 and r["options"] == {"cards": 2} for r in rows)
     text = capsys.readouterr().out
     assert "high vs random" in text and "ladder: high beats random" in text
+
+
+def test_a_toy_game_s_run_resumes_with_its_game_named_again(tmp_path: Path) -> None:
+    """A run of a game of one's own code resumes with `--game` named again; its config.json alone imports nothing."""
+    flags = ["--n-envs", "2", "--n-steps", "32", "--batch-size", "32", "--n-epochs", "1", "--net-arch", "8",
+             "--eval-every", "0", "--final-eval-games", "0", "--workers", "1", "--no-progress-bar"]  # fmt: skip
+    train.main(["--game", TOY, "--runs-dir", str(tmp_path), "--total-timesteps", "64", "--opponents",
+                "random=1,pool=1", "--pool-every", "1", "--checkpoint-every", "64", *flags])  # fmt: skip
+    (run,) = tmp_path.iterdir()
+    done = subprocess.run([sys.executable, "-m", "experiments.train", "--resume", str(run), "--total-timesteps", "128"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=600)  # fmt: skip
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert f"plays the game '{TOY}', which is not registered: name it on the command line with --game {TOY}" in (
+        done.stderr)  # fmt: skip
+    summary = train.main(["--resume", str(run), "--game", TOY, "--total-timesteps", "128"])
+    assert summary["timesteps"] == 128 and [s["from_timesteps"] for s in summary["segments"]] == [0, 64]
+    assert sorted(p.name for p in (run / "pool").iterdir()) == ["snapshot_0.npz", "snapshot_64.npz"]
 
 
 @pytest.mark.parametrize(
