@@ -82,15 +82,21 @@ def test_the_fence_catches_what_it_refuses(tmp_path: Path) -> None:
     assert [pattern.search(text)[0] for _, text in _texts(path)] == ["heuristic", "greedy"]
 
 
-def test_the_registry_finds_games_by_name_and_says_what_it_knows() -> None:
+def test_the_registry_finds_games_by_name_and_says_what_it_knows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     assert games.DEFAULT in games.names()
     assert isinstance(games.game(games.DEFAULT), GameRules)
     with pytest.raises(games.UnknownGameError, match=r"unknown game 'chess'; known games: .*suntzu"):
         games.game("chess")
-    with pytest.raises(games.UnknownGameError, match="unknown game"):
-        games.game(TOY)  # a file naming a module imports nothing
-    toy = games.load(TOY)
-    assert isinstance(toy, GameRules) and games.key(toy) == TOY and games.game(TOY) is toy
+    (tmp_path / "probe_game.py").write_text("from toy_game import DuelRules\n\nPROBE = DuelRules()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    with pytest.raises(games.UnknownGameError, match="unknown game 'probe_game:PROBE'"):
+        games.game("probe_game:PROBE")  # what a file names: nothing is imported
+    assert "probe_game" not in sys.modules
+    probe = games.load("probe_game:PROBE")  # what a command line names
+    assert isinstance(probe, GameRules) and games.key(probe) == "probe_game:PROBE"
+    assert games.game("probe_game:PROBE") is probe and "probe_game:PROBE" in games.names()
     with pytest.raises(games.UnknownGameError, match="is not a GameRules"):
         games.load("json:dumps")
     with pytest.raises(games.UnknownGameError, match="cannot import"):
