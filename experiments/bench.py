@@ -28,7 +28,8 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from agents.ppo import PolicyActor
 from experiments.cli import parse, run_cli
-from experiments.config import POOL, TrainConfig
+from experiments.config import POOL, TrainConfig, train_config_class
+from experiments.game import DEFAULT, game_flag
 from experiments.train import make_vec_env, new_model, torch_device
 from suntzu_env.threads import competing_process
 
@@ -127,15 +128,16 @@ def rates(cfg: BenchConfig) -> list[tuple[float, ...]]:
 
 
 def run(argv: list[str] | None = None) -> dict[str, Any]:
-    cfg = parse(BenchConfig, argv, PROG)
+    cfg = parse(train_config_class(game_flag(argv) or DEFAULT, BenchConfig), argv, PROG)
     found = rates(cfg)
     print(f"MaskablePPO learn, {cfg.n_envs} envs x {cfg.n_steps} steps, batches of {cfg.batch_size}, "
           f"{cfg.n_epochs} epochs, net {list(cfg.net_arch)}, opponents {cfg.opponents}, "
           f"{torch_device(cfg.device)}:")  # fmt: skip
     for k, (ours, stub, *busy) in enumerate(found, 1):
-        print(f"  round {k}: SunTzuVecEnv {ours:,.0f} steps/s, zero-cost stub {stub:,.0f} steps/s ({ours / stub:.0%})")
+        print(f"  round {k}: the game's env {ours:,.0f} steps/s, zero-cost stub {stub:,.0f} steps/s "
+              f"({ours / stub:.0%})")  # fmt: skip
         if busy:
-            print(f"           beside a busy process: SunTzuVecEnv {busy[0]:,.0f} steps/s ({busy[0] / ours:.0%} of "
+            print(f"           beside a busy process: the game's env {busy[0]:,.0f} steps/s ({busy[0] / ours:.0%} of "
                   f"quiet), stub {busy[1]:,.0f} steps/s ({busy[1] / stub:.0%} of quiet)")  # fmt: skip
     ratio = statistics.median(r[0] / r[1] for r in found)
     print(f"median: {ratio:.0%} of the stub's steps/s")

@@ -17,15 +17,24 @@ same evaluations as a run never stopped, bit for bit (on the same machine and li
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import torch
+from stable_baselines3.common.vec_env import VecMonitor
 
+from agents.ppo import CHECKPOINT_DIR
 from experiments.runs import save_atomic
+
+if TYPE_CHECKING:
+    from sb3_contrib import MaskablePPO
+
+    from experiments.pool import SelfPlayPool
 
 STATE_SUFFIX = ".state.npz"
 ENV_PREFIX = "env."  # the environment's arrays in the state file
@@ -100,3 +109,34 @@ def segments(state: dict[str, np.ndarray]) -> list[dict[str, Any]]:
 def env_state(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     """The environment's part of a state."""
     return {key[len(ENV_PREFIX) :]: value for key, value in state.items() if key.startswith(ENV_PREFIX)}
+
+
+def save_checkpoint(model: MaskablePPO, run_dir: Path, pool: SelfPlayPool, segments: Segments) -> Path:
+    """`checkpoints/ppo_<timesteps>_steps.zip` with its state file (`experiments.checkpoint`), each written
+    whole, the state first. Reads the run's state and changes none of it."""
+    (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)
+    path = run_dir / CHECKPOINT_DIR / f"ppo_{model.num_timesteps}_steps.zip"
+    monitor = model.get_env()
+    arrays = random_state() | pool.state()
+    if isinstance(monitor, VecMonitor):
+        arrays |= {"monitor_returns": monitor.episode_returns.copy(), "monitor_lengths": monitor.episode_lengths.copy(),
+                   "monitor_count": np.array(monitor.episode_count)}  # fmt: skip
+    save_state(path, arrays, segments.upto(model.num_timesteps))
+    return save_atomic(path, model.save)
+
+
+@dataclasses.dataclass
+class Segments:
+    """The run's segments: the earlier ones (as its checkpoint recorded them) and this process's."""
+
+    earlier: list[dict[str, Any]]
+    resumed_from: str | None
+    start_steps: int
+    start_time: float = dataclasses.field(default_factory=time.perf_counter)
+
+    def current(self, timesteps: int) -> dict[str, Any]:
+        return {"resumed_from": self.resumed_from, "from_timesteps": self.start_steps, "to_timesteps": timesteps,
+                "wall_s": round(time.perf_counter() - self.start_time, 1)}  # fmt: skip
+
+    def upto(self, timesteps: int) -> list[dict[str, Any]]:
+        return [*self.earlier, self.current(timesteps)]

@@ -2,8 +2,9 @@
 
 `parse(ConfigClass, argv, prog)` builds the flags from the dataclass's fields, their docstrings being the
 `--help`; flags are never abbreviated. `run_cli(prog, body)` runs a command's body and turns a user error
-(`UserError`, a refused config, an unloadable model) into one line on stderr and exit status 2, and Ctrl-C
-into one line and exit status 130; anything else is a bug and keeps its traceback.
+(`UserError`, a refused config, one of the played game's `user_errors` such as an unloadable model) into one
+line on stderr and exit status 2, and Ctrl-C into one line and exit status 130; anything else is a bug and
+keeps its traceback.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any, NoReturn, TypeVar
 
 import tyro
 
-from agents.ppo import ModelError
+from suntzu_env import games
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -36,7 +37,9 @@ class ConfigError(UserError, ValueError):
     """A config value outside what is allowed; the message names the field and what is allowed."""
 
 
-USER_ERRORS: tuple[type[Exception], ...] = (UserError, ModelError)
+def user_errors() -> tuple[type[Exception], ...]:
+    """`UserError` and the user errors of every game loaded so far."""
+    return (UserError, *(error for game in games.loaded() for error in game.user_errors))
 
 
 def flag(name: str) -> str:
@@ -46,7 +49,7 @@ def flag(name: str) -> str:
 
 def in_flag_terms(message: str, cls: type) -> str:
     """A field-named message (`learning_rate must be ...`) as the command line says it (`--learning-rate ...`)."""
-    names = {f.name for f in dataclasses.fields(cls)}
+    names = {f.name for f in dataclasses.fields(cls)} | {f.name for game in games.loaded() for f in game.option_flags}
     return re.sub(r"^(\w+)", lambda m: flag(m[1]) if m[1] in names else m[1], message)
 
 
@@ -135,6 +138,13 @@ def run_cli(prog: str, body: Callable[[], R], config_cls: type | None = None) ->
         return body()
     except KeyboardInterrupt:
         fail(prog, "interrupted", INTERRUPTED_EXIT)
-    except USER_ERRORS as error:
+    except Exception as error:
+        if not isinstance(error, user_errors()):
+            raise
         message = str(error)
         fail(prog, in_flag_terms(message, config_cls) if config_cls and isinstance(error, ConfigError) else message)
+
+
+def on_terminal() -> bool:
+    """Whether the output goes to a terminal (else to a file: nohup, a cluster's log), where a bar can redraw."""
+    return sys.stdout.isatty() and sys.stderr.isatty()

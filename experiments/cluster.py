@@ -1,22 +1,23 @@
-"""Evaluation on a Ray cluster: the jobs of `experiments.evaluate.plan_jobs` as Ray tasks.
+"""Evaluation on a Ray cluster: the jobs of `experiments.matches.plan_jobs` as Ray tasks.
 
 `python -m experiments.evaluate --backend ray [--address HOST:PORT]` plays every job as one task of one CPU, on
 the cluster at the address, or on a local cluster of `--workers` CPUs started for the run. A job's games depend
 only on its seeds, so the results are those of the local backend, bit for bit. Ray comes with the `ray` extra
-(`pip install -e ".[ray]"`) and is imported only here, when asked for.
+(`pip install -e ".[ray]"`) and is imported only here, when asked for. This module knows nothing of what a job is:
+`run_jobs` is handed the function that plays one (`experiments.matches.run_job`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import logging
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, TypeVar
 
 from experiments.cli import UserError
 
-if TYPE_CHECKING:
-    from experiments.evaluate import Job
+J = TypeVar("J")
+Rows = tuple[int, list[dict[str, Any]]]  # a job's pairing and the rows of its games
 
 INSTALL_HINT = 'pip install -e ".[ray]"'
 OBJECT_STORE_BYTES = 256 * 1024**2  # a local cluster's shared memory: the jobs' rows are small
@@ -53,25 +54,23 @@ def connected(address: str | None = None, num_cpus: int | None = None) -> Iterat
         ray.shutdown()
 
 
-def _play_job(job: Job) -> tuple[int, list[dict[str, Any]]]:
+def _play_job(play: Callable[[J], Rows], job: J) -> Rows:
     """A job in a Ray worker: one thread for the batched environment (the task holds one CPU)."""
     import numba
 
-    from experiments.evaluate import run_job
-
     numba.set_num_threads(1)
-    return run_job(job)
+    return play(job)
 
 
 def run_jobs(
-    jobs: Sequence[Job], address: str | None = None, num_cpus: int | None = None
-) -> Iterator[tuple[int, list[dict[str, Any]]]]:
-    """Each job's `(pairing, rows)` as its task finishes, the tasks spread over the cluster's CPUs."""
+    play: Callable[[J], Rows], jobs: Sequence[J], address: str | None = None, num_cpus: int | None = None
+) -> Iterator[Rows]:
+    """Each job's `play(job)`, `(pairing, rows)`, as its task finishes, the tasks spread over the cluster's CPUs."""
     if not jobs:
         return
     with connected(address, num_cpus) as ray:
-        play = ray.remote(num_cpus=1, max_retries=0)(_play_job)
-        pending = [play.remote(job) for job in jobs]
+        task = ray.remote(num_cpus=1, max_retries=0)(_play_job)
+        pending = [task.remote(play, job) for job in jobs]
         try:
             while pending:
                 done, pending = ray.wait(pending, num_returns=1)

@@ -2,13 +2,14 @@
 
 `python -m experiments.combine --results results/a results/b --out results/ladder`
 
-A long pairing (`ismcts` plays about one game every three seconds per core) can be played as several
+A long pairing (a searching agent may play a game every few seconds per core) can be played as several
 evaluations over consecutive deck seeds, on other days or machines; since each game depends only on its
 deck seed and seats (`experiments.evaluate`), the pieces `--games 1000 --seed 0` and `--games 1000 --seed 500`
 are exactly the games of `--games 2000 --seed 0`. Pieces may also hold different pairings: the combined folder
 has every pairing met in any of them, with its statistics, the Bradley-Terry ratings fitted to all of them,
-and the ladder, in the same files and report as `experiments.evaluate` writes. Folders played under other
-options, or playing a game twice, are refused in one line.
+and the ladder, in the same files and report as `experiments.evaluate` writes. Folders of another game or
+played under other options, or playing a game twice, are refused in one line. The game is the one the folders
+name (a game of one's own code, `<module>:<attribute>`, is imported only when `--game` names it too).
 """
 
 from __future__ import annotations
@@ -22,11 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
-from experiments.evaluate import SEATS, bradley_terry, ladder, publish, summarize
-from experiments.game import GAME, describe_options, option_fields
+from experiments.game import DEFAULT, describe, game_name, option_keys, saved_game
+from experiments.reports import publish
+from experiments.stats import bradley_terry, ladder, summarize
+from suntzu_env.protocol import GameRules
 
 PROG = "python -m experiments.combine"
-OPTION_KEYS = tuple(option_fields(GAME.options()))  # the options fields a summary's config holds
+RECORD_KEYS = ("seed", "actions")  # a record's keys that differ from game to game; the others name the rules
 
 
 @dataclass
@@ -37,6 +40,8 @@ class CombineConfig:
     """two or more results folders of python -m experiments.evaluate"""
     out: Path
     """the combined results folder (it must not exist yet)"""
+    game: str | None = None
+    """the game of the folders when it is one of your own code (<module>:<attribute>); registered games need none"""
 
     def __post_init__(self) -> None:
         if len(self.results) < 2:
@@ -82,8 +87,14 @@ def _integer(text: str | None, path: Path, line: int, field: str, low: int | Non
     return value
 
 
-def _check_config(summary: Any, path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], float, dict[str, Any]]:
-    """summary.json checked as a whole: its config (labels, the game's options), pairings and seconds."""
+def _tuples(value: Any) -> Any:
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value
+
+
+def _check_config(
+    summary: Any, path: Path, given: str | None
+) -> tuple[GameRules[Any], dict[str, Any], list[dict[str, Any]], float, dict[str, Any]]:
+    """summary.json checked as a whole: its config (labels, the game and its options), pairings and seconds."""
     if not isinstance(summary, dict):
         raise _Bad(path, None, "(the file)", f"expected a JSON object, got {type(summary).__name__}")
     for key in ("config", "pairings", "seconds"):
@@ -97,15 +108,18 @@ def _check_config(summary: Any, path: Path) -> tuple[dict[str, Any], list[dict[s
         raise _Bad(path, None, "config.labels", f"expected two or more agent names, got {str(labels)[:60]!r}")
     if len(set(labels)) < len(labels):
         raise _Bad(path, None, "config.labels", "a name is given twice")
-    for key in OPTION_KEYS:
+    if not isinstance(config.get("game", DEFAULT), str):
+        raise _Bad(path, None, "config.game", f"expected a game's name, got {str(config.get('game'))[:60]!r}")
+    rules = saved_game(config.get("game"), str(path), given)
+    keys = option_keys(rules)
+    for key in keys:
         if key not in config:
             raise _Bad(path, None, f"config.{key}", "missing")
     try:
-        options = GAME.options(**{k: tuple(map(tuple, v)) if k == "adjacency" and isinstance(v, list) else v
-                                  for k, v in ((k, config[k]) for k in OPTION_KEYS)})  # fmt: skip
+        options = rules.options(**{k: _tuples(config[k]) for k in keys})
     except (TypeError, ValueError) as error:
         head = re.match(r"[a-z_]+(\[\d+\])?", str(error))  # the messages begin with the field they are about
-        field = head.group(0) if head and head.group(0).partition("[")[0] in OPTION_KEYS else "options"
+        field = head.group(0) if head and head.group(0).partition("[")[0] in keys else "options"
         raise _Bad(path, None, f"config.{field}", str(error)) from None
     if not isinstance(pairings, list) or not pairings:
         raise _Bad(path, None, "pairings", "expected a list of the pairings")
@@ -116,16 +130,18 @@ def _check_config(summary: Any, path: Path) -> tuple[dict[str, Any], list[dict[s
             if pairing.get(side) not in labels:
                 raise _Bad(path, None, f"pairings[{i}].{side}", f"not one of config.labels: {pairing.get(side)!r}")
     seconds = _number(summary["seconds"], path, None, "seconds")
-    return config, pairings, seconds, option_fields(options)
+    return rules, config, pairings, seconds, rules.option_fields(options)
 
 
-def read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
+def read_results(
+    folder: Path, given: str | None = None
+) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
     """A results folder's config, its pairings as (a, b, games), each game as `play_games` gives it, and its
     playing time. Everything is checked before it counts: summary.json as a whole, every row of games.csv, and
     every record of games.jsonl replayed to the game its row reports. A problem is a UserError naming the
     file, the line and the field."""
     try:
-        return _read_results(folder)
+        return _read_results(folder, given)
     except _Bad as bad:
         raise UserError(f"--results {folder}: {bad}") from None
     except OSError as error:
@@ -133,15 +149,19 @@ def read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, lis
                         f"({error.strerror or error}: {error.filename})") from None  # fmt: skip
 
 
-def _read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
+def _read_results(
+    folder: Path, given: str | None
+) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
     path = folder / "summary.json"
-    config, pairings, seconds, options = _check_config(_json(path, None, path.read_text()), path)
-    rules = GAME.new(0, GAME.options(**options)).record()["rules"]
+    game, config, pairings, seconds, options = _check_config(_json(path, None, path.read_text()), path, given)
+    seats = game.seats
+    template = game.new(0, game.options(**{k: _tuples(v) for k, v in options.items()})).record()
+    rules = {k: v for k, v in template.items() if k not in RECORD_KEYS}
     names = {f"{p['a']} vs {p['b']}": p for p in pairings}
     csv_path, jsonl_path = folder / "games.csv", folder / "games.jsonl"
     with open(csv_path, newline="") as f:
         reader = csv.DictReader(f)
-        missing = [k for k in ("pairing", "seed", *SEATS, "winner", "score", "decisions") if k not in
+        missing = [k for k in ("pairing", "seed", *seats, "winner", "score", "decisions") if k not in
                    (reader.fieldnames or [])]  # fmt: skip
         if missing:
             raise _Bad(csv_path, 1, missing[0], "missing from the header")
@@ -151,27 +171,27 @@ def _read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, li
     if len(lines) != len(games):
         raise _Bad(jsonl_path, None, "(the lines)", f"{len(lines)} records for the {len(games)} games of games.csv")
     by_pairing: dict[str, list[dict[str, Any]]] = {}
-    for i, (game, text) in enumerate(zip(games, lines, strict=True)):
+    for i, (row, text) in enumerate(zip(games, lines, strict=True)):
         row_line, line = i + 2, i + 1  # games.csv has its header first
-        name = game["pairing"]
+        name = row["pairing"]
         if name not in names:
             raise _Bad(csv_path, row_line, "pairing", f"{name!r} is not a pairing of summary.json")
         a, b = names[name]["a"], names[name]["b"]
-        if {game[SEATS[0]], game[SEATS[1]]} != {a, b}:
-            raise _Bad(csv_path, row_line, SEATS[0], f"the seats of {name!r} must hold {a} and {b}")
-        if game["winner"] not in (*SEATS, "draw"):
-            raise _Bad(csv_path, row_line, "winner", f"expected {', '.join(SEATS)} or draw, got {game['winner']!r}")
-        seed = _integer(game["seed"], csv_path, row_line, "seed", 0)
-        score = _integer(game["score"], csv_path, row_line, "score")
-        decisions = _integer(game["decisions"], csv_path, row_line, "decisions", 0)
+        if {row[seats[0]], row[seats[1]]} != {a, b}:
+            raise _Bad(csv_path, row_line, seats[0], f"the seats of {name!r} must hold {a} and {b}")
+        if row["winner"] not in (*seats, "draw"):
+            raise _Bad(csv_path, row_line, "winner", f"expected {', '.join(seats)} or draw, got {row['winner']!r}")
+        seed = _integer(row["seed"], csv_path, row_line, "seed", 0)
+        score = _integer(row["score"], csv_path, row_line, "score")
+        decisions = _integer(row["decisions"], csv_path, row_line, "decisions", 0)
         entry = _json(jsonl_path, line, text)
         record = entry.get("record") if isinstance(entry, dict) else None
         if not isinstance(record, dict):
             raise _Bad(jsonl_path, line, "record", 'expected an object {"record": {...}}')
-        _check_record(record, jsonl_path, line, rules, seed, game["winner"], score, decisions)
-        a_seat = SEATS[0] if game[SEATS[0]] == a else SEATS[1]
+        _check_record(game, record, jsonl_path, line, rules, seed, row["winner"], score, decisions)
+        a_seat = seats[0] if row[seats[0]] == a else seats[1]
         by_pairing.setdefault(name, []).append({
-            "seed": seed, "a_seat": a_seat, "result": _result(game["winner"], a_seat), "winner": game["winner"],
+            "seed": seed, "a_seat": a_seat, "result": _result(row["winner"], a_seat), "winner": row["winner"],
             "score": score, "decisions": decisions, "record": record,
         })  # fmt: skip
     for name in names:
@@ -180,15 +200,16 @@ def _read_results(folder: Path) -> tuple[dict[str, Any], list[tuple[str, str, li
     return config, [(p["a"], p["b"], by_pairing[f"{p['a']} vs {p['b']}"]) for p in pairings], seconds
 
 
-def _check_record(record: dict[str, Any], path: Path, line: int, rules: Any, seed: int, winner: str, score: int,
-                  decisions: int) -> None:  # fmt: skip
+def _check_record(rules_of: GameRules[Any], record: dict[str, Any], path: Path, line: int, rules: dict[str, Any],
+                  seed: int, winner: str, score: int, decisions: int) -> None:  # fmt: skip
     """The record replays to the finished game its games.csv row reports, under the folder's options."""
-    if record.get("rules") != rules:
-        raise _Bad(path, line, "record.rules", "not the rules and options of summary.json's config")
+    for key, value in rules.items():
+        if record.get(key) != value:
+            raise _Bad(path, line, f"record.{key}", "not the rules and options of summary.json's config")
     if record.get("seed") != seed:
         raise _Bad(path, line, "record.seed", f"{record.get('seed')!r}, but games.csv's row says {seed}")
     try:
-        game = GAME.replay(record)
+        game = rules_of.replay(record)
     except (TypeError, ValueError) as error:
         field, _, what = str(error).partition(": ")
         raise _Bad(path, line, field if field.startswith("record") else "record", what or str(error)) from None
@@ -199,22 +220,27 @@ def _check_record(record: dict[str, Any], path: Path, line: int, rules: Any, see
                    f"{len(record['actions'])} decisions; games.csv says {winner}, {score}, {decisions}")  # fmt: skip
 
 
-def combine(folders: Sequence[Path]) -> dict[str, Any]:
+def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]:
     """The results of every pairing in `folders`, counted together (as `experiments.evaluate.round_robin`
-    returns them, with `config["sources"]` naming the folders)."""
+    returns them, with `config["sources"]` naming the folders); `given`: a `--game` named on the command line."""
     options: dict[str, Any] | None = None
+    game: GameRules[Any] | None = None
     labels: list[str] = []
     games: dict[frozenset[str], tuple[str, str, dict[tuple[int, str], dict[str, Any]]]] = {}
     seconds = 0.0
     for folder in folders:
-        config, pairings, spent = read_results(folder)
+        config, pairings, spent = read_results(folder, given)
         seconds += spent
-        these = {k: config.get(k) for k in OPTION_KEYS}
-        if options is None:
-            options, first = these, folder
+        rules = saved_game(config.get("game"), str(folder), given)
+        these = {k: config.get(k) for k in option_keys(rules)}
+        if game is None or options is None:
+            game, options, first = rules, these, folder
+        elif rules is not game:
+            raise UserError(f"--results {folder} is of the game {game_name(rules)}, {first} of {game_name(game)}: "
+                            "only games of the same game combine")  # fmt: skip
         elif these != options:
-            raise UserError(f"--results {folder} was played under {describe_options(these)}, {first} under "
-                            f"{describe_options(options)}: only games under the same options combine")  # fmt: skip
+            raise UserError(f"--results {folder} was played under {describe(game, these)}, {first} under "
+                            f"{describe(game, options)}: only games under the same options combine")  # fmt: skip
         for a, b, rows in pairings:
             labels += [label for label in (a, b) if label not in labels]
             key = frozenset((a, b))
@@ -224,17 +250,18 @@ def combine(folders: Sequence[Path]) -> dict[str, Any]:
             for row in rows:
                 seen = row
                 if a != ours:  # the pairing the other way round: the same games from the first agent's view
-                    row = dict(row, a_seat=SEATS[1 - SEATS.index(row["a_seat"])], result=-row["result"])
-                game = (row["seed"], row["a_seat"])
-                if game in kept:
+                    row = dict(row, a_seat=rules.seats[1 - rules.seats.index(row["a_seat"])], result=-row["result"])
+                played = (row["seed"], row["a_seat"])
+                if played in kept:
                     raise UserError(f"--results {folder}: its game of {a} vs {b} on deck seed {row['seed']} with "
                                     f"{a} as {seen['a_seat']} is counted already")  # fmt: skip
-                kept[game] = row
-    assert options is not None
+                kept[played] = row
+    assert options is not None and game is not None
+    seats = game.seats
     pairings, rows_by_pairing = [], []
     for a, b, kept in games.values():
-        rows = [kept[game] for game in sorted(kept, key=lambda g: (g[0], SEATS.index(g[1])))]
-        pairings.append({"a": a, "b": b, **summarize(rows)})
+        rows = [kept[g] for g in sorted(kept, key=lambda g: (g[0], seats.index(g[1])))]
+        pairings.append({"a": a, "b": b, **summarize(rows, seats)})
         rows_by_pairing.append(rows)
     counts = sorted({p["games"] for p in pairings})
     first_seed = min(p["first_seed"] for p in pairings)
@@ -246,12 +273,13 @@ def combine(folders: Sequence[Path]) -> dict[str, Any]:
             "games_per_pairing": counts[0] if len(counts) == 1 else f"{counts[0]}-{counts[-1]}",
             "seed": first_seed,
             "game_seeds": [first_seed, max(p["last_seed"] for p in pairings)],
+            "game": game_name(game),
             **options,
             "sources": [str(folder) for folder in folders],
         },
         "pairings": pairings,
-        "ratings": bradley_terry(labels, pairings),
-        "ladder": ladder(pairings),
+        "ratings": bradley_terry(labels, pairings, game=game),
+        "ladder": ladder(pairings, game),
         "seconds": seconds,
         "games_per_second": total / seconds if seconds > 0 else None,
         "games": rows_by_pairing,
@@ -261,7 +289,7 @@ def combine(folders: Sequence[Path]) -> dict[str, Any]:
 def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     """Combine the folders, write the combined one, print its report."""
     args = parse(CombineConfig, argv, PROG)
-    results = combine(args.results)
+    results = combine(args.results, args.game)
     publish(results, args.out)
     return results
 

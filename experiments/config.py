@@ -1,5 +1,9 @@
 """The training configuration: one dataclass whose field docstrings are the `--help` of `experiments.train`.
 
+A config is of one game (`game`, default `suntzu_env.games.DEFAULT`): its class is `TrainConfig` with the
+game's option flags as fields and the game's training defaults (its opponent mix, evaluation opponents and
+warm-start teacher); `TrainConfig(...)` makes one of the class of its `game` (`train_config_class`).
+
 Every value is checked here, when the config is made (from flags, from Python, or from a run's saved
 `config.json`): a value outside what is allowed raises `ConfigError`, naming the field and what it allows.
 """
@@ -15,25 +19,40 @@ import typing
 from pathlib import Path
 from typing import Any, Literal
 
-from agents import check_spec
 from experiments.cli import ConfigError
-from experiments.game import GAME, Borders, Variant, options_of
-from suntzu_env.protocol import GameOptions
+from experiments.game import (
+    DEFAULT,
+    GAME_CLASS,
+    GameLike,
+    game_name,
+    game_of,
+    option_names,
+    options_of,
+    saved_game,
+    with_game,
+)
+from suntzu_env.protocol import GameOptions, GameRules
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
 SEED_LIMIT = 2**31  # seeds are in [0, 2**31): numpy's legacy seeding, which SB3 uses, takes 32 bits
 DEVICE_PATTERN = re.compile(r"auto|cpu|cuda(:[0-9]+)?")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timestamp: parts of a folder name
-# A resumed run keeps these: they name its folder, or shaped what is already trained (the game, the network,
-# the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
-FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "variant", "events", "adjacency", "net_arch",
-                   "bc_teacher", "bc_games", "bc_epochs")  # fmt: skip
+# A resumed run keeps these and its game's options: they name its folder, or shaped what is already trained (the
+# game, the network, the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
+FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "net_arch", "bc_teacher", "bc_games",
+                   "bc_epochs")  # fmt: skip
+BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
+
+
+def fixed_on_resume(game: GameLike) -> tuple[str, ...]:
+    """What a resumed run of `game` keeps: `FIXED_ON_RESUME` and the game's option fields."""
+    return (*FIXED_ON_RESUME, *option_names(game))
 
 
 @dataclasses.dataclass
 class TrainConfig:
-    """MaskablePPO, warm-started by imitating the heuristic baseline, then trained against a mix of scripted
-    baselines and frozen snapshots of itself.
+    """MaskablePPO, warm-started by imitating the game's teacher (the strongest scripted agent), then trained
+    against a mix of scripted agents and frozen snapshots of itself.
 
     The defaults are the recommended run: 7 to 10 minutes on 2 CPU cores, as busy as the machine is. With
     SUNTZU_TRAIN_SMOKE=1 in the environment the defaults become a budget of seconds that runs every stage (what CI
@@ -58,19 +77,15 @@ class TrainConfig:
     device: str = "auto"
     """torch device of PPO and the warm start: auto (a CUDA GPU where there is one, else the CPU), cpu, cuda, cuda:N"""
 
-    # ---------------------------------------------------------------- game
-    variant: Variant = "standard"
-    """rules variant"""
-    events: bool = False
-    """play with the event cards"""
-    adjacency: Borders = None
-    """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
+    # ---------------------------------------------------------------- game (its options follow the other flags)
+    game: str = DEFAULT
+    """the game (a registered name, or <module>:<attribute>)"""
     shaped_reward: float = 0.0
     """weight (>= 0) of the environment's potential-based shaping, which sums to zero over a game"""
 
     # ---------------------------------------------------------------- opponents
-    opponents: str = "random=1,greedy=2,heuristic=4,pool=1"
-    """opponent mix, spec=weight pairs: random, greedy, heuristic, ismcts[:<n>], ppo:<path>, or pool (its snapshots)"""
+    opponents: str = ""
+    """opponent mix, spec=weight pairs: {agents}, or pool (its snapshots)"""
     pool_every: int = 20
     """add a snapshot of the learner to the self-play pool every this many PPO updates"""
     pool_size: int = 10
@@ -79,10 +94,10 @@ class TrainConfig:
     """pool opponents play their argmax action instead of sampling from their policy"""
 
     # ---------------------------------------------------------------- behaviour cloning warm start
-    bc_teacher: str = "heuristic"
+    bc_teacher: str = ""
     """agent imitated before PPO starts: its decisions teach the policy, its results the value network"""
-    bc_games: int = 3000
-    """games of demonstrations by the teacher (against random, greedy and itself); 0: no warm start"""
+    bc_games: int = 0
+    """games of demonstrations by the teacher (against the game's scripted agents and itself); 0: no warm start"""
     bc_epochs: int = 20
     """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
 
@@ -125,13 +140,19 @@ class TrainConfig:
     """seat-balanced games per baseline at each periodic evaluation (even, >= 2)"""
     final_eval_games: int = 1000
     """seat-balanced games per baseline at the end of the run (even; 0: none)"""
-    eval_opponents: tuple[str, ...] = ("random", "greedy", "heuristic")
+    eval_opponents: tuple[str, ...] = ()
     """agent specs evaluated against"""
     workers: int = 2
     """processes playing the demonstration and evaluation games (training waits for them)"""
     checkpoint_every: int | None = None
     """save a checkpoint every this many timesteps (0: none but the warm start and the final model; None: a
     quarter of --total-timesteps, in whole rollouts); a resume continues from one exactly"""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> TrainConfig:
+        """`TrainConfig(...)` is a config of the class of its `game` (its option fields and defaults)."""
+        if not cls.__dict__.get(GAME_CLASS):
+            cls = train_config_class(kwargs.get("game", DEFAULT), cls)
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         self._check_types()
@@ -188,23 +209,29 @@ class TrainConfig:
         if self.final_eval_games < 0 or self.final_eval_games % 2:
             raise ConfigError("final_eval_games must be 0 or an even number (each deck seed is played in both "
                               f"seats), got {self.final_eval_games}")  # fmt: skip
+        rules = game_of(self.game)
         weights = self.opponent_weights  # checks the pairs
         for spec in [s for s in weights if s != POOL] + list(self.eval_opponents):
-            _check_agent(spec, "opponents" if spec in weights else "eval_opponents")
+            _check_agent(rules, spec, "opponents" if spec in weights else "eval_opponents")
         if self.bc_games:
-            _check_agent(self.bc_teacher, "bc_teacher")
+            _check_agent(rules, self.bc_teacher, "bc_teacher")
         self.options  # noqa: B018  # checks the game's options
 
     # ---------------------------------------------------------------- derived values
     @property
+    def rules(self) -> GameRules[Any]:
+        """The game played."""
+        return game_of(self.game)
+
+    @property
     def options(self) -> GameOptions:
-        """The game's options (variant, events, map): what every game of the run is played under."""
-        return options_of(self)
+        """The game's options (its option fields): what every game of the run is played under."""
+        return options_of(self, self.game)
 
     @property
     def env_id(self) -> str:
-        """The game and its options, as the run's name begins: `suntzu-standard`, `suntzu-beginner-events`."""
-        return f"{GAME.name}-{GAME.label(self.options)}"
+        """The game and its options, as the run's name begins: `<game>-<options label>`."""
+        return f"{self.rules.name}-{self.rules.label(self.options)}"
 
     @property
     def run_name(self) -> str:
@@ -248,15 +275,19 @@ class TrainConfig:
         return dataclasses.asdict(self)
 
     @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> TrainConfig:
-        """The config of a `to_dict` (a run's `config.json`); lists stand for tuples."""
+    def from_dict(cls, d: dict[str, Any], given: str | None = None) -> TrainConfig:
+        """The config of a `to_dict` (a run's `config.json`, whose game is the default where it names none); lists
+        stand for tuples. A game named as `module:attribute` is imported only when `given` names it too."""
         if not isinstance(d, dict):
             raise ConfigError(f"config: expected a JSON object, got {type(d).__name__}")
-        names = {f.name for f in dataclasses.fields(cls)}
+        if not isinstance(d.get("game", DEFAULT), str):
+            raise ConfigError(f"game must be a string, got {d['game']!r}")
+        config_class = train_config_class(saved_game(d.get("game"), "the run", given))
+        names = {f.name for f in dataclasses.fields(config_class)}
         unknown = set(d) - names
         if unknown:
             raise ConfigError(f"config: unknown key {sorted(unknown)[0]!r}")
-        return cls(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
+        return config_class(**{k: tuple(v) if isinstance(v, list) else v for k, v in d.items()})
 
     def changed(self, other: TrainConfig) -> list[str]:
         """Names of the fields whose values differ from `other`'s."""
@@ -290,11 +321,32 @@ def _in_range(cfg: TrainConfig, name: str, low: float, high: float, low_open: bo
         raise ConfigError(f"{name} must be {allowed} (a finite number), got {value}")
 
 
-def _check_agent(spec: str, field: str) -> None:
+def _check_agent(rules: GameRules[Any], spec: str, field: str) -> None:
+    if field == "bc_teacher" and not spec:
+        raise ConfigError("bc_teacher: name the agent to imitate, or give --bc-games 0 (no warm start)")
     try:
-        check_spec(spec)
+        rules.check_agent(spec)
     except ValueError as error:
         raise ConfigError(f"{field}: {error}") from None
+
+
+def train_defaults(game: GameLike) -> dict[str, Any]:
+    """The game's training defaults: its opponent mix, its evaluation opponents, its warm start."""
+    rules = game_of(game)
+    return {"game": game_name(game), "opponents": rules.training_opponents,
+            "eval_opponents": tuple(rules.eval_opponents), "bc_teacher": rules.teacher or "",
+            "bc_games": BC_GAMES if rules.teacher else 0}  # fmt: skip
+
+
+def train_config_class(game: GameLike, base: type[TrainConfig] | None = None) -> type[TrainConfig]:
+    """The config class of `game`: `base` (`TrainConfig` or a subclass) with the game's option fields and
+    training defaults."""
+    return with_game(base or TrainConfig, game, train_defaults(game))
+
+
+def smoke(game: GameLike) -> dict[str, Any]:
+    """`SMOKE` for `game` (no warm start for a game without a teacher)."""
+    return SMOKE | ({} if game_of(game).teacher else {"bc_games": 0})
 
 
 def _is_instance(value: Any, tp: Any) -> bool:

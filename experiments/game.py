@@ -1,90 +1,152 @@
-"""The game the experiments play: the one place that names it.
+"""The game a command line plays, chosen by name, and its options as command-line flags.
 
-Training, evaluation and the notebooks reach the game only through `GAME`, a `suntzu_env.protocol.GameRules`,
-and build its options here from the command lines' game flags (`OPTION_FIELDS` of `TrainConfig` and
-`EvaluateConfig`). Another game plugs in by providing a `GameRules` value, naming it here, and declaring its
-own option flags in those two configs and in `options_of`.
+The experiments name no game: `--game` (default `suntzu_env.games.DEFAULT`) picks a registered one
+(`suntzu_env.games`), or, on the command line only, one of the user's own code as `<module>:<attribute>`. The
+game's `option_flags` become fields of the command's config (`with_game`), so `--help` shows the flags of the
+game asked for, and `options_of` turns their values into the game's options.
 """
 
 from __future__ import annotations
 
-import re
-from typing import Annotated, Any, Literal
+import ast
+import dataclasses
+import functools
+import inspect
+import itertools
+import sys
+import textwrap
+import typing
+from collections.abc import Mapping, Sequence
+from typing import Annotated, Any, TypeVar
 
 import tyro
 
-from experiments.cli import ConfigError
+from experiments.cli import ConfigError, UserError
+from suntzu_env import games
 from suntzu_env.protocol import GameOptions, GameRules
-from suntzu_env.rules import PROVINCES, VARIANTS
-from suntzu_env.suntzu_game import SUNTZU
 
-GAME: GameRules[Any] = SUNTZU
-
-Variant = Literal[VARIANTS]  # type: ignore[valid-type]  # the rules' variants, as command-line choices
-OPTION_FIELDS = ("variant", "events", "adjacency")  # the config fields the game's options are made of
-REPLAY_COMMAND = "python -m suntzu_env.play --results {out}"  # the game's viewer of an evaluation's games
-BORDER = ":"  # between the two provinces of a border on the command line (province names hold '-')
-# The type of the `--adjacency` flag: one or more PROVINCE:PROVINCE borders, or None for the rules' map.
-Borders = Annotated[tuple[str, ...] | None, tyro.conf.arg(metavar="{None}|PROVINCE:PROVINCE [...]")]
+T = TypeVar("T")
+DEFAULT = games.DEFAULT
+GAME_FLAG_HELP = "the game: {names}, or <module>:<attribute> of a game of your own (a GameRules)"
+GameLike = str | GameRules[Any]
+AGENTS_HELP = "{agents}"  # in a field's docstring: the game's agent specs (`GameRules.valid_agents`)
+GAME_CLASS = "_with_game"  # set on a config class made by `with_game`
 
 
-def borders(values: tuple[str, ...] | None) -> tuple[tuple[str, str], ...] | None:
-    """`--adjacency QIN:CHU CHU:WU` as pairs of province names (checked by the options); None stays None."""
-    if values is None:
-        return None
-    if not values:
-        raise ConfigError(f"adjacency: expected one or more bordering pairs PROVINCE{BORDER}PROVINCE "
-                          "(None: the rules' map), got none")  # fmt: skip
-    pairs = []
-    for value in values:
-        parts = value.split(BORDER)
-        if len(parts) != 2:
-            raise ConfigError(f"adjacency: expected bordering pairs PROVINCE{BORDER}PROVINCE of "
-                              f"{', '.join(PROVINCES)}, got {value!r}")  # fmt: skip
-        pairs.append((parts[0], parts[1]))
-    return tuple(pairs)
-
-
-def options_of(config: Any) -> GameOptions:
-    """The game's options from a config's `OPTION_FIELDS`; a value not allowed is a `ConfigError` naming it."""
-    fields = {name: getattr(config, name) for name in OPTION_FIELDS}
-    fields["adjacency"] = borders(fields["adjacency"])
+def game_of(game: GameLike) -> GameRules[Any]:
+    """The game a name stands for (`suntzu_env.games.load`: a registered name or a `module:attribute`), or the
+    game given; an unknown name is a `ConfigError`."""
+    if not isinstance(game, str):
+        return game
     try:
-        return GAME.options(**fields)
-    except (TypeError, ValueError) as error:  # `adjacency[i] ...` names the border as it was given
-        message = re.sub(r"^adjacency\[(\d+)\]", lambda m: f"adjacency {config.adjacency[int(m[1])]}:", str(error))
-        raise ConfigError(message) from None
+        return games.load(game)
+    except games.UnknownGameError as error:
+        raise ConfigError(str(error)) from None
 
 
-def option_fields(options: GameOptions) -> dict[str, Any]:
-    """The options as JSON-ready fields (the map as lists of two names), for summaries and records."""
-    return {k: [list(pair) for pair in v] if k == "adjacency" and v is not None else v
-            for k, v in options.as_dict().items()}  # fmt: skip
+def saved_game(name: Any, where: str, given: str | None = None) -> GameRules[Any]:
+    """The game a file names (a run's config, a results folder): a registered name, or the `module:attribute` the
+    command line names again (`given`), never a module a file alone names."""
+    name = DEFAULT if name is None else name
+    if given is not None and name == given:
+        return game_of(given)
+    try:
+        return games.game(name)
+    except games.UnknownGameError:
+        raise UserError(f"{where} plays the game {name!r}, which is not registered: name it on the command line "
+                        f"with --game {name}") from None  # fmt: skip
 
 
-def describe_options(fields: dict[str, Any]) -> str:
-    """Options fields (`option_fields`) as reports say them: `standard, events off, map QIN:CHU CHU:WU`."""
-    text = f"{fields['variant']}, events {'on' if fields['events'] else 'off'}"
-    if fields.get("adjacency") is not None:
-        text += ", map " + " ".join(BORDER.join(pair) for pair in fields["adjacency"])
-    return text
+def game_name(game: GameLike) -> str:
+    """The name a game is known by (what configs and results keep)."""
+    return game if isinstance(game, str) else games.key(game)
 
 
-def compile_notice() -> str | None:
-    """What to say before the first run compiles the game's batched kernels with numba (None: they are cached,
-    or numba does not compile), so that the wait does not look like a hang."""
-    import numba
+@dataclasses.dataclass
+class _GameFlag:
+    game: str | None = None
 
-    from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
 
-    if compiled_before("vec_core") or numba.config.DISABLE_JIT:
+def game_flag(argv: Sequence[str] | None) -> str | None:
+    """The `--game` of a command line, read before the rest (whose flags depend on the game)."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        found, _ = tyro.cli(_GameFlag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
+    except SystemExit:  # a malformed --game: the full parse reports it
         return None
-    later = f"later runs load it from {CACHE_FOLDER}"
-    return f"compiling the game engine with numba (first run only, a minute or so; {later})"
+    return found.game
 
 
-def rllib_observed_env(options: GameOptions) -> Any:
-    """The game's AEC environment under `options`, its observations in RLlib's format (`suntzu_env.formats`)."""
-    from suntzu_env.formats import rllib_observations
+@functools.cache
+def field_docs(cls: type) -> dict[str, str]:
+    """The docstrings of a dataclass's fields (the string under each), its bases' too: what `--help` shows."""
+    docs: dict[str, str] = {}
+    for klass in reversed(cls.__mro__):
+        try:
+            tree = ast.parse(textwrap.dedent(inspect.getsource(klass)))
+        except (OSError, TypeError, SyntaxError):
+            continue
+        body = tree.body[0].body if tree.body and isinstance(tree.body[0], ast.ClassDef) else []
+        for node, after in itertools.pairwise(body):
+            if isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and \
+                    isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):  # fmt: skip
+                docs[node.target.id] = " ".join(str(after.value.value).split())
+    return docs
 
-    return rllib_observations(GAME.env(options))
+
+@functools.cache
+def _config_class(base: type, name: str, defaults: tuple[tuple[str, Any], ...]) -> type:
+    game = game_of(name)
+    hints, docs, replaced = typing.get_type_hints(base), field_docs(base), dict(defaults)
+    docs = {k: v.replace(AGENTS_HELP, game.valid_agents()) for k, v in docs.items()}
+    docs |= {"game": GAME_FLAG_HELP.format(names=", ".join(games.names()))}
+    fields: list[tuple[str, Any, Any]] = []
+    for f in dataclasses.fields(base):
+        if f.name in replaced:
+            default = dataclasses.field(default=replaced[f.name])
+        elif f.default is not dataclasses.MISSING:
+            default = dataclasses.field(default=f.default)
+        elif f.default_factory is not dataclasses.MISSING:
+            default = dataclasses.field(default_factory=f.default_factory)
+        else:
+            default = dataclasses.field()
+        fields.append((f.name, Annotated[hints[f.name], tyro.conf.arg(help=docs.get(f.name))], default))
+    for flag in game.option_flags:
+        tp = Annotated[flag.type, tyro.conf.arg(help=flag.help, metavar=flag.metavar)]
+        fields.append((flag.name, tp, dataclasses.field(default=flag.default)))
+    cls = dataclasses.make_dataclass(base.__name__, fields, bases=(base,))
+    cls.__doc__, cls.__module__, cls.__qualname__ = base.__doc__, base.__module__, base.__qualname__
+    setattr(cls, GAME_CLASS, True)
+    return cls
+
+
+def with_game(base: type[T], game: GameLike, defaults: Mapping[str, Any] | None = None) -> type[T]:
+    """`base` (a config dataclass) with the game's option flags as fields after its own, and `defaults` (field ->
+    value) replacing some of its defaults: the config class of a command line for that game."""
+    return _config_class(base, game_name(game_of(game)), tuple((defaults or {}).items()))
+
+
+def option_names(game: GameLike) -> tuple[str, ...]:
+    """The config fields the game's options are made of."""
+    return tuple(flag.name for flag in game_of(game).option_flags)
+
+
+def options_of(config: Any, game: GameLike) -> GameOptions:
+    """The game's options from a config's option fields; a value not allowed is a `ConfigError` naming it."""
+    rules = game_of(game)
+    try:
+        return rules.options_from_flags({name: getattr(config, name) for name in option_names(rules)})
+    except (TypeError, ValueError) as error:
+        raise ConfigError(str(error)) from None
+
+
+def option_keys(game: GameLike) -> tuple[str, ...]:
+    """The fields of the game's options as summaries and records keep them (`GameRules.option_fields`)."""
+    rules = game_of(game)
+    return tuple(rules.option_fields(rules.options()))
+
+
+def describe(game: GameLike, config: Mapping[str, Any]) -> str:
+    """The options a summary's config (or any mapping holding the option fields) was played under, in words."""
+    rules = game_of(game)
+    return rules.describe_options({key: config.get(key) for key in option_keys(rules)})

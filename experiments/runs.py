@@ -114,13 +114,14 @@ def read_json(path: str | Path) -> Any:
         raise UserError(f"{path} is unreadable (nested too deep)") from None
 
 
-def read_config(run_dir: str | Path) -> TrainConfig:
-    """The `TrainConfig` a run folder was trained with."""
+def read_config(run_dir: str | Path, game: str | None = None) -> TrainConfig:
+    """The `TrainConfig` a run folder was trained with (`game`: a `--game` the command line names, which a run of
+    a game of one's own code, `<module>:<attribute>`, needs named again)."""
     from experiments.config import ConfigError, TrainConfig
 
     path = Path(run_dir) / "config.json"
     try:
-        return TrainConfig.from_dict(read_json(path))
+        return TrainConfig.from_dict(read_json(path), game)
     except ConfigError as error:
         raise UserError(f"{path}: {error}") from None
 

@@ -1,18 +1,18 @@
-"""RLlib's PPO on the PettingZoo environment, on a Ray cluster: `python -m experiments.train_rllib`.
+"""RLlib's PPO on a game's PettingZoo environment, on a Ray cluster: `python -m experiments.train_rllib [--game NAME]`.
 
-| piece        | what RLlib provides                                     | the glue here                               |
-|--------------|---------------------------------------------------------|---------------------------------------------|
-| environment  | `PettingZooEnv` over the game's AEC environment         | none: `suntzu_env.formats` renames the key  |
-| masking      | the example `ActionMaskingTorchRLModule` (PPO)          | none                                        |
-| opponents    | multi-agent policies and a policy mapping per episode   | `ScriptedRLModule`: a scripted agent played |
-| workers      | env runners on the cluster's CPUs (`--env-runners`)     | none                                        |
-| checkpoints  | `Algorithm.save_to_path`                                | written aside, then renamed into place      |
+| piece        | what RLlib provides                                   | the glue here                                |
+|--------------|-------------------------------------------------------|----------------------------------------------|
+| environment  | `PettingZooEnv` over the game's AEC environment       | none: the game's `rllib_env` renames the key |
+| masking      | the example `ActionMaskingTorchRLModule` (PPO)        | none                                         |
+| opponents    | multi-agent policies and a policy mapping per episode | `ScriptedRLModule`: a scripted agent played  |
+| workers      | env runners on the cluster's CPUs (`--env-runners`)   | none                                         |
+| checkpoints  | `Algorithm.save_to_path`                              | written aside, then renamed into place       |
 
 The AEC environment's observation is `{"observation", "action_mask"}`; RLlib's action-masking module reads
-`{"observations", "action_mask"}`, which `suntzu_env.formats.rllib_observations` gives. Each episode the
-learner takes a seat and faces one of `--opponents` (drawn from the episode's id): a scripted agent, or the
-learner itself (`self`). The trained module plays as the agent `rllib:<checkpoint>` (`agents.rllib`). RLlib's
-sampling is not reproducible bit for bit across runs, unlike `experiments.train`.
+`{"observations", "action_mask"}`, which the game's `rllib_env` gives. Each episode the learner takes a seat and
+faces one of `--opponents` (drawn from the episode's id): one of the game's scripted agents, or the learner itself
+(`self`). A game's agents may play the trained module (as `rllib:<checkpoint>`). RLlib's sampling is not
+reproducible bit for bit across runs, unlike `experiments.train`.
 """
 
 from __future__ import annotations
@@ -27,15 +27,13 @@ from typing import Any
 
 import numpy as np
 
-from agents import AGENT_NAMES, make_agent
 from experiments.cli import ConfigError, parse, run_cli
-from experiments.game import GAME, Borders, Variant, options_of, rllib_observed_env
+from experiments.game import DEFAULT, GAME_CLASS, GameLike, game_flag, game_name, game_of, options_of, with_game
 from experiments.runs import TEMPORARY, write_json
 
 PROG = "python -m experiments.train_rllib"
 LEARNER = "learner"  # the trained module's id
 SELF = "self"  # the opponent that is the learner itself
-SCRIPTED = tuple(name for name in AGENT_NAMES if name != "ismcts")  # compiled, cheap enough to play while sampling
 CHECKPOINT = "checkpoint"
 CONFIG = "config.json"  # the run's settings
 PROGRESS = "progress.json"  # the last checkpointed iteration
@@ -51,8 +49,8 @@ class RLlibConfig:
     """run folder: checkpoint/ (RLlib's) and config.json"""
     iterations: int = 20
     """PPO training iterations"""
-    opponents: tuple[str, ...] = ("random", "greedy", "heuristic", SELF)
-    """opponents, one drawn per episode: random, greedy, heuristic, or self (self-play)"""
+    opponents: tuple[str, ...] = ()
+    """opponents, one drawn per episode: the game's scripted agents, or self (self-play)"""
     env_runners: int = 2
     """rollout workers (Ray actors of one CPU each); 0: sample in the learner's process"""
     train_batch_size: int = 4000
@@ -69,12 +67,14 @@ class RLlibConfig:
     """seed of RLlib's workers and torch"""
     address: str | None = None
     """a running Ray cluster's address, e.g. 10.0.0.5:6379 or auto (None: a local one of env_runners + 1 CPUs)"""
-    variant: Variant = "standard"
-    """rules variant"""
-    events: bool = False
-    """play with the event cards"""
-    adjacency: Borders = None
-    """the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)"""
+    game: str = DEFAULT
+    """the game (a registered name, or <module>:<attribute>)"""
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> RLlibConfig:
+        """`RLlibConfig(...)` is a config of the class of its `game` (its option fields, its opponents)."""
+        if not cls.__dict__.get(GAME_CLASS):
+            cls = rllib_config_class(kwargs.get("game", DEFAULT))
+        return super().__new__(cls)
 
     def __post_init__(self) -> None:
         for name in ("iterations", "train_batch_size", "minibatch_size", "epochs"):
@@ -82,8 +82,9 @@ class RLlibConfig:
                 raise ConfigError(f"{name} must be at least 1, got {getattr(self, name)}")
         if self.env_runners < 0:
             raise ConfigError(f"env_runners must be at least 0, got {self.env_runners}")
-        if not self.opponents or any(o not in (*SCRIPTED, SELF) for o in self.opponents):
-            raise ConfigError(f"opponents: expected one or more of {', '.join((*SCRIPTED, SELF))}, "
+        scripted = game_of(self.game).scripted_agents
+        if not self.opponents or any(o not in (*scripted, SELF) for o in self.opponents):
+            raise ConfigError(f"opponents: expected one or more of {', '.join((*scripted, SELF))}, "
                               f"got {' '.join(self.opponents) or 'none'}")  # fmt: skip
         if not self.hidden or any(size < 1 for size in self.hidden):
             raise ConfigError(f"hidden: expected one or more layer sizes >= 1, got {self.hidden}")
@@ -91,14 +92,32 @@ class RLlibConfig:
             raise ConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
         if self.out.exists() and not self.out.is_dir():
             raise ConfigError(f"out: {self.out} is a file, not a folder")
-        options_of(self)  # checks the game's options
+        options_of(self, self.game)  # checks the game's options
+
+
+def rllib_config_class(game: GameLike) -> type[RLlibConfig]:
+    """`RLlibConfig` of `game`: its option flags, its scripted agents and self-play as the default opponents."""
+    rules = game_of(game)
+    return with_game(RLlibConfig, rules, {"game": game_name(rules), "opponents": (*rules.scripted_agents, SELF)})
+
+
+def env_name(cfg: RLlibConfig) -> str:
+    """The name the game's environment is registered under with Ray (`<game>_rllib`)."""
+    return f"{game_of(cfg.game).name}_rllib"
+
+
+def options_fields(cfg: RLlibConfig) -> dict[str, Any]:
+    """The run's options as JSON-ready fields (what the environment's config carries to the workers)."""
+    rules = game_of(cfg.game)
+    return rules.option_fields(options_of(cfg, rules))
 
 
 def rllib_env(env_config: dict[str, Any]) -> Any:
     """The game's AEC environment as RLlib's `PettingZooEnv`, its observation under RLlib's keys."""
     from ray.rllib.env.wrappers.pettingzoo_env import PettingZooEnv
 
-    return PettingZooEnv(rllib_observed_env(GAME.options(env_config.get("options"))))
+    rules = game_of(env_config.get("game", DEFAULT))
+    return PettingZooEnv(rules.rllib_env(rules.options(env_config.get("options"))))
 
 
 def _scripted_module_class() -> type:
@@ -109,7 +128,8 @@ def _scripted_module_class() -> type:
         """A scripted agent (`model_config["agent"]`) as an RLModule that RLlib plays but does not train."""
 
         def setup(self) -> None:
-            self.agent = make_agent(self.model_config["agent"], seed=self.model_config.get("seed"))
+            rules = game_of(self.model_config["game"])
+            self.agent = rules.make_agent(self.model_config["agent"], seed=self.model_config.get("seed"))
 
         def _forward_inference(self, batch: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
             seen = batch[Columns.OBS]
@@ -126,10 +146,11 @@ def _scripted_module_class() -> type:
     return Scripted
 
 
-def pairing_of(episode_id: str, opponents: Sequence[str]) -> tuple[str, str]:
+def pairing_of(episode_id: str, opponents: Sequence[str], game: GameLike = DEFAULT) -> tuple[str, str]:
     """The learner's seat and its opponent in an episode, drawn from the episode's id."""
+    seats = game_of(game).seats
     k = zlib.crc32(str(episode_id).encode())
-    return GAME.seats[k % len(GAME.seats)], opponents[(k // len(GAME.seats)) % len(opponents)]
+    return seats[k % len(seats)], opponents[(k // len(seats)) % len(opponents)]
 
 
 def algorithm_config(cfg: RLlibConfig) -> Any:
@@ -148,16 +169,17 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
         )
     }
     scripted_class = _scripted_module_class()
-    modules |= {name: RLModuleSpec(module_class=scripted_class, model_config={"agent": name, "seed": cfg.seed})
+    modules |= {name: RLModuleSpec(module_class=scripted_class,
+                                   model_config={"agent": name, "seed": cfg.seed, "game": cfg.game})
                 for name in scripted}  # fmt: skip
 
     def policy_of(agent_id: str, episode: Any, **kwargs: Any) -> str:
-        seat, opponent = pairing_of(episode.id_, opponents)
+        seat, opponent = pairing_of(episode.id_, opponents, cfg.game)
         return LEARNER if agent_id == seat or opponent == SELF else opponent
 
     return (
         PPOConfig()
-        .environment(env="suntzu_rllib", env_config={"options": options_of(cfg).as_dict()})
+        .environment(env=env_name(cfg), env_config={"game": cfg.game, "options": options_fields(cfg)})
         .multi_agent(policies=set(modules), policy_mapping_fn=policy_of, policies_to_train=[LEARNER])
         .rl_module(rl_module_spec=MultiRLModuleSpec(rl_module_specs=modules))
         .env_runners(num_env_runners=cfg.env_runners, num_cpus_per_env_runner=1)
@@ -196,7 +218,8 @@ def iterations_done(cfg: RLlibConfig) -> int:
     if not (progress.is_file() and (cfg.out / CHECKPOINT).is_dir()):
         return 0
     ours = {k: v for k, v in json.loads(json.dumps(_settings(cfg))).items() if k not in RESUMABLE}
-    theirs = {k: v for k, v in json.loads((cfg.out / CONFIG).read_text()).items() if k not in RESUMABLE}
+    saved = {"game": DEFAULT} | json.loads((cfg.out / CONFIG).read_text())  # (a run of before --game: the default)
+    theirs = {k: v for k, v in saved.items() if k not in RESUMABLE}
     differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
     if differ:
         raise ConfigError(f"out: {cfg.out} holds a run trained with other settings ({', '.join(differ)}); "
@@ -219,7 +242,7 @@ def train(cfg: RLlibConfig) -> Path:
     cfg.out.mkdir(parents=True, exist_ok=True)
     write_json(cfg.out / CONFIG, _settings(cfg))
     with connected(cfg.address, cfg.env_runners + 1):
-        register_env("suntzu_rllib", rllib_env)
+        register_env(env_name(cfg), rllib_env)
         algorithm = algorithm_config(cfg).build_algo()
         try:
             if done:
@@ -245,7 +268,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
     def body() -> Path:
         from experiments.cluster import require_ray
 
-        cfg = parse(RLlibConfig, argv, PROG)
+        cfg = parse(rllib_config_class(game_flag(argv) or DEFAULT), argv, PROG)
         require_ray()
         checkpoint = train(cfg)
         print(f"play it: rllib:{checkpoint}")

@@ -1,18 +1,22 @@
 """The seam between a game and the experiments: what training, evaluation and the notebooks ask of a game.
 
-`experiments.train`, `experiments.evaluate` and the notebooks drive a game only through these protocols, so a
-second game plugs in by providing a `GameRules` value (Sun Tzu's is `suntzu_env.SUNTZU`) and naming it in
-`experiments/game.py`. Nothing here imports a game.
+`experiments` drive a game only through these protocols and never import a game's package: a game plugs in
+by providing one `GameRules` value and registering it under a name (`suntzu_env.games`). Nothing here imports
+a game. `GamePlugin` is a base that answers most of `GameRules` from a few facts (a turn game, its options
+dataclass, its agents), so that a small game is a few dozen lines.
 
-A game is turn-based, with two or more named seats, a flat discrete action space (`n_actions` ids, each with
-a string) and a flat float32 observation of `observation_size` per seat. Simultaneous decisions are asked one
+A game is turn-based, with two named seats, a flat discrete action space (`n_actions` ids, each with a
+string) and a flat float32 observation of `observation_size` per seat. Simultaneous decisions are asked one
 seat at a time. All its randomness comes from the seed it is made with, so seed, options and actions (its
 `record()`) replay it exactly.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import typing
 from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
@@ -97,9 +101,30 @@ class LearnerEnv(Protocol):
         ...
 
 
+@dataclasses.dataclass(frozen=True)
+class OptionFlag:
+    """One command-line flag of a game's options (`--<name>`), which the experiments' command lines offer.
+
+    `type` is the flag's value type as the command line reads it (`bool`, `int`, `str`, a `Literal` of choices,
+    `tuple[str, ...] | None`); the flag's value is kept as is in a run's `config.json`, and
+    `GameRules.options_from_flags` turns the flags' values into the game's options.
+    """
+
+    name: str
+    type: Any
+    default: Any
+    help: str
+    metavar: str | None = None
+
+
+Rung = tuple[str, str, float]
+"""A ladder's rung `(a, b, bar)`: agent a should win at least `bar` of its games against agent b."""
+
+
 @runtime_checkable
 class GameRules(Protocol[O]):
-    """A game as the experiments see it: its facts, its options, and how to start, replay and wrap games."""
+    """A game as the experiments see it: its facts, its options and their flags, how to start, replay and wrap
+    games, its agents by name and what training plays by default."""
 
     name: str
     """short name, part of run names (`<name>-<options label>__...`)"""
@@ -108,7 +133,10 @@ class GameRules(Protocol[O]):
     n_actions: int
     observation_size: int
     options_type: type[O]
+    option_flags: tuple[OptionFlag, ...]
+    """the command-line flags of the options, in order"""
 
+    # ------------------------------------------------------------ options
     def options(self, options: O | Mapping[str, Any] | None = None, **fields: Any) -> O:
         """Validated options from a value, a mapping of fields or defaults, with `fields` on top.
 
@@ -116,10 +144,23 @@ class GameRules(Protocol[O]):
         """
         ...
 
+    def options_from_flags(self, flags: Mapping[str, Any]) -> O:
+        """The options of the flags' values (one per `option_flags`); ValueError naming the flag as given."""
+        ...
+
+    def option_fields(self, options: O) -> dict[str, Any]:
+        """The options as JSON-ready fields (for summaries and records); `options(fields)` reads them back."""
+        ...
+
+    def describe_options(self, fields: Mapping[str, Any]) -> str:
+        """Options fields (`option_fields`) as reports say them: `standard, events off`."""
+        ...
+
     def label(self, options: O) -> str:
         """A short name of the options, fit for a folder name (`standard-events`)."""
         ...
 
+    # ------------------------------------------------------------ games
     def new(self, seed: int, options: O | None = None) -> TurnGame:
         """A new game set up from `seed` under `options` (None: the defaults)."""
         ...
@@ -132,6 +173,7 @@ class GameRules(Protocol[O]):
         """The string of an action id (as records and logs show it)."""
         ...
 
+    # ------------------------------------------------------------ environments
     def learner_env(self, options: O | None = None, *, shaped_reward: float = 0.0) -> Any:
         """A Gymnasium environment for one learner against an opponent played inside `step`; its `unwrapped`
         is a `LearnerEnv`."""
@@ -139,6 +181,14 @@ class GameRules(Protocol[O]):
 
     def env(self, options: O | None = None, *, render_mode: str | None = None) -> Any:
         """The PettingZoo AEC environment of the game (its `unwrapped.game` is the `TurnGame` played)."""
+        ...
+
+    def parallel_env(self, options: O | None = None) -> Any:
+        """The PettingZoo Parallel environment of the game (None: the game has none)."""
+        ...
+
+    def rllib_env(self, options: O | None = None) -> Any:
+        """The AEC environment with RLlib's observation keys (`{"observations", "action_mask"}`)."""
         ...
 
     def batched_env(
@@ -150,9 +200,10 @@ class GameRules(Protocol[O]):
         options: O | None = None,
         shaped_reward: float = 0.0,
     ) -> Any:
-        """`n_envs` learner games stepped at once: a Stable-Baselines3 `VecEnv` with `action_masks()` and
-        `set_opponents(opponents)`; `opponents` is one opponent or a mapping opponent -> weight (drawn per game).
-        An episode's last info holds "seat", "winner" and "opponent" (its name)."""
+        """`n_envs` learner games stepped at once: a Stable-Baselines3 `VecEnv` with `action_masks()`,
+        `set_opponents(opponents)`, `opponent_slot(agent)`, `get_state()` and `set_state(state, agents)`;
+        `opponents` is one opponent or a mapping opponent -> weight (drawn per game). An episode's last info holds
+        "seat", "winner" and "opponent" (its name)."""
         ...
 
     def batchable(self, agent: Any) -> bool:
@@ -172,6 +223,59 @@ class GameRules(Protocol[O]):
         seeds; `on_game(k, result)` as game k ends."""
         ...
 
+    def compile_notice(self) -> str | None:
+        """What to say before a first run compiles the game's code (None: nothing to wait for)."""
+        ...
+
+    # ------------------------------------------------------------ agents
+    agent_names: tuple[str, ...]
+    """the agents named without arguments (`random`, ...)"""
+    scripted_agents: tuple[str, ...]
+    """the agents cheap enough to play as opponents while a learner samples (no search)"""
+    ladder: tuple[Rung, ...]
+    """the bars each agent should clear over the one below it"""
+    rating_anchor: str | None
+    """the agent rated 0 wherever ratings are shown (None: ratings have mean 0)"""
+    replay_command: str | None
+    """the command that replays an evaluation's games (`{out}`: its results folder), None: none"""
+    user_errors: tuple[type[Exception], ...]
+    """the game's exceptions that are a user's mistake (a model that cannot be loaded): one line, exit 2"""
+
+    def valid_agents(self) -> str:
+        """The accepted agent specs, for messages and `--help`."""
+        ...
+
+    def check_agent(self, spec: str) -> None:
+        """ValueError naming `spec` and the valid specs unless it names an agent (no model is loaded)."""
+        ...
+
+    def make_agent(self, spec: str, seed: int | None = None) -> Any:
+        """The agent `spec` names (an `Agent`: `act(observation, mask)`, `reset(seed)`)."""
+        ...
+
+    def short_label(self, spec: str, width: int = 28) -> str:
+        """A spec short enough for a table's column (for reading only)."""
+        ...
+
+    def trained_model(self, spec: str) -> str | None:
+        """The path of the trained model a spec plays (loaded once per process, its run's options compared), or
+        None for an agent built from its name."""
+        ...
+
+    def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
+        """ValueError (one of `user_errors`) unless a trained model's spaces are this game's."""
+        ...
+
+    # ------------------------------------------------------------ what training plays by default
+    training_opponents: str
+    """the default opponent mix, `spec=weight` pairs (`pool`: the self-play pool's snapshots)"""
+    eval_opponents: tuple[str, ...]
+    """the agents a training run is evaluated against"""
+    teacher: str | None
+    """the agent imitated by the warm start (None: no warm start by default)"""
+    teacher_opponents: tuple[str | None, ...]
+    """the teacher's opponents in its demonstration games, in turn; None: itself"""
+
 
 def hand_game(agent: Any, game: TurnGame, seat: str) -> None:
     """Hand `game` to an agent that searches (it has `observe_game(game, seat)`) before it is asked to act.
@@ -188,3 +292,175 @@ def ask(agent: Any, game: TurnGame, seat: str) -> int:
     """`agent`'s action for `seat` in `game`: the game handed over if the agent searches, then `act`."""
     hand_game(agent, game, seat)
     return agent.act(game.observation(seat), game.legal_mask())
+
+
+def _json_ready(value: Any) -> Any:
+    """Tuples as lists, all the way down (what JSON keeps of an options field)."""
+    if isinstance(value, (tuple, list)):
+        return [_json_ready(v) for v in value]
+    return value
+
+
+def _tuples(value: Any) -> Any:
+    """Lists as tuples, all the way down (an options field read back from JSON)."""
+    if isinstance(value, (tuple, list)):
+        return tuple(_tuples(v) for v in value)
+    return value
+
+
+class GamePlugin:
+    """A base for a `GameRules`: every answer from a few facts, for a game to override where it has better.
+
+    A subclass sets `name`, `seats`, `n_actions`, `observation_size`, `options_type` (a frozen dataclass of
+    plain fields: bool, int, float, str; its fields' `metadata["help"]` is their flag's help), `agents` (name ->
+    `Agent` class taking a seed), and defines `new` and `replay`. It then has option flags made from its options'
+    fields, a PettingZoo AEC environment and a batched learner environment made from its turn games
+    (`suntzu_env.turn_envs`), agents by name, and training defaults: its first agent as the opponent, no warm start.
+    """
+
+    name: str
+    seats: tuple[str, ...]
+    n_actions: int
+    observation_size: int
+    options_type: type[Any]
+    agents: Mapping[str, Callable[[int | None], Any]] = {}
+    ladder: tuple[Rung, ...] = ()
+    rating_anchor: str | None = None
+    replay_command: str | None = None
+    user_errors: tuple[type[Exception], ...] = ()
+    teacher: str | None = None
+    teacher_opponents: tuple[str | None, ...] = (None,)
+
+    # ------------------------------------------------------------ options
+    @property
+    def option_flags(self) -> tuple[OptionFlag, ...]:
+        hints = typing.get_type_hints(self.options_type)
+        return tuple(OptionFlag(f.name, hints[f.name], f.default, f.metadata.get("help", f.name))
+                     for f in dataclasses.fields(self.options_type))  # fmt: skip
+
+    def options(self, options: Any = None, **fields: Any) -> Any:
+        if isinstance(options, self.options_type) and not fields:
+            return options
+        base = dataclasses.asdict(options) if isinstance(options, self.options_type) else dict(options or {})
+        names = [f.name for f in dataclasses.fields(self.options_type)]
+        for key in {**base, **fields}:
+            if key not in names:
+                raise ValueError(f"options: unknown key {key!r}; known keys: {tuple(names)}")
+        return self.options_type(**{**base, **fields})
+
+    def options_from_flags(self, flags: Mapping[str, Any]) -> Any:
+        return self.options(**{k: _tuples(v) for k, v in flags.items()})
+
+    def option_fields(self, options: Any) -> dict[str, Any]:
+        return {k: _json_ready(v) for k, v in dataclasses.asdict(options).items()}
+
+    def describe_options(self, fields: Mapping[str, Any]) -> str:
+        return ", ".join(f"{k} {v}" for k, v in fields.items()) or "no options"
+
+    def label(self, options: Any) -> str:
+        default = self.options()
+        changed = [f"{f.name}{getattr(options, f.name)}" for f in dataclasses.fields(options)
+                   if getattr(options, f.name) != getattr(default, f.name)]  # fmt: skip
+        return "-".join(changed) or "default"
+
+    # ------------------------------------------------------------ games
+    def new(self, seed: int, options: Any = None) -> TurnGame:
+        raise NotImplementedError
+
+    def replay(self, record: dict[str, Any]) -> TurnGame:
+        raise NotImplementedError
+
+    def action_string(self, action: int) -> str:
+        return str(int(action))
+
+    # ------------------------------------------------------------ environments
+    def env(self, options: Any = None, *, render_mode: str | None = None) -> Any:
+        from suntzu_env.turn_envs import TurnAECEnv
+
+        return TurnAECEnv(self, self.options(options), render_mode=render_mode)
+
+    def parallel_env(self, options: Any = None) -> Any:
+        return None
+
+    def rllib_env(self, options: Any = None) -> Any:
+        from suntzu_env.formats import rllib_observations
+
+        return rllib_observations(self.env(options))
+
+    def learner_env(self, options: Any = None, *, shaped_reward: float = 0.0) -> Any:
+        raise NotImplementedError(f"{self.name} has no single-learner Gymnasium environment")
+
+    def batched_env(
+        self,
+        n_envs: int,
+        opponents: Any,
+        *,
+        seed: int | None = None,
+        options: Any = None,
+        shaped_reward: float = 0.0,
+    ) -> Any:
+        from suntzu_env.turn_envs import make_turn_vec_env
+
+        if shaped_reward:
+            raise ValueError(f"shaped_reward: {self.name} has no shaping (give 0)")
+        return make_turn_vec_env(self, n_envs, opponents, seed, self.options(options))
+
+    def batchable(self, agent: Any) -> bool:
+        return False
+
+    def play_batched(
+        self,
+        a: Any,
+        b: Any,
+        games: Sequence[tuple[int, str, int, int]],
+        options: Any = None,
+        on_game: Callable[[int, dict[str, Any]], None] | None = None,
+    ) -> list[dict[str, Any]]:
+        raise NotImplementedError(f"{self.name} plays no games in batches (batchable is False)")
+
+    def compile_notice(self) -> str | None:
+        return None
+
+    # ------------------------------------------------------------ agents
+    @property
+    def agent_names(self) -> tuple[str, ...]:
+        return tuple(self.agents)
+
+    @property
+    def scripted_agents(self) -> tuple[str, ...]:
+        return self.agent_names
+
+    def valid_agents(self) -> str:
+        return ", ".join(self.agent_names)
+
+    def check_agent(self, spec: str) -> None:
+        if not isinstance(spec, str) or spec not in self.agents:
+            raise ValueError(f"unknown agent {spec!r}; valid: {self.valid_agents()}")
+
+    def make_agent(self, spec: str, seed: int | None = None) -> Any:
+        self.check_agent(spec)
+        return self.agents[spec](seed)
+
+    def short_label(self, spec: str, width: int = 28) -> str:
+        return spec if len(spec) <= width else f"{spec[: width - 1]}…"
+
+    def trained_model(self, spec: str) -> str | None:
+        return None
+
+    def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
+        shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
+        if shape != (self.observation_size,) or n != self.n_actions:
+            raise ValueError(f"{path} was trained on observations of shape {shape} and {n} actions; {self.name} has "
+                             f"({self.observation_size},) and {self.n_actions}")  # fmt: skip
+
+    # ------------------------------------------------------------ training defaults
+    @property
+    def training_opponents(self) -> str:
+        return f"{self.agent_names[0]}=1"
+
+    @property
+    def eval_opponents(self) -> tuple[str, ...]:
+        return self.agent_names
+
+    def __repr__(self) -> str:
+        return f"<game {self.name}>"

@@ -1,20 +1,59 @@
-"""`SUNTZU`: Sun Tzu as a `suntzu_env.protocol.GameRules`, the value the experiments play it through."""
+"""`SUNTZU`: Sun Tzu as a `suntzu_env.protocol.GameRules`, registered as the game "suntzu" (`suntzu_env.games`).
+
+The one place that names Sun Tzu's option flags, agents, ladder and training defaults for the experiments.
+Its agents (`agents`, a layer above the environments) are imported only inside the methods that name them.
+"""
 
 from __future__ import annotations
 
 import hashlib
+import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from pathlib import Path
+from typing import Any, Literal
 
 from suntzu_env.actions import N_ACTIONS, action_to_string
 from suntzu_env.game import Game
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options
-from suntzu_env.rules import ADJACENCY, SEATS, adjacency_masks
+from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
+from suntzu_env.rules import ADJACENCY, PROVINCES, SEATS, VARIANTS, adjacency_masks
+
+BORDER = ":"  # between the two provinces of a border on the command line (province names hold '-')
+OPTION_FLAGS = (
+    OptionFlag("variant", Literal[VARIANTS], "standard", "rules variant"),  # type: ignore[valid-type]
+    OptionFlag("events", bool, False, "play with the event cards (R7)"),
+    OptionFlag("adjacency", tuple[str, ...] | None, None,
+               "the map: its borders as PROVINCE:PROVINCE pairs, e.g. QIN:CHU CHU:WU (None: the rules' map)",
+               metavar="{None}|PROVINCE:PROVINCE [...]"),
+)  # fmt: skip
+LADDER: tuple[Rung, ...] = (
+    ("greedy", "random", 0.80),
+    ("heuristic", "greedy", 0.60),
+    ("ismcts", "heuristic", 0.70),  # the search baseline at its default settings
+)
 
 
-class SunTzuRules:
-    """Sun Tzu's facts, `Options` and constructors, as `GameRules` declares them (adapts `Game`'s public API).
+def borders(values: tuple[str, ...] | None) -> tuple[tuple[str, str], ...] | None:
+    """`--adjacency QIN:CHU CHU:WU` as pairs of province names (checked by the options); None stays None."""
+    if values is None:
+        return None
+    if not values:
+        raise ValueError(f"adjacency: expected one or more bordering pairs PROVINCE{BORDER}PROVINCE "
+                         "(None: the rules' map), got none")  # fmt: skip
+    pairs = []
+    for value in values:
+        parts = value.split(BORDER)
+        if len(parts) != 2:
+            raise ValueError(f"adjacency: expected bordering pairs PROVINCE{BORDER}PROVINCE of "
+                             f"{', '.join(PROVINCES)}, got {value!r}")  # fmt: skip
+        pairs.append((parts[0], parts[1]))
+    return tuple(pairs)
+
+
+class SunTzuRules(GamePlugin):
+    """Sun Tzu's facts, `Options`, constructors and agents, as `GameRules` declares them (adapts `Game`'s public
+    API and `agents`).
 
     One `Options` value reaches `Game.new` and the environments, as their keywords (`**options.as_dict()`)
     until they take it whole (`options=options`).
@@ -25,9 +64,41 @@ class SunTzuRules:
     n_actions = N_ACTIONS
     observation_size = OBSERVATION_SIZE
     options_type = Options
+    option_flags = OPTION_FLAGS
+    ladder = LADDER
+    rating_anchor = "heuristic"
+    replay_command = "python -m suntzu_env.play --results {out}"
+    training_opponents = "random=1,greedy=2,heuristic=4,pool=1"
+    eval_opponents = ("random", "greedy", "heuristic")
+    teacher = "heuristic"
+    teacher_opponents = ("random", "greedy", None)
 
+    # ------------------------------------------------------------ options
     def options(self, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
         return Options.of(options, **fields)
+
+    def options_from_flags(self, flags: Mapping[str, Any]) -> Options:
+        """`--variant`, `--events`, `--adjacency QIN:CHU ...`; a refused border is named as it was given."""
+        fields = dict(flags)
+        given = fields.get("adjacency")
+        fields["adjacency"] = borders(given)
+        try:
+            return Options.of(**fields)
+        except (TypeError, ValueError) as error:  # `adjacency[i] ...` names the border as it was given
+            message = re.sub(r"^adjacency\[(\d+)\]", lambda m: f"adjacency {given[int(m[1])]}:", str(error))
+            raise ValueError(message) from None
+
+    def option_fields(self, options: Options) -> dict[str, Any]:
+        """The options as JSON-ready fields (the map as lists of two names)."""
+        return {k: [list(pair) for pair in v] if k == "adjacency" and v is not None else v
+                for k, v in options.as_dict().items()}  # fmt: skip
+
+    def describe_options(self, fields: Mapping[str, Any]) -> str:
+        """`standard, events off, map QIN:CHU CHU:WU`."""
+        text = f"{fields['variant']}, events {'on' if fields['events'] else 'off'}"
+        if fields.get("adjacency") is not None:
+            text += ", map " + " ".join(BORDER.join(pair) for pair in fields["adjacency"])
+        return text
 
     def label(self, options: Options) -> str:
         """`standard`, `beginner-events`, ...; a map other than the declared one adds `-map<6 hex digits>`."""
@@ -56,6 +127,16 @@ class SunTzuRules:
         from suntzu_env.suntzu_v2 import env
 
         return env(**Options.of(options).as_dict(), render_mode=render_mode)
+
+    def parallel_env(self, options: Options | None = None) -> Any:
+        from suntzu_env.suntzu_v2 import parallel_env
+
+        return parallel_env(**Options.of(options).as_dict())
+
+    def rllib_env(self, options: Options | None = None) -> Any:
+        from suntzu_env.formats import rllib_observations
+
+        return rllib_observations(self.env(options))
 
     def batched_env(
         self,
@@ -86,6 +167,69 @@ class SunTzuRules:
         from suntzu_env.vec_env import play_batched
 
         return play_batched(a, b, games, Options.of(options), on_game=on_game)
+
+    def compile_notice(self) -> str | None:
+        """Said before the first run compiles the batched kernels with numba, so that the wait is not a hang."""
+        import numba
+
+        from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
+
+        if compiled_before("vec_core") or numba.config.DISABLE_JIT:
+            return None
+        later = f"later runs load it from {CACHE_FOLDER}"
+        return f"compiling the game engine with numba (first run only, a minute or so; {later})"
+
+    # ------------------------------------------------------------ agents (`agents`, imported when asked for)
+    @property
+    def agent_names(self) -> tuple[str, ...]:
+        from agents.registry import AGENT_NAMES
+
+        return AGENT_NAMES
+
+    @property
+    def scripted_agents(self) -> tuple[str, ...]:
+        """The compiled baselines: cheap enough to play while a learner samples (not `ismcts`)."""
+        return tuple(name for name in self.agent_names if name != "ismcts")
+
+    @property
+    def user_errors(self) -> tuple[type[Exception], ...]:  # type: ignore[override]
+        from agents.ppo import ModelError
+
+        return (ModelError,)
+
+    def valid_agents(self) -> str:
+        from agents.registry import valid_specs
+
+        return valid_specs()
+
+    def check_agent(self, spec: str) -> None:
+        from agents.registry import check_spec
+
+        check_spec(spec)
+
+    def make_agent(self, spec: str, seed: int | None = None) -> Any:
+        from agents.registry import make_agent
+
+        return make_agent(spec, seed)
+
+    def short_label(self, spec: str, width: int = 28) -> str:
+        from agents.registry import short_label
+
+        return short_label(spec, width)
+
+    def trained_model(self, spec: str) -> str | None:
+        """The path of a `ppo:` or `rllib:` spec."""
+        from agents.registry import POLICY_PREFIXES
+
+        for prefix in POLICY_PREFIXES:
+            if spec.startswith(prefix):
+                return spec[len(prefix) :]
+        return None
+
+    def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
+        from agents.ppo import check_spaces
+
+        check_spaces(observation_space, action_space, path)
 
     def __repr__(self) -> str:
         return "SUNTZU"

@@ -16,7 +16,6 @@ import pytest
 from agents import AGENT_NAMES, GreedyAgent, RandomAgent
 from agents.ppo import PolicyActor, PPOAgent
 from experiments.evaluate import (
-    SEATS,
     EvaluateConfig,
     bradley_terry,
     main,
@@ -27,9 +26,11 @@ from experiments.evaluate import (
     seat_advantage,
     wilson,
 )
-from experiments.game import GAME
 from experiments.partial import Partial
-from suntzu_env import Game
+from suntzu_env import Game, games
+
+GAME = games.game("suntzu")
+SEATS = GAME.seats
 
 RESULT_FILES = {"summary.json", "pairings.csv", "games.csv", "games.jsonl", "heatmap.png"}
 
@@ -219,35 +220,6 @@ def test_cli_writes_the_results_folder_whole(tmp_path: Path) -> None:
     main(["--agents", "random", "greedy", "--games", "2", "--out", str(out), "--no-progress"])
     assert {p.name for p in out.iterdir()} == RESULT_FILES
     assert [p.name for p in out.parent.iterdir()] == ["eval"]  # no temporary folder or file beside it
-
-
-def test_the_experiments_reach_the_game_only_through_its_protocol() -> None:
-    """Only experiments/game.py names the game; the rest imports nothing of suntzu_env but the protocol and the
-    thread control (`suntzu_env.threads`, which knows no game)."""
-    import ast
-
-    from experiments.game import GAME
-    from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame
-
-    folder = Path(__file__).resolve().parent.parent / "experiments"
-    for path in sorted(folder.glob("*.py")):
-        if path.name == "game.py":
-            continue
-        for node in ast.walk(ast.parse(path.read_text())):
-            if isinstance(node, ast.ImportFrom) and node.module:
-                names = [node.module]
-            elif isinstance(node, ast.Import):
-                names = [alias.name for alias in node.names]
-            else:
-                continue
-            for name in names:
-                allowed = ("suntzu_env.protocol", "suntzu_env.threads")
-                assert not name.startswith("suntzu_env") or name in allowed, f"{path.name}: {name}"
-    assert isinstance(GAME, GameRules)
-    assert isinstance(GAME.new(0), TurnGame) and isinstance(GAME.learner_env().unwrapped, LearnerEnv)
-    game = GAME.replay(GAME.new(3).record())
-    assert game.current_player in GAME.seats and game.legal_mask().shape == (GAME.n_actions,)
-    assert game.observation(GAME.seats[0]).shape == (GAME.observation_size,)
 
 
 def test_games_are_played_under_the_options_given() -> None:

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from conftest import require
 
-from experiments import evaluate
+from experiments import matches
 from experiments.evaluate import main, play_games, round_robin
 
 pytestmark = pytest.mark.ray
@@ -33,8 +33,8 @@ def ray_cluster() -> Iterator[Any]:
 def test_ray_evaluation_equals_the_local_one(ray_cluster: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     """Batched and game-by-game pairings, cut into several tasks each: the same games, record for record, the same
     statistics and ratings."""
-    monkeypatch.setattr(evaluate, "BATCHED_SEEDS_PER_JOB", 3)  # several tasks per pairing
-    monkeypatch.setattr(evaluate, "SEEDS_PER_JOB", 2)
+    monkeypatch.setattr(matches, "BATCHED_SEEDS_PER_JOB", 3)  # several tasks per pairing
+    monkeypatch.setattr(matches, "SEEDS_PER_JOB", 2)
     specs = ["random", "greedy", "ismcts:2"]
     local = round_robin(specs, 10, seed=31, workers=1)
     on_ray = round_robin(specs, 10, seed=31, workers=2, backend="ray")

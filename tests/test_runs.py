@@ -17,7 +17,7 @@ import pytest
 from conftest import ROOT, TINY_RUN, command_env, run_module, train_command, train_here
 
 from agents import make_agent
-from agents.ppo import IncompatibleModelError, ModelError, load_model
+from agents.ppo import IncompatibleModelError, ModelError, checkpoint_steps, checkpoints, load_model
 from experiments import evaluate, train
 from experiments.checkpoint import state_path
 from experiments.runs import read_eval, remove_temporaries, write_atomic, write_eval
@@ -228,9 +228,9 @@ def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> No
         assert proc.returncode == 0, proc.stderr.read()  # finished before its kill: it must have succeeded
         break
     assert kills, "no kill landed: the run is too short for this test"
-    saved = train.checkpoints(run) if run.is_dir() else []
+    saved = checkpoints(run) if run.is_dir() else []
     if saved and not (run / "model.zip").is_file():  # killed while writing the next checkpoint
-        steps = train.checkpoint_steps(saved[-1]) + 128
+        steps = checkpoint_steps(saved[-1]) + 128
         shutil.copy(state_path(saved[-1]), run / "checkpoints" / f"ppo_{steps}_steps.state.npz")
         (run / "checkpoints" / f".ppo_{steps}_steps.zip.tmp-1").write_bytes(saved[-1].read_bytes()[:1000])
         kills.append(f"inside the write of ppo_{steps}_steps.zip")
@@ -341,7 +341,8 @@ EVALUATE_ERRORS = [
     (["--variant", "expert"], "--variant: 'expert' is not one of standard, beginner"),
     (["--adjacency", "QIN:XX"], "--adjacency QIN:XX: must be two different provinces from ('QIN', 'CHU', 'JIN-YAN'"),
     (["--adjacency", "QIN:CHU:WU"], "--adjacency: expected bordering pairs PROVINCE:PROVINCE"),
-    (["--game", "4"], "unrecognized arguments: --game 4 (did you mean --games?)"),
+    (["--gamess", "4"], "unrecognized arguments: --gamess 4 (did you mean --games?)"),
+    (["--game", "4"], "unknown game '4'; known games: suntzu"),
     (["--out", "{file}", "--games", "2"], "a file is there, not a folder"),
     (["--out", "{file}/results", "--games", "2"], "cannot make its folder"),
     (["--name", "a/b"], "--name must be a folder name"),

@@ -23,16 +23,18 @@ from agents import AGENT_NAMES, make_agent
 from agents.ppo import PolicyActor, PPOAgent, load_model, load_ppo_agent, resolve_model_path
 from experiments import evaluate, train
 from experiments.cli import ConfigError, parse
-from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig
+from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig, train_config_class
 from experiments.evaluate import play_match
 from experiments.runs import read_config, read_eval
 from experiments.train import make_vec_env
 from experiments.versions import library_versions
-from suntzu_env import Game
+from suntzu_env import Game, games
 
 RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
              "summary.json")  # fmt: skip
 PROG = "python -m experiments.train"
+GAME = games.game("suntzu")
+CONFIG = train_config_class("suntzu")
 
 
 def field_docs(cls: type) -> dict[str, str]:
@@ -48,25 +50,28 @@ def field_docs(cls: type) -> dict[str, str]:
 
 def help_text(capsys: pytest.CaptureFixture[str]) -> str:
     with pytest.raises(SystemExit) as exit_:
-        parse(TrainConfig, ["--help"], PROG)
+        parse(CONFIG, ["--help"], PROG)
     assert exit_.value.code == 0
     return " ".join(re.sub(r"[│╭╮╰╯─]", " ", capsys.readouterr().out).split())
 
 
 def test_help_explains_every_field_once(capsys: pytest.CaptureFixture[str]) -> None:
-    docs = field_docs(TrainConfig)
+    """Every field's docstring, and every option flag's help of the game, is in --help whole."""
+    docs = field_docs(TrainConfig) | {flag.name: flag.help for flag in GAME.option_flags}
+    docs = {k: v.replace("{agents}", GAME.valid_agents()) for k, v in docs.items()}
     text = help_text(capsys)
-    for f in dataclasses.fields(TrainConfig):
+    for f in dataclasses.fields(CONFIG):
         assert docs.get(f.name), f"TrainConfig.{f.name} has no docstring"
         assert f"--{f.name.replace('_', '-')}" in text
-        assert docs[f.name] in text, f.name  # whole: a docstring is one line, tyro keeps its line breaks
-    assert "%%" not in text and text.count("(default:") == len(dataclasses.fields(TrainConfig))
+        if f.name != "game":  # its help lists the registered games
+            assert docs[f.name] in text, f.name  # whole: a docstring is one line, tyro keeps its line breaks
+    assert "%%" not in text and text.count("(default:") == len(dataclasses.fields(CONFIG))
     for name in AGENT_NAMES:
         assert name in docs["opponents"]
 
 
 def test_flags_build_the_config_and_derived_values_follow() -> None:
-    cfg = parse(TrainConfig, ["--n-envs", "16", "--net-arch", "64", "64", "--no-anneal-lr"], PROG)
+    cfg = parse(CONFIG, ["--n-envs", "16", "--net-arch", "64", "64", "--no-anneal-lr"], PROG)
     assert (cfg.n_envs, cfg.net_arch, cfg.anneal_lr) == (16, (64, 64), False)
     assert cfg.rollout_size == 16 * cfg.n_steps
     assert cfg.run_name == f"suntzu-standard__ppo_mix__0__{cfg.timestamp}"
@@ -352,7 +357,7 @@ def test_a_custom_map_trains_and_evaluates_end_to_end(
 
 
 def test_the_game_options_come_from_the_flags() -> None:
-    cfg = parse(TrainConfig, ["--variant", "beginner", "--events", "--adjacency", *CHAIN], PROG)
+    cfg = parse(CONFIG, ["--variant", "beginner", "--events", "--adjacency", *CHAIN], PROG)
     assert cfg.options.as_dict() == {"variant": "beginner", "events": True, "adjacency": tuple(map(tuple, CHAIN_PAIRS))}
     assert cfg.env_id.startswith("suntzu-beginner-events-map")
     assert TrainConfig.from_dict(json.loads(json.dumps(cfg.to_dict()))) == cfg  # the map survives config.json

@@ -1,0 +1,177 @@
+"""What runs while PPO learns: the progress line or bar, and the run's callback (the self-play pool's snapshots,
+periodic evaluations against the game's agents, checkpoints, training win rates per opponent, the divergence
+check)."""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.logger import TensorBoardOutputFormat
+from tqdm import tqdm
+
+from agents.ppo import (
+    PolicyActor,
+    PPOAgent,
+)
+from experiments.checkpoint import (
+    Segments,
+    save_checkpoint,
+)
+from experiments.config import (
+    TrainConfig,
+)
+from experiments.learner import diverged, finite
+from experiments.matches import play_match
+from experiments.pool import SelfPlayPool, snapshot
+from experiments.runs import (
+    save_learning_curve,
+    write_eval,
+)
+from experiments.warm_start import warm_start
+
+EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the same games at every evaluation
+PROGRESS_EVERY = 60.0  # seconds between PPO's plain progress lines when the output is not a terminal
+
+
+def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, final: bool) -> list[dict[str, Any]]:
+    """Seat-balanced games of the masked, deterministic policy against each of `cfg.eval_opponents`."""
+    rows = []
+    for spec in cfg.eval_opponents:
+        result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, options=cfg.options,
+                            workers=cfg.workers, game=cfg.game)  # fmt: skip
+        rows.append({"timesteps": timesteps, "opponent": spec, "games": games, "final": final} | result)
+    return rows
+
+
+def tag(spec: str) -> str:
+    """A TensorBoard-safe name for an agent spec."""
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", spec)
+
+
+class Progress(BaseCallback):
+    """PPO's progress in timesteps: a bar on a terminal, else a plain line every `every` seconds (and at the end).
+
+    Its rate is the summary's `steps_per_s`: the timesteps trained since `started` (a `time.perf_counter()`)
+    over the time since then, PPO's updates and periodic evaluations included."""
+
+    def __init__(self, total: int, started: float, terminal: bool, every: float = PROGRESS_EVERY) -> None:
+        super().__init__()
+        self.total, self.started, self.terminal, self.every = total, started, terminal, every
+        self.first, self.stepping = 0, started
+        self.next_line = started + every
+        self.bar: Any = None
+
+    def rate(self) -> float:
+        elapsed = time.perf_counter() - self.started
+        return (self.model.num_timesteps - self.first) / elapsed if elapsed > 0 else 0.0
+
+    def line(self) -> str:
+        t, rate = self.model.num_timesteps, self.rate()
+        since = time.perf_counter() - self.stepping  # the time left at the pace since the first step (no compiling)
+        pace = (t - self.first) / since if since > 0 else 0.0
+        left = f", about {_duration((self.total - t) / pace)} left" if pace > 0 and t < self.total else ""
+        return (f"PPO: {t:,} of {self.total:,} timesteps ({100 * t / self.total:.0f}%), {rate:,.0f} steps/s, "
+                f"{_duration(time.perf_counter() - self.started)} so far{left}")  # fmt: skip
+
+    def _on_training_start(self) -> None:
+        self.first, self.stepping = self.model.num_timesteps, time.perf_counter()
+        if self.terminal:
+            self.bar = tqdm(total=self.total, initial=self.first, desc="PPO", unit=" steps", unit_scale=True,
+                            smoothing=0, dynamic_ncols=True)  # fmt: skip
+            self.bar.start_t -= time.perf_counter() - self.started  # the same clock as the summary
+        else:
+            print(self.line(), flush=True)
+
+    def _on_step(self) -> bool:
+        if self.bar is not None:
+            self.bar.update(self.model.num_timesteps - self.bar.n)
+        elif time.perf_counter() >= self.next_line:
+            self.next_line = time.perf_counter() + self.every
+            print(self.line(), flush=True)
+        return True
+
+    def _on_training_end(self) -> None:
+        if self.bar is not None:
+            self.bar.update(self.model.num_timesteps - self.bar.n)
+            self.bar.close()
+        else:
+            print(self.line(), flush=True)
+
+
+def _duration(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
+        f"{seconds / 3600:.1f} h"  # fmt: skip
+
+
+class RunCallback(BaseCallback):
+    """Self-play pool, periodic evaluations, checkpoints, training win rates per opponent, divergence check."""
+
+    def __init__(self, cfg: TrainConfig, run_dir: Path, eval_rows: list[dict[str, Any]], pool: SelfPlayPool,
+                 segments: Segments) -> None:  # fmt: skip
+        super().__init__()
+        self.cfg, self.run_dir, self.pool, self.segments = cfg, run_dir, pool, segments
+        self.results: dict[str, list[float]] = defaultdict(list)
+        self.eval_rows = eval_rows
+        self.next_eval = self.next_checkpoint = 0
+
+    def _on_training_start(self) -> None:
+        t = self.model.num_timesteps
+        cfg = self.cfg
+        self.next_eval = (t // cfg.eval_every + 1) * cfg.eval_every if cfg.eval_every else cfg.total_timesteps + 1
+        every = cfg.checkpoint_interval
+        self.next_checkpoint = (t // every + 1) * every if every else cfg.total_timesteps + 1
+        for key, value in (warm_start(self.run_dir) or {}).items() if t == 0 else ():
+            self.logger.record(f"bc/{key}", value)
+        warm_started = t == 0 and cfg.bc_games and cfg.eval_every
+        if warm_started and not any(r["timesteps"] == 0 for r in self.eval_rows):  # where PPO starts from
+            self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
+        for fmt in self.logger.output_formats:
+            if isinstance(fmt, TensorBoardOutputFormat):
+                table = "\n".join(f"|{k}|{v}|" for k, v in cfg.to_dict().items())
+                fmt.writer.add_text("hyperparameters", f"|param|value|\n|-|-|\n{table}", t)
+
+    def _on_step(self) -> bool:
+        for done, info in zip(self.locals["dones"], self.locals["infos"], strict=True):
+            if done and "winner" in info:
+                points = 1.0 if info["winner"] == info["seat"] else 0.5 if info["winner"] == "draw" else 0.0
+                self.results[info.get("opponent", "?")].append(points)
+        return True
+
+    def _on_rollout_end(self) -> None:
+        for spec, results in self.results.items():
+            self.logger.record(f"rollout/win_rate_vs_{tag(spec)}", float(np.mean(results)))
+        self.results.clear()
+
+    def _on_rollout_start(self) -> None:
+        """Runs after each PPO update (and before the first rollout)."""
+        t, cfg = self.model.num_timesteps, self.cfg
+        if t == 0:
+            return
+        if not finite(self.model):
+            raise diverged(self.model, self.run_dir)
+        taken = any(steps == t for steps, _ in self.pool.snapshots)  # resuming where it was taken
+        if (t // cfg.rollout_size) % cfg.pool_every == 0 and not taken:
+            snapshot(self.model, cfg, self.run_dir, self.pool)
+        if t >= self.next_eval:
+            self.next_eval += cfg.eval_every * ((t - self.next_eval) // cfg.eval_every + 1)
+            self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))
+        if t >= self.next_checkpoint:
+            every = cfg.checkpoint_interval
+            self.next_checkpoint += every * ((t - self.next_checkpoint) // every + 1)
+            save_checkpoint(self.model, self.run_dir, self.pool, self.segments)
+
+    def record_eval(self, rows: list[dict[str, Any]]) -> None:
+        model = getattr(self, "model", None)  # set once training started; a run left only its final evaluation
+        if model is not None and getattr(model, "_logger", None) is not None:
+            prefix = "final" if rows and rows[0]["final"] else "eval"
+            for row in rows:
+                self.logger.record(f"{prefix}/win_rate_vs_{tag(row['opponent'])}", row["win_rate"])
+        self.eval_rows.extend(rows)
+        write_eval(self.run_dir, self.eval_rows)
+        save_learning_curve(self.run_dir)

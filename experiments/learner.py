@@ -1,0 +1,66 @@
+"""The learner: MaskablePPO's settings and network from a run's config, its torch device, its health."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import torch
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.utils import LinearSchedule
+from stable_baselines3.common.vec_env import VecEnv
+
+from agents.ppo import (
+    checkpoints,
+)
+from experiments.cli import UserError, flag
+from experiments.config import (
+    TrainConfig,
+)
+
+
+def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
+    """MaskablePPO's arguments from the config (all but the network, which a checkpoint holds)."""
+    lr = cfg.learning_rate
+    return {
+        "learning_rate": LinearSchedule(lr, 0.0, 1.0) if cfg.anneal_lr else lr,  # a class: the model pickles
+        "n_steps": cfg.n_steps,
+        "batch_size": cfg.batch_size,
+        "n_epochs": cfg.n_epochs,
+        "gamma": cfg.gamma,
+        "gae_lambda": cfg.gae_lambda,
+        "clip_range": cfg.clip_range,
+        "ent_coef": cfg.ent_coef,
+        "vf_coef": cfg.vf_coef,
+        "max_grad_norm": cfg.max_grad_norm,
+        "target_kl": cfg.target_kl,
+    }
+
+
+def new_model(cfg: TrainConfig, venv: VecEnv, device: torch.device, tensorboard_log: str | None = None) -> MaskablePPO:
+    """The run's MaskablePPO, untrained: its network, its settings, seeded with the run's seed (seed= seeds
+    random, numpy, torch and the environments)."""
+    return MaskablePPO("MlpPolicy", venv, policy_kwargs={"net_arch": list(cfg.net_arch)},
+                       tensorboard_log=tensorboard_log, seed=cfg.seed, device=device, **ppo_settings(cfg))  # fmt: skip
+
+
+def torch_device(name: str) -> torch.device:
+    """`--device`: "auto" is the GPU where torch sees one, else the CPU; a named device must be there."""
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    device = torch.device(name)
+    if device.type == "cuda" and not torch.cuda.is_available():
+        raise UserError(f"{flag('device')} {name}: torch sees no CUDA GPU here (use auto or cpu)")
+    return device
+
+
+def finite(model: MaskablePPO) -> bool:
+    """Whether every weight of the policy and value networks is a finite number."""
+    return all(bool(torch.isfinite(p).all()) for p in model.policy.parameters())
+
+
+def diverged(model: MaskablePPO, run_dir: Path) -> UserError:
+    saved = checkpoints(run_dir)
+    last = f"; its last checkpoint is {saved[-1]}" if saved else ""
+    return UserError(f"training diverged at {model.num_timesteps:,} timesteps (the network's weights are no longer "
+                     f"finite numbers): lower {flag('learning_rate')} or {flag('max_grad_norm')}{last}")  # fmt: skip

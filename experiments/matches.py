@@ -1,0 +1,329 @@
+"""Playing an evaluation's games: one game, its units of work (`Job`), and every game of many pairings.
+
+Each side is given `game.observation(seat)` and `game.legal_mask()`: exactly what the environments hand an
+agent. A pairing of agents that act in batches (the game's `batchable`: a compiled game's compiled agents and
+trained policies) is played many games at once in the game's batched environment, on every core (its
+`play_batched`); any other pairing game by game over worker processes (`--workers`), or as Ray tasks
+(`experiments.cluster`). Every way plays the same games: a game depends only on its deck seed and seats, and
+each agent is reset before it with a seed drawn from both (`agent_seed`).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from experiments.game import DEFAULT, GameLike, game_name, game_of
+from experiments.stats import summarize, wilson
+from suntzu_env.protocol import GameOptions, ask
+
+SEEDS_PER_JOB = 25  # at most, deck seeds per unit of work played game by game (50 games)
+UNITS_AT_LEAST = 16  # a pairing played game by game is cut into this many units where it has the seeds
+BATCHED_SEEDS_PER_JOB = 250  # deck seeds per unit of work played in the batched environment (500 games)
+BACKENDS = ("local", "ray")
+Backend = Literal["local", "ray"]
+AgentLike = Any  # an agent spec (str) or an agent object
+OptionsLike = GameOptions | Mapping[str, Any] | None  # the game's options, a mapping of their fields, or defaults
+
+
+def agent_seed(game_seed: int, seat: int) -> int:
+    """The seed an agent is reset with for one game and seat: a fixed mix of both."""
+    x = (game_seed * 2 + seat + 1) * 0x9E3779B97F4A7C15 & 0xFFFFFFFFFFFFFFFF
+    x ^= x >> 31
+    return x & 0x7FFFFFFFFFFFFFFF
+
+
+def play_game(game_seed: int, *players: Any, options: OptionsLike = None, game: GameLike = DEFAULT) -> dict:
+    """One game of `game`: each seat's agent (in seat order) is asked with its own observation and the legal mask.
+
+    Returns the winner (a seat or "draw"), the final marker (+ toward the first seat), the number of
+    decisions the agents answered and the game's record (which the game's `replay` plays again).
+    """
+    rules = game_of(game)
+    if len(players) != len(rules.seats):
+        raise ValueError(f"play_game needs one agent per seat {rules.seats}, got {len(players)}")
+    played = rules.new(game_seed, rules.options(options))
+    by_seat = dict(zip(rules.seats, players, strict=True))
+    for side, agent in enumerate(players):
+        agent.reset(agent_seed(game_seed, side))
+    decisions = 0
+    while (seat := played.current_player) is not None:
+        played.apply(ask(by_seat[seat], played, seat))
+        decisions += 1
+    return {"winner": played.winner, "score": played.score, "decisions": decisions, "record": played.record()}
+
+
+@dataclass(frozen=True)
+class Job:
+    """A unit of work: a run of deck seeds of one pairing, each played with agent a in each of `a_seats` in turn,
+    game by game or (`batched`) many at once in the batched environment."""
+
+    pairing: int
+    a: AgentLike
+    b: AgentLike
+    first_seed: int
+    n_seeds: int
+    options: GameOptions
+    a_seats: tuple[str, ...]
+    batched: bool = False
+    game: str = DEFAULT
+
+    @property
+    def games(self) -> int:
+        return self.n_seeds * len(self.a_seats)
+
+
+AGENTS: dict[tuple[str, str, int], Any] = {}  # per process: (game, spec, slot) -> agent, reused across jobs
+
+
+def _agent(spec: AgentLike, slot: int, game: str) -> Any:
+    """The agent of a spec (one instance per slot, so a spec may play itself) or the object given."""
+    if not isinstance(spec, str):
+        return spec
+    if (game, spec, slot) not in AGENTS:
+        AGENTS[game, spec, slot] = game_of(game).make_agent(spec)
+    return AGENTS[game, spec, slot]
+
+
+def run_job(job: Job, on_game: Callable[[], None] | None = None) -> tuple[int, list[dict[str, Any]]]:
+    """The rows of a job's games in (seed, seat) order, with its pairing; `on_game()` as each batched game ends."""
+    if job.batched:
+        a, b = _loaded(job.a, 0, job.game), _loaded(job.b, 1, job.game)
+        count = (lambda k, out: on_game()) if on_game is not None else None
+        return job.pairing, _play_batched(job, a, b, count)
+    a, b = _agent(job.a, 0, job.game), _agent(job.b, 1, job.game)
+    first = game_of(job.game).seats[0]
+    rows = []
+    for seed in range(job.first_seed, job.first_seed + job.n_seeds):
+        for a_seat in job.a_seats:
+            players = (a, b) if a_seat == first else (b, a)
+            out = play_game(seed, *players, options=job.options, game=job.game)
+            result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
+            rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
+    return job.pairing, rows
+
+
+def plan_jobs(
+    pairings: Sequence[tuple[AgentLike, AgentLike]],
+    seeds: int,
+    seed: int,
+    options: GameOptions,
+    a_seats: tuple[str, ...],
+    batched: bool = True,
+    game: GameLike = DEFAULT,
+) -> list[Job]:
+    """The units of work of an evaluation, whatever plays them (in this process, worker processes or Ray tasks).
+
+    A pairing the batched environment plays (the game's `batchable`, unless `batched` is False) is cut into runs of
+    `BATCHED_SEEDS_PER_JOB` deck seeds, any other into `UNITS_AT_LEAST` runs or more (of 1 to `SEEDS_PER_JOB`
+    seeds: a small evaluation still spreads over the workers, and its progress shows as it goes). The cut
+    depends only on the number of seeds, and each game's seeds only on its deck seed and seat, so every way of
+    playing the jobs gives the same games (and a resumed evaluation the same units).
+    """
+    rules, name = game_of(game), game_name(game)
+    jobs = []
+    for i, (a, b) in enumerate(pairings):
+        in_batch = batched and rules.batchable(a) and rules.batchable(b)
+        step = BATCHED_SEEDS_PER_JOB if in_batch else max(1, min(SEEDS_PER_JOB, seeds // UNITS_AT_LEAST))
+        for start in range(0, seeds, step):
+            jobs.append(Job(i, a, b, seed + start, min(step, seeds - start), options, a_seats, in_batch, name))
+    return jobs
+
+
+def play_games(
+    pairings: Sequence[tuple[AgentLike, AgentLike]],
+    games: int,
+    seed: int = 0,
+    options: OptionsLike = None,
+    workers: int = 1,
+    progress: bool = False,
+    mirrored: bool = True,
+    batched: bool = True,
+    backend: Backend = "local",
+    address: str | None = None,
+    done: Mapping[tuple[int, int], list[dict[str, Any]]] | None = None,
+    on_job: Callable[[int, list[dict[str, Any]]], None] | None = None,
+    game: GameLike = DEFAULT,
+) -> list[list[dict[str, Any]]]:
+    """Every game of `game` of every pairing, per pairing in (seed, seat) order, whatever the worker count or backend.
+
+    Mirrored (the default), `games` is even and each deck seed is played twice, a in the first seat then
+    in the second; otherwise each of `games` deck seeds is played once, a in the first seat. `options`: the
+    game's options (an options value or a mapping of its fields; None: the defaults).
+
+    The games are cut into jobs (`plan_jobs`). A pairing of agents the game's batched environment plays
+    (its `batchable`: a compiled game's compiled agents and policies) is played there, many games at once, unless
+    `batched` is False; the others game by game. Both ways play the same games (a policy network computes each
+    row alike, one row or many).
+
+    `backend` "local": batched jobs in this process on every core, the others over `workers` processes.
+    "ray": every job as a Ray task (`experiments.cluster`), on the cluster at `address` or on a local one of
+    `workers` CPUs started for the call (or the one this process has already joined); the same results, bit for
+    bit.
+
+    `done`: the rows of units of work already played, by (pairing, first deck seed), which are not played
+    again; `on_job(pairing, rows)` is called as each other unit ends (to keep it, for a resume).
+    """
+    if mirrored:
+        check_games(games)
+    elif not isinstance(games, int) or isinstance(games, bool) or games < 1:
+        raise ValueError(f"games must be a whole number >= 1, got {games!r}")
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    rules = game_of(game)
+    options = rules.options(options)
+    for a, b in pairings:
+        for agent in (a, b):
+            if isinstance(agent, str):
+                rules.check_agent(agent)
+    seats = rules.seats
+    seeds, a_seats = (games // 2, seats) if mirrored else (games, seats[:1])
+    jobs = plan_jobs(pairings, seeds, seed, options, a_seats, batched, game)
+    results: list[list[dict[str, Any]]] = [[] for _ in pairings]
+    bar = _progress_bar(len(pairings) * games, progress)
+    done = done or {}
+    for job in jobs:
+        rows = done.get((job.pairing, job.first_seed))
+        if rows is not None and len(rows) == job.games:
+            results[job.pairing].extend(rows)
+            bar.update(len(rows))
+    jobs = [job for job in jobs if len(done.get((job.pairing, job.first_seed), ())) != job.games]
+    collect = _collector(results, on_job)
+    try:
+        if backend == "ray":
+            from experiments.cluster import run_jobs  # lazy: Ray only when asked for
+
+            for i, rows in run_jobs(run_job, jobs, address=address, num_cpus=workers):
+                collect(i, rows)
+                bar.update(len(rows))
+        elif jobs:
+            _play_locally(jobs, workers, collect, bar)
+    finally:
+        bar.close()
+    for rows in results:
+        rows.sort(key=lambda r: (r["seed"], seats.index(r["a_seat"])))
+    return results
+
+
+def _collector(
+    results: list[list[dict[str, Any]]], on_job: Callable[[int, list[dict[str, Any]]], None] | None
+) -> Callable[[int, list[dict[str, Any]]], None]:
+    def collect(i: int, rows: list[dict[str, Any]]) -> None:
+        results[i].extend(rows)
+        if on_job is not None:
+            on_job(i, rows)
+
+    return collect
+
+
+def _play_locally(
+    jobs: Sequence[Job], workers: int, collect: Callable[[int, list[dict[str, Any]]], None], bar: Any
+) -> None:
+    """Batched jobs in this process (the batched environment uses every core), the others over worker processes."""
+    for job in jobs:
+        if job.batched:
+            collect(*run_job(job, on_game=lambda: bar.update(1)))
+    by_game = [job for job in jobs if not job.batched]
+    if workers <= 1 or len(by_game) <= 1:
+        for i, rows in map(run_job, by_game):
+            collect(i, rows)
+            bar.update(len(rows))
+        return
+    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else None)
+    with context.Pool(min(workers, len(by_game)), initializer=ignore_interrupts) as pool:
+        for i, rows in pool.imap_unordered(run_job, by_game):
+            collect(i, rows)
+            bar.update(len(rows))
+
+
+def _loaded(agent: AgentLike, slot: int, game: str) -> AgentLike:
+    """A trained policy's spec as its loaded agent (loaded once per process); others stay names."""
+    trained = isinstance(agent, str) and game_of(game).trained_model(agent) is not None
+    return _agent(agent, slot, game) if trained else agent
+
+
+def _play_batched(
+    job: Job, a: AgentLike, b: AgentLike, on_game: Callable[[int, dict[str, Any]], None] | None = None
+) -> list[dict[str, Any]]:
+    """A job's games in the game's batched environment, each agent seeded per game as `play_game` does."""
+    rules = game_of(job.game)
+    seats = rules.seats
+    order = [(s, seat) for s in range(job.first_seed, job.first_seed + job.n_seeds) for seat in job.a_seats]
+    games = [(s, seat, agent_seed(s, seats.index(seat)), agent_seed(s, 1 - seats.index(seat))) for s, seat in order]
+    played = rules.play_batched(a, b, games, job.options, on_game=on_game)
+    rows = []
+    for (s, a_seat), out in zip(order, played, strict=True):
+        result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
+        rows.append({"pairing": job.pairing, "seed": s, "a_seat": a_seat, "result": result, **out})
+    return rows
+
+
+def ignore_interrupts() -> None:
+    """In a worker process: leave Ctrl-C to the parent, which stops the pool (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _progress_bar(total: int, enabled: bool) -> Any:
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", disable=not enabled, smoothing=0.1, dynamic_ncols=True)
+
+
+def check_games(games: int) -> None:
+    if not isinstance(games, int) or isinstance(games, bool) or games < 2 or games % 2:
+        raise ValueError(f"games must be an even number >= 2 (each deck seed is played in both seats), got {games!r}")
+
+
+def play_match(
+    agent_a: AgentLike,
+    agent_b: AgentLike,
+    games: int,
+    seed: int = 0,
+    options: OptionsLike = None,
+    workers: int = 1,
+    progress: bool = False,
+    game: GameLike = DEFAULT,
+) -> dict[str, Any]:
+    """Play `games` seat-balanced games of `game` of a against b and summarize them from a's view.
+
+    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a in the first seat then the second. Agents are
+    specs (the game's agent names) or `Agent` objects (distinct objects for a and b); objects are copied
+    into the worker processes when `workers > 1`. Returns `wins`, `draws`, `losses`, `games`,
+    `win_rate` (draws count as half a win), the Wilson 95% interval `ci_low`/`ci_high`, the same
+    counts per seat of a (`<seat>_wins`, ..., `<seat>_win_rate`) and per deck seed (`pairs_won_both`,
+    `pairs_split`, `pairs_lost_both`).
+    """
+    (rows,) = play_games([(agent_a, agent_b)], games, seed, options, workers, progress, game=game)
+    return summarize(rows, game_of(game).seats)
+
+
+def seat_advantage(
+    specs: Sequence[AgentLike],
+    games: int,
+    seed: int = 0,
+    options: OptionsLike = None,
+    workers: int = 1,
+    progress: bool = False,
+    game: GameLike = DEFAULT,
+) -> list[dict[str, Any]]:
+    """How often the first seat wins when both seats are played by the same agent, one entry per agent.
+
+    Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in both
+    seats, swapping the seats would replay the very same game. Returns `games`, `<first seat>_wins`, `draws`,
+    `<second seat>_wins`, `<first seat>_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
+    """
+    first, second = game_of(game).seats
+    out = []
+    for rows in play_games([(s, s) for s in specs], games, seed, options, workers, progress, mirrored=False,
+                           game=game):  # fmt: skip
+        wins = sum(r["winner"] == first for r in rows)
+        draws = sum(r["winner"] == "draw" for r in rows)
+        points = wins + 0.5 * draws
+        low, high = wilson(points, len(rows))
+        out.append({"games": len(rows), f"{first}_wins": wins, "draws": draws,
+                    f"{second}_wins": len(rows) - wins - draws, f"{first}_win_rate": points / len(rows),
+                    "ci_low": low, "ci_high": high})  # fmt: skip
+    return out

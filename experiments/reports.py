@@ -1,0 +1,176 @@
+"""An evaluation's results: its folder (written whole), its heatmap and its printed report.
+
+| file           | what                                                                                |
+|----------------|-------------------------------------------------------------------------------------|
+| `summary.json` | the configuration (the game and its options), every pairing's statistics, ratings, ladder, timing |
+| `pairings.csv` | one row per pairing                                                                 |
+| `games.csv`    | every game: pairing, seed, the agent in each seat, winner, final marker, decisions  |
+| `games.jsonl`  | every game's record, in `games.csv`'s order (the game's `replay` reads each)        |
+| `heatmap.png`  | the win-rate matrix with its intervals                                              |
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import shutil
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from experiments.cli import UserError
+from experiments.game import DEFAULT, describe, game_of
+from experiments.partial import Partial
+from experiments.runs import save_atomic, write_atomic, write_json
+from experiments.stats import anchor_note, anchored, oriented
+
+
+def write_results(
+    results: dict[str, Any], out_dir: str | Path, partial: Partial | None = None, overwrite: bool = False
+) -> Path:
+    """summary.json, pairings.csv, games.csv, games.jsonl (each game's record, in games.csv's order) and
+    heatmap.png in `out_dir`.
+
+    The folder is filled aside (in `partial`'s folder, or a new one) and renamed into place whole, so that it
+    appears complete or not at all; an existing `out_dir` is replaced only with `overwrite` (FileExistsError).
+    """
+    out = Path(out_dir)
+    if out.exists() and not overwrite:
+        raise FileExistsError(f"{out} exists already")
+    if partial is None:
+        partial = Partial(out, {})
+        partial.start()
+    folder = partial.folder
+    seats = game_of(results["config"].get("game", DEFAULT)).seats
+    try:
+        summary = {k: v for k, v in results.items() if k != "games"}
+        write_json(folder / "summary.json", summary)
+        write_atomic(folder / "pairings.csv", _csv(list(results["pairings"][0]), results["pairings"]))
+        games = []
+        for pairing, rows in zip(results["pairings"], results["games"], strict=True):
+            for r in rows:
+                ours = r["a_seat"] == seats[0]
+                first, second = (pairing["a"], pairing["b"]) if ours else (pairing["b"], pairing["a"])
+                games.append(
+                    {
+                        "pairing": f"{pairing['a']} vs {pairing['b']}",
+                        "seed": r["seed"],
+                        seats[0]: first,
+                        seats[1]: second,
+                        "winner": r["winner"],
+                        "score": r["score"],
+                        "decisions": r["decisions"],
+                    }
+                )
+        write_atomic(folder / "games.csv", _csv(["pairing", "seed", *seats, "winner", "score", "decisions"], games))
+        records = [json.dumps({"record": r["record"]}) for rows in results["games"] for r in rows]
+        write_atomic(folder / "games.jsonl", "".join(line + "\n" for line in records))  # the game's replay reads each
+        plot_heatmap(results, folder / "heatmap.png")
+    except BaseException:
+        if partial.what == {}:  # nothing to resume: leave nothing behind
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    return partial.finish(overwrite)
+
+
+def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
+    text = io.StringIO(newline="")
+    writer = csv.DictWriter(text, fieldnames=fields)
+    writer.writeheader()
+    writer.writerows(rows)
+    return text.getvalue()
+
+
+def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
+    """Row agent's win rate against the column agent, annotated with its Wilson 95% interval."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    labels = results["config"]["labels"]
+    rules = game_of(results["config"].get("game", DEFAULT))
+    n = len(labels)
+    rate = np.full((n, n), np.nan)
+    text = [[""] * n for _ in range(n)]
+    for i, a in enumerate(labels):
+        for j, b in enumerate(labels):
+            p = oriented(results["pairings"], a, b) if i != j else None
+            if p is not None:
+                rate[i, j] = p["win_rate"]
+                text[i][j] = f"{100 * p['win_rate']:.1f}%\n[{100 * p['ci_low']:.1f}, {100 * p['ci_high']:.1f}]"
+    fig, ax = plt.subplots(figsize=(1.9 * n + 2.5, 1.5 * n + 1.8))
+    image = ax.imshow(np.ma.masked_invalid(rate), cmap="RdBu", vmin=0.0, vmax=1.0)
+    ax.set_facecolor("0.85")
+    for i in range(n):
+        for j in range(n):
+            if text[i][j]:
+                dark = abs(rate[i, j] - 0.5) > 0.3
+                ax.text(j, i, text[i][j], ha="center", va="center", fontsize=9, color="white" if dark else "black")
+    shown = [rules.short_label(label) for label in labels]
+    ax.set_xticks(range(n), shown, rotation=30, ha="right")
+    ax.set_yticks(range(n), shown)
+    ax.set_xlabel("opponent")
+    ax.set_ylabel("agent")
+    cfg = results["config"]
+    ax.set_title(f"win rate (draws half), Wilson 95%\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
+    fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    fig.tight_layout()
+    save_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120))
+    plt.close(fig)
+
+
+def report(results: dict[str, Any]) -> str:
+    """The printed summary: pairings, ratings, the ladder."""
+    cfg = results["config"]
+    rules = game_of(cfg.get("game", DEFAULT))
+    seats = rules.seats
+    shown = {label: rules.short_label(label, 24) for label in cfg["labels"]}
+    names = [f"{shown[p['a']]} vs {shown[p['b']]}" for p in results["pairings"]]
+    width = max([28, *map(len, names)])
+    lines = [
+        f"round robin: {len(cfg['labels'])} agents, {cfg['games_per_pairing']} games per pairing "
+        f"(deck seeds {cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, both seats), {describe(rules, cfg)}",
+        f"{'pairing':<{width}} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} "
+        + " ".join(f"{'as ' + seat:>7}" for seat in seats),
+    ]
+    for name, p in zip(names, results["pairings"], strict=True):
+        lines.append(
+            f"{name:<{width}} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
+            f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]   "
+            + " ".join(f"{100 * p[f'{seat}_win_rate']:>6.1f}%" for seat in seats)
+        )
+    ratings = anchored(results["ratings"], rules)  # a folder written before ratings were anchored reads the same
+    ranked = sorted(ratings.items(), key=lambda kv: -kv[1])
+    lines.append(f"ratings (Bradley-Terry, Elo scale, {anchor_note(ratings, rules)}): "
+                 + ", ".join(f"{shown.get(k, k)} {v:+.0f}" for k, v in ranked))  # fmt: skip
+    if any(shown[label] != label for label in cfg["labels"]):
+        lines.append("agents: " + "; ".join(f"{shown[label]} = {label}" for label in cfg["labels"]
+                                            if shown[label] != label))  # fmt: skip
+    for rung in results["ladder"]:
+        verdict = "PASS" if rung["passed"] else "FAIL"
+        lines.append(
+            f"ladder: {rung['a']} beats {rung['b']} {100 * rung['win_rate']:.1f}% "
+            f"[{100 * rung['ci_low']:.1f}, {100 * rung['ci_high']:.1f}] over {rung['games']} games "
+            f"(bar {100 * rung['bar']:.0f}%): {verdict}"
+        )
+    rate = results["games_per_second"]
+    pace = f"{rate:.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s"  # search agents play under one a second
+    lines.append(f"time: {results['seconds']:.1f} s" + (f" ({pace})" if rate else ""))
+    return "\n".join(lines)
+
+
+def publish(results: dict[str, Any], out: Path, partial: Partial | None = None, overwrite: bool = False) -> Path:
+    """Write the results folder, print the report and where the folder is; UserError when it cannot be written."""
+    try:
+        out = write_results(results, out, partial, overwrite)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot write the results ({error.strerror or error})") from None
+    print(report(results))
+    print(f"results: {out}")
+    command = game_of(results["config"].get("game", DEFAULT)).replay_command
+    if command:
+        print(f"replay its games: {command.format(out=out)}")
+    return out
