@@ -39,20 +39,20 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 
 from suntzu_env import vec_core as core
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
+from suntzu_env.agent import Opponent, Policy
 from suntzu_env.engine import rng_seed
 from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action_warning
 from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options, check_choice, check_number, check_seed, is_integer
+from suntzu_env.players import agent_kind, make_agent
 from suntzu_env.policy_net import H_OFFSET, HEADER_SIZE, PolicyNet
 from suntzu_env.rules import SEATS, VARIANTS
 from suntzu_env.suntzu_v2 import observation_box
 from suntzu_env.threads import ThreadCount
 
 SEAT_MODES = ("alternate", "blue", "red")
-Policy = Callable[[np.ndarray, np.ndarray], Any]
-Opponent = str | Policy | Any  # a spec, a batched policy, or an object with act_batch or act
 OPPONENTS_HELP = (
     "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>'), a callable policy(observations[M, D], "
     "masks[M, A]) -> actions[M], an object with .act_batch(observations, masks) or .act(observation, mask)"
@@ -97,7 +97,7 @@ class SunTzuVecEnv(VecEnv):
     - `opponents`: one opponent for every env, a sequence of `n_envs` (env i always meets the i-th), or a
       mapping opponent -> weight (each new game draws its opponent with those weights from the env's seed).
       An opponent is an agent spec string (`random`, `greedy`, `heuristic` play compiled; other specs go
-      through `agents.make_agent`), a callable `policy(observations[M, D], masks[M, A]) -> actions[M]` (int8
+      through `suntzu_env.players.make_agent`), a callable `policy(observations[M, D], masks[M, A]) -> actions[M]` (int8
       masks, one batched call for every game waiting on it), or an object with `act_batch(observations, masks)`
       or `act(observation, mask)`. An agent whose `compiled_policy()` gives a policy network and whether it
       plays the argmax (`agents.ppo.PPOAgent`) plays in compiled code, sampling (when it samples) from each
@@ -231,8 +231,6 @@ class SunTzuVecEnv(VecEnv):
         """The slot of an agent spec: a compiled agent, or the agent it makes."""
         if spec in core.COMPILED_AGENTS:
             return _Slot(spec, spec, core.COMPILED_AGENTS.index(spec), None)
-        from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
-
         agent = make_agent(spec, seed=int(np.random.SeedSequence(self._seed).generate_state(1)[0]))
         if callable(getattr(agent, "observe_game", None)):
             raise ValueError(
@@ -708,10 +706,15 @@ class SunTzuVecEnv(VecEnv):
 
 
 def batchable(agent: Any) -> bool:
-    """Whether `play_batched` can play `agent`: a compiled baseline's spec, a `ppo:` or `rllib:` spec, or an object with
-    `act_batch` that does not search the game itself."""
+    """Whether `play_batched` can play `agent`: a compiled baseline's spec, the spec of a batched kind (`ppo:`,
+    `rllib:`: `AgentKind.batched`), or an object with `act_batch` that does not search the game itself."""
     if isinstance(agent, str):
-        return agent in core.COMPILED_AGENTS or agent.startswith(("ppo:", "rllib:"))
+        if agent in core.COMPILED_AGENTS:
+            return True
+        try:
+            return agent_kind(agent).batched
+        except ValueError:
+            return False
     return callable(getattr(agent, "act_batch", None)) and not callable(getattr(agent, "observe_game", None))
 
 
@@ -786,8 +789,6 @@ class _BatchedPlayer:
         self.actions = np.zeros(n, dtype=np.int64)
         if self.compiled < 0:
             if isinstance(agent, str):
-                from agents.registry import make_agent  # lazy: the Python agents load only when a spec names one
-
                 agent = make_agent(agent)
             self.policy: Policy = agent.act_batch
 

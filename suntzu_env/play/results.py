@@ -17,6 +17,7 @@ from typing import Any
 
 from agents import short_label
 from suntzu_env import Game
+from suntzu_env.stats import anchor_note, anchored
 
 RECORDS_FILE = "games.jsonl"
 MAX_PATH = 1000  # characters of a results path given by the page
@@ -77,8 +78,6 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
         ]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"results: {shown}/games.csv cannot be read: {error}") from None
-    from experiments.evaluate import anchor_note, anchored
-
     ratings = anchored(summary["ratings"]) if summary["ratings"] else {}
     return {
         "variant": summary["variant"],
