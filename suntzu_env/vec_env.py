@@ -383,11 +383,12 @@ class SunTzuVecEnv(VecEnv):
         self.reset_infos = [{} for _ in range(self.num_envs)]
         return self._obs
 
-    def _args(self, obs: np.ndarray) -> tuple[Any, ...]:
-        return (
-            self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished,
-            obs, self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf,
-            self._settings, self._adj, self._net_params, self._net_headers, self._work, self._weight,
+    def _batch(self, obs: np.ndarray) -> core.Batch:
+        """What the kernels play on (`vec_core.Batch`), the learners' observations written into `obs`."""
+        return core.Batch(
+            self._states, self._masks, self._table, self._phi, self._streams, self._actions, self._finished, obs,
+            self._terminal_obs, self._rewards, self._scratch, self._slot_agent, self._mix_cdf, self._settings,
+            self._adj, self._net_params, self._net_headers, self._work, self._weight,
         )  # fmt: skip
 
     def _run(
@@ -407,7 +408,7 @@ class SunTzuVecEnv(VecEnv):
             obs[others] = 0.0  # no game yet
         try:
             with self.threads.chosen():
-                kernel(first, second, *self._args(obs))
+                kernel(first, second, *self._batch(obs))
                 if self._any_policy:
                     self._serve_policies(obs)
         except BaseException:
@@ -439,7 +440,7 @@ class SunTzuVecEnv(VecEnv):
             if j >= 0:
                 raise ValueError(f"opponent {self._slots[slots[j]].name!r} played an illegal action: "
                                  f"{self._illegal_error(waiting[j], answers[j])}")  # fmt: skip
-            core.resume_games(waiting, answers, *self._args(obs))
+            core.resume_games(waiting, answers, *self._batch(obs))
 
     @staticmethod
     def _shaped_answers(slot: _Slot, answers: Any, m: int) -> np.ndarray:
