@@ -321,8 +321,8 @@ def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
 
     compiled = SunTzuVecEnv(4, opponents=PPOAgent(actor), seed=5, records=True)
     python = SunTzuVecEnv(4, opponents=FromPython(actor), seed=5, records=True)
-    assert compiled._slot_agent.tolist() == [core.AGENT_NET]
-    assert python._slot_agent.tolist() == [core.AGENT_POLICY]
+    assert compiled._slots.agents.tolist() == [core.AGENT_NET]
+    assert python._slots.agents.tolist() == [core.AGENT_POLICY]
     a, records_a = play(compiled, 150)
     b, records_b = play(python, 150)
     assert len(records_a) >= 4 and records_a == records_b
