@@ -1,76 +1,52 @@
-"""Agents by name: every entry point builds its players with `make_agent(spec)`."""
+"""The kinds of player this project adds to the package's registry (`suntzu_env.players`): `ismcts`, `ppo:` and
+`rllib:`, each an `AgentKind` that `pyproject.toml` declares as an entry point of `suntzu_env.agents`. The
+registry's functions are re-exported here, so `agents.make_agent(spec)` is `suntzu_env.players.make_agent`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from suntzu_env.agent import Agent, AgentKind
+from suntzu_env.baselines.players import BASELINE_KINDS
+from suntzu_env.players import check_spec, make_agent, valid_specs
 
-from agents.base import Agent, RandomAgent
-from agents.greedy import GreedyAgent
-from agents.heuristic import HeuristicAgent
-from agents.ismcts import ISMCTSAgent
-
-AGENTS: dict[str, Callable[[int | None], Agent]] = {
-    "random": RandomAgent,
-    "greedy": GreedyAgent,
-    "heuristic": HeuristicAgent,
-    "ismcts": ISMCTSAgent,
-}
-AGENT_NAMES: tuple[str, ...] = tuple(AGENTS)
 PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
 POLICY_PREFIXES = (PPO_PREFIX, RLLIB_PREFIX)  # trained policies, loaded from a path
 ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
 
 
-def valid_specs() -> str:
-    """The accepted agent specs, for error messages and `--help`."""
-    return (
-        ", ".join(AGENT_NAMES) + f", {ISMCTS_PREFIX}<iterations>, {PPO_PREFIX}<path-to-model>, or "
-        f"{RLLIB_PREFIX}<checkpoint>"
-    )
-
-
-def _iterations(spec: str) -> int:
+def _iterations(text: str) -> int:
     """The iterations of an `ismcts:<iterations>` spec; ValueError unless a whole number >= 1."""
-    text = spec[len(ISMCTS_PREFIX) :]
     if not (text.isascii() and text.isdigit()) or int(text) < 1:  # "٣" is a digit to str.isdigit
-        raise ValueError(f"agent {spec!r}: iterations must be a whole number >= 1; valid: {valid_specs()}")
+        raise ValueError("iterations must be a whole number >= 1")
     return int(text)
 
 
-def check_spec(spec: str) -> None:
-    """Raise ValueError unless `spec` names an agent (without loading any model)."""
-    if not isinstance(spec, str):
-        raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {valid_specs()}")
-    if spec in AGENTS:
-        return
-    if any(spec.startswith(prefix) and spec[len(prefix) :] for prefix in POLICY_PREFIXES):
-        return
-    if spec.startswith(ISMCTS_PREFIX):
-        _iterations(spec)
-        return
-    raise ValueError(f"unknown agent {spec!r}; valid: {valid_specs()}")
+def _ismcts(argument: str | None, seed: int | None) -> Agent:
+    from agents.ismcts import ISMCTSAgent
+
+    return ISMCTSAgent(seed) if argument is None else ISMCTSAgent(seed, iterations=_iterations(argument))
 
 
-def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """Build the agent named by `spec`: `random`, `greedy`, `heuristic`, `ismcts`, `ismcts:<iterations>` or
-    `ppo:<path-to-model>` or `rllib:<checkpoint>`.
+def _ppo(argument: str | None, seed: int | None) -> Agent:
+    from agents.ppo import load_ppo_agent  # torch only when a model is loaded
 
-    `ppo:` agents come from `agents.ppo.load_ppo_agent`, imported only then, so that importing
-    `agents` never imports torch.
-    """
-    check_spec(spec)
-    if spec.startswith(PPO_PREFIX):
-        from agents.ppo import load_ppo_agent  # lazy: torch only when asked for
+    return load_ppo_agent(str(argument), seed)
 
-        return load_ppo_agent(spec[len(PPO_PREFIX) :], seed)
-    if spec.startswith(RLLIB_PREFIX):
-        from agents.rllib import load_rllib_agent  # lazy: RLlib only when asked for
 
-        return load_rllib_agent(spec[len(RLLIB_PREFIX) :], seed)
-    if spec.startswith(ISMCTS_PREFIX):
-        return ISMCTSAgent(seed, iterations=_iterations(spec))
-    return AGENTS[spec](seed)
+def _rllib(argument: str | None, seed: int | None) -> Agent:
+    from agents.rllib import load_rllib_agent
+
+    return load_rllib_agent(str(argument), seed)
+
+
+ISMCTS = AgentKind("ismcts", _ismcts, argument="<iterations>", check=_iterations)
+PPO = AgentKind("ppo", _ppo, argument="<path-to-model>", bare=False, batched=True)
+RLLIB = AgentKind("rllib", _rllib, argument="<checkpoint>", bare=False, batched=True)
+AGENT_KINDS: tuple[AgentKind, ...] = (ISMCTS, PPO, RLLIB)  # pyproject.toml's entry points name each
+
+
+AGENT_NAMES: tuple[str, ...] = tuple(kind.name for kind in (*BASELINE_KINDS, *AGENT_KINDS) if kind.bare)
 
 
 def short_label(spec: str, width: int = 28) -> str:
@@ -92,3 +68,17 @@ def short_label(spec: str, width: int = 28) -> str:
         return spec
     head = (width - 1) // 2
     return f"{spec[:head]}…{spec[len(spec) - (width - 1 - head) :]}"
+
+
+__all__ = [
+    "AGENT_KINDS",
+    "AGENT_NAMES",
+    "ISMCTS_PREFIX",
+    "POLICY_PREFIXES",
+    "PPO_PREFIX",
+    "RLLIB_PREFIX",
+    "check_spec",
+    "make_agent",
+    "short_label",
+    "valid_specs",
+]

@@ -6,81 +6,35 @@ agent a's seat and result (+1, 0, -1), or the pairings' summaries.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
+import suntzu_env.stats as stats
 from experiments.game import DEFAULT, GameLike, game_of
-
-Z95 = 1.959963984540054  # the 97.5% quantile of the standard normal
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a proportion (`successes` may count draws as halves)."""
-    if n <= 0:
-        return 0.0, 1.0
-    p = successes / n
-    centre = p + z * z / (2 * n)
-    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
-    denom = 1 + z * z / n
-    low = 0.0 if p <= 0 else max(0.0, (centre - spread) / denom)
-    high = 1.0 if p >= 1 else min(1.0, (centre + spread) / denom)
-    return low, high
+from suntzu_env.stats import wilson
 
 
 def rating_anchor(names: Sequence[str], game: GameLike = DEFAULT) -> str | None:
     """The agent rated 0: the game's `rating_anchor` when it is rated, else None (then the ratings' mean is 0)."""
-    anchor = game_of(game).rating_anchor
-    return anchor if anchor in names else None
+    return stats.rating_anchor(names, game_of(game).rating_anchor)
 
 
 def anchored(ratings: dict[str, float], game: GameLike = DEFAULT) -> dict[str, float]:
-    """Ratings shifted so that `rating_anchor` is 0 (with no anchor: so that their mean is 0)."""
-    anchor = rating_anchor(list(ratings), game)
-    zero = ratings[anchor] if anchor else sum(ratings.values()) / len(ratings) if ratings else 0.0
-    return {name: value - zero for name, value in ratings.items()}
+    """Ratings shifted so that the game's `rating_anchor` is 0 (with no anchor: so that their mean is 0)."""
+    return stats.anchored(ratings, game_of(game).rating_anchor)
 
 
 def anchor_note(ratings: dict[str, float], game: GameLike = DEFAULT) -> str:
     """How ratings are anchored, for a report: '<anchor> = 0' or 'mean 0, <anchor> not rated'."""
-    anchor, wanted = rating_anchor(list(ratings), game), game_of(game).rating_anchor
-    return f"{anchor} = 0" if anchor else f"mean 0, {wanted} not rated" if wanted else "mean 0"
+    return stats.anchor_note(ratings, game_of(game).rating_anchor)
 
 
 def bradley_terry(
     names: Sequence[str], pairings: Sequence[dict[str, Any]], iterations: int = 1000, game: GameLike = DEFAULT
 ) -> dict[str, float]:
-    """Bradley-Terry strengths of the agents on the Elo scale (400 log10), the game's rating anchor at 0 when it
-    is rated, else mean 0 (`anchored`).
-
-    Draws count as half a win each way; one virtual drawn game per pairing keeps the ratings
-    finite when a pairing is one-sided.
-    """
-    index = {name: i for i, name in enumerate(names)}
-    n = len(names)
-    won = [[0.0] * n for _ in range(n)]
-    played = [[0.0] * n for _ in range(n)]
-    for pairing in pairings:
-        i, j = index[pairing["a"]], index[pairing["b"]]
-        a_points = pairing["wins"] + 0.5 * pairing["draws"] + 0.5
-        b_points = pairing["losses"] + 0.5 * pairing["draws"] + 0.5
-        won[i][j] += a_points
-        won[j][i] += b_points
-        played[i][j] += a_points + b_points
-        played[j][i] += a_points + b_points
-    strength = [1.0] * n
-    for _ in range(iterations):
-        new = []
-        for i in range(n):
-            denom = sum(played[i][j] / (strength[i] + strength[j]) for j in range(n) if j != i and played[i][j])
-            new.append(sum(won[i]) / denom if denom else strength[i])
-        mean_log = sum(math.log(s) for s in new) / n
-        new = [s / math.exp(mean_log) for s in new]
-        done = max(abs(a - b) for a, b in zip(new, strength, strict=True)) < 1e-12
-        strength = new
-        if done:
-            break
-    return anchored({name: 400.0 * math.log10(strength[index[name]]) for name in names}, game)
+    """Bradley-Terry ratings on the Elo scale (`suntzu_env.stats.bradley_terry`), the game's rating anchor at 0
+    when it is rated, else mean 0."""
+    return stats.bradley_terry(names, pairings, game_of(game).rating_anchor, iterations)
 
 
 def summarize(rows: Sequence[dict[str, Any]], seats: Sequence[str]) -> dict[str, Any]:

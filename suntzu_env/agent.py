@@ -1,12 +1,16 @@
-"""The agent protocol: what every player of Sun Tzu implements, declared once for the whole package.
+"""The agent protocol and its types, declared once for the whole package: `Agent` (what every player of Sun Tzu
+implements), `Policy` and `Opponent` (what an environment plays against) and `AgentKind` (a kind of player that
+specs name, as `suntzu_env.players` registers them).
 
-The scripted agents (`agents`), the learned ones (`agents.ppo`), the opponent inside `SunTzuGymEnv` and
-the evaluation and play front-ends all speak it.
+The scripted agents (`suntzu_env.baselines.players`), the search and the learned ones (`agents`), the opponent
+inside `SunTzuGymEnv` and `SunTzuVecEnv`, and the evaluation and play front-ends all speak it.
 """
 
 from __future__ import annotations
 
-from typing import Protocol, runtime_checkable
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -24,6 +28,9 @@ class Agent(Protocol):
     the current `Game` first (`suntzu_env.protocol.ask` does both). It must use that game only through
     `game.sample_determinization(seat, ...)` (`suntzu_env.determinize`), which shows nothing the seat may
     not know (R9).
+
+    An agent that decides for many games at once also has `act_batch(observations[M, D], masks[M, A]) ->
+    actions[M]`; the batched environment asks it once per opponent round.
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...
@@ -31,4 +38,31 @@ class Agent(Protocol):
     def reset(self, seed: int | None = None) -> None: ...
 
 
-__all__ = ["Agent"]
+Policy = Callable[[np.ndarray, np.ndarray], Any]
+"""A policy as a function: `(observation, mask) -> action`, or in a batched environment
+`(observations[M, D], masks[M, A]) -> actions[M]`."""
+
+Opponent = str | Agent | Policy
+"""What an environment plays against: an agent spec (`make_agent`), an `Agent` (or any object with `act` or
+`act_batch`), or a `Policy`."""
+
+
+@dataclass(frozen=True)
+class AgentKind:
+    """A kind of player that specs name: `name` alone (when `bare`) and/or `name:<argument>` (when `argument`
+    describes one, e.g. "<path-to-model>").
+
+    `make(argument, seed)` builds the agent (argument None for the bare name); `check(argument)` raises
+    ValueError, saying why, for an argument `make` would refuse, without loading anything. `batched`: its
+    agents have `act_batch` and do not search the game, so batched play can play them.
+    """
+
+    name: str
+    make: Callable[[str | None, int | None], Agent]
+    argument: str | None = None
+    bare: bool = True
+    check: Callable[[str], None] | None = None
+    batched: bool = False
+
+
+__all__ = ["Agent", "AgentKind", "Opponent", "Policy"]

@@ -1,4 +1,4 @@
-"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--envs`, `--threads`, `--no-train`, ...).
+"""Benchmarks: `python -m suntzu_env.bench` (`--games`, `--seconds`, `--envs`, `--threads`, ...).
 
 Reports the numba compile (or cache load) time separately, then random-legal play: whole games and
 decisions per second in compiled code (one game at a time, one core), decision steps per second
@@ -7,11 +7,10 @@ observation and action mask built at every step, the compiled scripted agents' d
 core) on the observations of random-play positions, and learner steps per second through the batched
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
 plays random legal actions, chosen by the compiled `random`; observations and masks built), and against `random`
-through `SunTzuVectorEnv`, Gymnasium's vector API, whose infos are arrays instead of one dict per env. Last (unless
-`--no-train`), the default training's `MaskablePPO` learning on its batched environment and on a zero-cost
-`VecEnv` of random observations and masks, side by side (`python -m experiments.bench`, which takes the
-training's flags): the stub is the limit the environment is measured against. `--connect-four` measures PettingZoo's own
-`connect_four_v3` raw environment like the AEC environment, for reference.
+through `SunTzuVectorEnv`, Gymnasium's vector API, whose infos are arrays instead of one dict per env.
+`--connect-four` measures PettingZoo's own `connect_four_v3` raw environment like the AEC environment, for reference.
+The training's speed against its limit is the experiments' own benchmark, `python -m experiments.bench` (the
+package measures the game and its environments only, and never imports the experiments).
 """
 
 from __future__ import annotations
@@ -220,7 +219,8 @@ def check_args(args: argparse.Namespace) -> str | None:
 
 
 def report_contention(args: argparse.Namespace) -> None:
-    """`--contention`: the batched env's and the training's speed, quiet and beside a competing busy process."""
+    """`--contention`: the batched env's speed, quiet and beside a competing busy process (the training's:
+    `python -m experiments.bench --contention`)."""
     found = bench_contention(args.seconds, args.envs)
     print(f"SunTzuVecEnv, {args.envs} games vs random, learner steps/s (median of {len(found['1 quiet'])} rounds):")
     median = {key: statistics.median(rates) for key, rates in found.items()}
@@ -228,10 +228,6 @@ def report_contention(args: argparse.Namespace) -> None:
         print(f"  {key:>10}: {median[key]:>12,.0f}  ({', '.join(f'{r:,.0f}' for r in rates)})")
     for load in ("quiet", "busy"):
         print(f"  {load}: the default (auto) gives {median[f'auto {load}'] / median[f'1 {load}']:.2f}x one thread")
-    if args.train:
-        from experiments.bench import run as bench_training  # the training's own setup, default settings
-
-        bench_training(["--no-progress-bar", "--contention"])
 
 
 def report_openspiel(seconds: float, rounds: int = 3) -> None:
@@ -259,15 +255,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--contention",
         action="store_true",
-        help="only the contention benchmark: the batched env (and, with --train, the default training) quiet and "
-        "beside a competing busy process, on one thread and on the default",
-    )
-    parser.add_argument(
-        "--train",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="time the default training against a zero-cost stub environment (python -m experiments.bench; "
-        "needs the train extra)",
+        help="only the contention benchmark: the batched env quiet and beside a competing busy process, on one "
+        "thread and on the default",
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
@@ -323,13 +312,6 @@ def main(argv: list[str] | None = None) -> None:
         f"SunTzuVectorEnv (Gymnasium's vector API: no per-env info dicts), the same against random: {rate:,.0f} "
         "learner steps/s"
     )
-    if args.train:
-        try:
-            from experiments.bench import run as bench_training  # the training's own setup, default settings
-        except ImportError as error:  # torch or Stable-Baselines3 missing
-            print(f'training: skipped, it needs the train extra (pip install -e ".[train]"): {error}')
-        else:
-            bench_training(["--no-progress-bar"])
     if args.connect_four:
         from pettingzoo.classic import connect_four_v3
 

@@ -10,7 +10,6 @@ it too. `EnvSettings` is the one declaration of the environments' arguments.
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field, fields
@@ -29,18 +28,13 @@ from suntzu_env.options import (
     check_number,
     check_seed,
 )
+from suntzu_env.render import HUMAN_EXTRA, PYGAME_MISSING, pygame_installed
 from suntzu_env.rules import SEATS
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
-HUMAN_EXTRA = 'pip install "suntzu-env[human]"'  # pygame (pygame-ce) for render_mode="human"
 ILLEGAL_ACTION_MODES = ("raise", "loss")
 RESET_OPTIONS: tuple[str, ...] = ()  # the keys `reset(options=...)` understands: none so far
-
-
-def pygame_installed() -> bool:
-    """Whether pygame (or pygame-ce, which installs the same `pygame` package) can be imported."""
-    return importlib.util.find_spec("pygame") is not None
 
 
 def render_modes() -> list[str]:
@@ -52,7 +46,7 @@ def render_modes() -> list[str]:
 def require_pygame() -> None:
     """Raise a one-line ModuleNotFoundError naming the extra where pygame is missing."""
     if not pygame_installed():
-        raise ModuleNotFoundError(f'render_mode="human" needs pygame, which the human extra installs: {HUMAN_EXTRA}')
+        raise ModuleNotFoundError(PYGAME_MISSING)
 
 
 class IllegalActionWarning(UserWarning):

@@ -10,7 +10,7 @@ import numpy as np
 from gymnasium import spaces
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.agent import Agent
+from suntzu_env.agent import Agent, Opponent
 from suntzu_env.episode import EnvSettings, check_reset, render_modes
 from suntzu_env.options import Options, check_choice
 from suntzu_env.protocol import hand_game
@@ -20,8 +20,6 @@ from suntzu_env.suntzu_v2 import EnvFace, observation_box
 
 ENV_ID = "SunTzu-v2"
 SEAT_CHOICES = ("blue", "red", "random")
-
-Opponent = Agent | Callable[[np.ndarray, np.ndarray], int] | str
 
 
 def _check_opponent(opponent: Any) -> None:
@@ -33,10 +31,10 @@ def _check_opponent(opponent: Any) -> None:
 
 
 def resolve_opponent(opponent: Opponent, seed: int) -> Agent | Callable[[np.ndarray, np.ndarray], int]:
-    """A playable opponent: spec strings go through `agents.make_agent(spec, seed=...)`."""
+    """A playable opponent: spec strings go through the registry, `suntzu_env.players.make_agent(spec, seed=...)`."""
     if not isinstance(opponent, str):
         return opponent
-    from agents.registry import make_agent  # lazy: the scripted agents load only when a spec names one
+    from suntzu_env.players import make_agent  # lazy: the scripted agents load only when a spec names one
 
     return make_agent(opponent, seed=seed)
 
@@ -92,7 +90,8 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
 
     `opponent`: a callable `(observation, action_mask) -> action`, an object with
     `.act(observation, action_mask)` (its `.reset(seed)`, if any, is called at every reset), or an agent spec
-    string resolved at the first reset through `agents.make_agent(spec, seed=...)`. It sees its own seat's
+    string resolved at the first reset through `suntzu_env.players.make_agent(spec, seed=...)` (the registry
+    `agents.make_agent` is). It sees its own seat's
     observation and mask.
     `set_opponent` swaps it, e.g. from a training loop through `VecEnv.env_method("set_opponent", ...)`.
 

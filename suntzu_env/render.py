@@ -14,6 +14,7 @@ Images are drawn with Pillow and shown in a pygame window for `render_mode="huma
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sys
 from typing import Any
@@ -236,6 +237,15 @@ def board_text(s: np.ndarray, seat: int | None = None) -> str:
 # ---------------------------------------------------------------- image
 
 WIDTH, HEIGHT = 960, 600
+HUMAN_EXTRA = 'pip install "suntzu-env[human]"'  # pygame (pygame-ce) for render_mode="human"
+PYGAME_MISSING = f'render_mode="human" needs pygame, which the human extra installs: {HUMAN_EXTRA}'
+
+
+def pygame_installed() -> bool:
+    """Whether pygame (or pygame-ce, which installs the same `pygame` package) can be imported."""
+    return importlib.util.find_spec("pygame") is not None
+
+
 COLORS = {
     "paper": (244, 238, 222),
     "ink": (40, 36, 32),
@@ -352,9 +362,8 @@ class HumanWindow:
         self._clock: Any = None
 
     def show(self, image: np.ndarray) -> None:
-        from suntzu_env.episode import require_pygame
-
-        require_pygame()
+        if not pygame_installed():
+            raise ModuleNotFoundError(PYGAME_MISSING)
         import pygame
 
         if self._screen is None:

@@ -7,16 +7,15 @@ learner's observation (`suntzu_env.observation.encode_observation`) and its mask
 opponent is a policy, evaluated in Python for all such games at once, stops where that opponent is asked
 (`waiting`), and `resume_games` goes on once its answers are in.
 
-Per game the integers live in one row of `table` (columns `T_*`), so that the whole batch is a handful of
-arrays: `states` (N, S), `masks` (N, A), `table` (N, T), `phi` (N,), `streams` (N,), `actions` (N, C) with
-`finished` (N, C) (the actions of the game in progress and of the last finished one), and the outputs
-`obs`, `terminal_obs` (N, D), `rewards` (N,), with `scratch` (N, D) for the compiled opponents' observations.
-`settings` is (variant, events, seat mode); `adj` the map. Opponents that are policy networks play in compiled
-code too (`suntzu_env.policy_net`): `net_params` holds their packed parameters, `net_headers` (slots, H) each
-slot's net, and `work` (N, W) the scratch of their forward passes.
+What the kernels play on is declared once, as the named tuple `Batch` (the games' arrays, the opponents' and the
+settings); per game the integers live in one row of its `table`, whose columns are declared once too
+(`TABLE_FIELDS`, numbered as `suntzu_env.layout` numbers the state's fields). Opponents that are policy networks
+play in compiled code too (`suntzu_env.policy_net`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange
@@ -24,34 +23,69 @@ from numba import njit, prange
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act
 from suntzu_env.engine import init_state, projected_marker, random_action, result, rng_seed, side_to_act, step
-from suntzu_env.layout import SCORE
+from suntzu_env.layout import SCORE, Field, append_field
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.policy_net import net_act
 from suntzu_env.tables import OFFENDER_BIT, episode_over, shaping_potential, shaping_term, step_reward
 
 RECORD_CAPACITY = 1024  # decisions a game's record may hold: several times the longest game (about 200)
 
-# Columns of the per-game table.
-T_N_LEGAL = 0  # legal answers of the pending decision (0: the game is over)
-T_LEARNER = 1  # the learner's side in the game in progress: 0 blue, 1 red
-T_STAGE = 2  # where the step stands, one of the S_* below
-T_SLOT = 3  # the opponent slot of the game in progress
-T_FIXED_SLOT = 4  # the opponent slot of every game of this env, -1: drawn from the mix at each new game
-T_GAME_SEED = 5  # the game's deck seed
-T_REC_LEN = 6  # actions recorded in the game in progress
-T_AGENT_RNG = 7  # the compiled opponent's generator (one int64, the engine's generator state)
-T_DONE = 8  # 1 when this step ended an episode
-T_ILLEGAL = 9  # 1 when that end was the learner's illegal action
-T_WAITING = 10  # 1 while a policy opponent must answer
-T_FIN_LEN = 11  # the last finished game: actions recorded, deck seed, learner's side, result, opponent slot
-T_FIN_SEED = 12
-T_FIN_LEARNER = 13
-T_FIN_RESULT = 14
-T_FIN_SLOT = 15
-T_NEXT_SEAT = 16  # the learner's side in the next game (seat mode "alternate")
-T_FIN_SCORE = 17  # the last finished game's final marker, + toward blue
-T_IDLE = 18  # 1: the env sits out every step (a fixed set of games is played out) until a game is started in it
-TABLE_COLUMNS = 19
+# Columns of the per-game table, in order.
+TABLE_FIELDS: list[Field] = []
+
+
+def _column(name: str, doc: str) -> int:
+    return append_field(TABLE_FIELDS, name, 1, doc)
+
+
+T_N_LEGAL = _column("n_legal", "legal answers of the pending decision (0: the game is over)")
+T_LEARNER = _column("learner", "the learner's side in the game in progress: 0 blue, 1 red")
+T_STAGE = _column("stage", "where the step stands, one of the S_* below")
+T_SLOT = _column("slot", "the opponent slot of the game in progress")
+T_FIXED_SLOT = _column("fixed_slot", "the opponent slot of every game of this env, -1: drawn from the mix")
+T_GAME_SEED = _column("game_seed", "the game's deck seed")
+T_REC_LEN = _column("rec_len", "actions recorded in the game in progress")
+T_AGENT_RNG = _column("agent_rng", "the compiled opponent's generator (one int64, the engine's generator state)")
+T_DONE = _column("done", "1 when this step ended an episode")
+T_ILLEGAL = _column("illegal", "1 when that end was the learner's illegal action")
+T_WAITING = _column("waiting", "1 while a policy opponent must answer")
+T_FIN_LEN = _column("fin_len", "the last finished game: actions recorded")
+T_FIN_SEED = _column("fin_seed", "the last finished game's deck seed (-1: none yet)")
+T_FIN_LEARNER = _column("fin_learner", "the last finished game's learner side")
+T_FIN_RESULT = _column("fin_result", "the last finished game's result")
+T_FIN_SLOT = _column("fin_slot", "the last finished game's opponent slot")
+T_NEXT_SEAT = _column("next_seat", "the learner's side in the next game (seat mode 'alternate')")
+T_FIN_SCORE = _column("fin_score", "the last finished game's final marker, + toward blue")
+T_IDLE = _column("idle", "1: the env sits out every step until a game is started in it")
+TABLE_COLUMNS = len(TABLE_FIELDS)
+
+
+class Batch(NamedTuple):
+    """What the kernels play on, declared once: N games' arrays, the opponents' and the settings. The kernels take
+    these as their last arguments, in this order (`SunTzuVecEnv` passes `*batch`; `tests/test_vec_env.py` checks
+    every kernel's parameters against the fields): numba 0.68 did not keep writes made through a named tuple's arrays
+    inside a `prange` loop, so the compiled code takes the arrays themselves."""
+
+    states: np.ndarray  # (N, S) the games' states
+    masks: np.ndarray  # (N, A) int8, the pending decision's legal actions
+    table: np.ndarray  # (N, TABLE_COLUMNS) int64, the per-game integers (`TABLE_FIELDS`)
+    phi: np.ndarray  # (N,) the shaping potential of the learner's last state
+    streams: np.ndarray  # (N,) uint64, each env's generator of seeds (`draw`)
+    actions: np.ndarray  # (N, C) int16, the actions of the game in progress
+    finished: np.ndarray  # (N, C) int16, the actions of the last finished game
+    obs: np.ndarray  # (N, D) float32, the learners' observations (written)
+    terminal_obs: np.ndarray  # (N, D) float32, the learner's last observation of a finished game
+    rewards: np.ndarray  # (N,) float32
+    scratch: np.ndarray  # (N, D) float32, the compiled opponents' observations
+    slot_agent: np.ndarray  # (slots,) int64, each opponent slot's agent (`COMPILED_AGENTS` id, AGENT_*)
+    mix_cdf: np.ndarray  # (slots,) float64, the opponent mix's cumulative weights
+    settings: np.ndarray  # (variant, events, seat mode) int64
+    adj: np.ndarray  # the map
+    net_params: np.ndarray  # float32, the policy networks' packed parameters (`suntzu_env.policy_net`)
+    net_headers: np.ndarray  # (slots, H) int64, each slot's net
+    work: np.ndarray  # (N, W) float32, the scratch of the networks' forward passes
+    weight: float  # the shaping weight w
+
 
 # Stages of a step.
 S_PLAY = 0  # the learner has acted: opponents to answer, then the reward
@@ -200,7 +234,8 @@ def run_game(
 ) -> None:
     """Play env i on until the learner must act (its observation written) or a policy opponent must answer.
 
-    Inlined into the kernels' loops (passing its 18 arrays to a call cost about a tenth of the step).
+    Inlined into the kernels' loops (passing its 18 arrays to a call cost about a tenth of the step); its arrays
+    are `Batch`'s.
 
     After the learner's action (stage S_PLAY) the opponent answers, then the step is settled as
     `Episode.settle` does: the result, the shaping w·(Φ(s') − Φ(s)) toward the learner, the end; at the end the
@@ -418,4 +453,6 @@ __all__ = [
     "N_ACTIONS",
     "OBSERVATION_SIZE",
     "RECORD_CAPACITY",
+    "TABLE_FIELDS",
+    "Batch",
 ]

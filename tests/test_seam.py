@@ -22,7 +22,7 @@ TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subpro
 # What the experiments may import of the package: the seam, the registry and the thread control, which know no
 # game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in
 # compiled code), which is no game's agent. A game's own modules and agents are reached through its GameRules.
-ALLOWED = ("suntzu_env.protocol", "suntzu_env.games", "suntzu_env.threads", "agents.ppo")
+ALLOWED = ("suntzu_env.protocol", "suntzu_env.games", "suntzu_env.threads", "suntzu_env.stats", "agents.ppo")
 TITLES = ("Sun Tzu", "Bin'Fa", "binfa")  # the games as people name them
 
 

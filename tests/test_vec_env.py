@@ -321,8 +321,8 @@ def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
 
     compiled = SunTzuVecEnv(4, opponents=PPOAgent(actor), seed=5, records=True)
     python = SunTzuVecEnv(4, opponents=FromPython(actor), seed=5, records=True)
-    assert compiled._slot_agent.tolist() == [core.AGENT_NET]
-    assert python._slot_agent.tolist() == [core.AGENT_POLICY]
+    assert compiled._slots.agents.tolist() == [core.AGENT_NET]
+    assert python._slots.agents.tolist() == [core.AGENT_POLICY]
     a, records_a = play(compiled, 150)
     b, records_b = play(python, 150)
     assert len(records_a) >= 4 and records_a == records_b
@@ -530,3 +530,19 @@ def test_functions_inlined_into_the_kernels_raise_nothing_themselves() -> None:
                 raising = [n for n in ast.walk(node) if isinstance(n, ast.Raise | ast.Assert)]
                 assert not raising, f"{path.name}: {node.name} raises in its own body (line {raising[0].lineno})"
     assert inlined >= 5  # run_game, compiled_action, step, advance, random_action, ...
+
+
+def test_the_kernels_take_the_batch_as_declared() -> None:
+    """`vec_core.Batch` declares what the kernels play on once: each kernel (and `run_game`, inlined into them)
+    takes its fields as its last parameters, in the declaration's order, which is how `SunTzuVecEnv` passes them
+    (`*batch`); the table's columns are numbered by their declaration (`TABLE_FIELDS`)."""
+    from suntzu_env import vec_core as core
+
+    fields = list(core.Batch._fields)
+    assert [f.offset for f in core.TABLE_FIELDS] == list(range(core.TABLE_COLUMNS))
+    assert len({f.name for f in core.TABLE_FIELDS}) == core.TABLE_COLUMNS
+    tree = ast.parse(Path(core.__file__).read_text())
+    functions = {n.name: n for n in tree.body if isinstance(n, ast.FunctionDef)}
+    for name in ("step_games", "resume_games", "start_games", "run_game"):
+        params = [a.arg for a in functions[name].args.args]
+        assert params[-len(fields) :] == fields, name

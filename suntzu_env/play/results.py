@@ -17,6 +17,8 @@ from typing import Any
 
 from agents import short_label
 from suntzu_env import Game
+from suntzu_env.stats import anchor_note, anchored
+from suntzu_env.suntzu_game import SUNTZU
 
 RECORDS_FILE = "games.jsonl"
 MAX_PATH = 1000  # characters of a results path given by the page
@@ -77,9 +79,7 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
         ]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"results: {shown}/games.csv cannot be read: {error}") from None
-    from experiments.evaluate import anchor_note, anchored
-
-    ratings = anchored(summary["ratings"]) if summary["ratings"] else {}
+    ratings = anchored(summary["ratings"], SUNTZU.rating_anchor) if summary["ratings"] else {}
     return {
         "variant": summary["variant"],
         "events": summary["events"],
@@ -88,7 +88,7 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
         "labels": {label: short_label(label) for label in summary["agents"]},  # for reading: the header, tables
         "pairings": summary["pairings"],  # each with its win rate for `a` and Wilson 95% interval
         "ratings": ratings,
-        "rating_anchor": anchor_note(ratings) if ratings else None,
+        "rating_anchor": anchor_note(ratings, SUNTZU.rating_anchor) if ratings else None,
     }
 
 

@@ -1,0 +1,92 @@
+"""Players by name: the one registry every environment and front-end builds its players with, `make_agent(spec)`.
+
+A spec is a kind's name (`random`, `heuristic`, `ismcts`) or a kind's name and an argument after a colon
+(`ismcts:200`, `ppo:runs/x`). The scripted baselines `random`, `greedy` and `heuristic` are built in
+(`suntzu_env.baselines.players`); every other kind is an `AgentKind` that an installed distribution declares
+as an entry point of the group `suntzu_env.agents` (this project's `pyproject.toml` declares `ismcts`, `ppo`
+and `rllib`, from `agents.registry`). The entry points are read from the installed metadata when a spec first
+needs them, so the package never imports the players built on top of it; a reinstall (`pip install -e .`)
+is what makes a newly declared kind known.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.metadata
+
+from suntzu_env.agent import Agent, AgentKind
+from suntzu_env.baselines.players import BASELINE_KINDS
+
+ENTRY_POINT_GROUP = "suntzu_env.agents"
+
+
+@functools.cache
+def _installed() -> tuple[AgentKind, ...]:
+    """The kinds installed distributions declare as entry points of `suntzu_env.agents`, by name."""
+    kinds = []
+    for point in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        kind = point.load()
+        if not isinstance(kind, AgentKind) or kind.name != point.name:
+            raise TypeError(f"entry point {point.name} = {point.value!r} ({ENTRY_POINT_GROUP}) is not the AgentKind "
+                            f"{point.name!r}")  # fmt: skip
+        kinds.append(kind)
+    return tuple(kinds)
+
+
+def agent_kinds() -> dict[str, AgentKind]:
+    """Every kind of player by name: the built-in baselines first, then the installed kinds."""
+    kinds = {kind.name: kind for kind in BASELINE_KINDS}
+    for kind in _installed():
+        kinds.setdefault(kind.name, kind)
+    return kinds
+
+
+def agent_names() -> tuple[str, ...]:
+    """The specs that are a name alone: `random`, `greedy`, `heuristic`, then the installed kinds'."""
+    return tuple(name for name, kind in agent_kinds().items() if kind.bare)
+
+
+def valid_specs() -> str:
+    """The accepted agent specs, for error messages and `--help`."""
+    kinds = agent_kinds().values()
+    specs = [kind.name for kind in kinds if kind.bare] + [f"{k.name}:{k.argument}" for k in kinds if k.argument]
+    return ", ".join(specs[:-1]) + f", or {specs[-1]}" if len(specs) > 1 else specs[0]
+
+
+def agent_kind(spec: str) -> AgentKind:
+    """The kind `spec` names; ValueError unless it names one (without loading any model)."""
+    if not isinstance(spec, str):
+        raise ValueError(f"agent spec must be a string, got {spec!r}; valid: {valid_specs()}")
+    name, colon, argument = spec.partition(":")
+    kind = agent_kinds().get(name)
+    if kind is None or not (kind.argument is not None and (argument or kind.check) if colon else kind.bare):
+        raise ValueError(f"unknown agent {spec!r}; valid: {valid_specs()}")
+    if colon and kind.check is not None:
+        try:
+            kind.check(argument)
+        except ValueError as error:
+            raise ValueError(f"agent {spec!r}: {error}; valid: {valid_specs()}") from None
+    return kind
+
+
+def check_spec(spec: str) -> None:
+    """Raise ValueError unless `spec` names an agent (without loading any model)."""
+    agent_kind(spec)
+
+
+def make_agent(spec: str, seed: int | None = None) -> Agent:
+    """Build the agent named by `spec` (see `valid_specs()`), seeded with `seed`."""
+    kind = agent_kind(spec)
+    _, colon, argument = spec.partition(":")
+    return kind.make(argument if colon else None, seed)
+
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "agent_kind",
+    "agent_kinds",
+    "agent_names",
+    "check_spec",
+    "make_agent",
+    "valid_specs",
+]
