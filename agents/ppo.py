@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.policy_net import ACTIVATIONS, PolicyNet, net_act, net_act_batch
 
@@ -143,10 +144,6 @@ class PPOAgent:
 _ACT, _ACT_BATCH = PPOAgent.act, PPOAgent.act_batch
 
 
-class ModelError(ValueError):
-    """A path that holds no loadable PPO model (missing, unreadable, or made for another game layout)."""
-
-
 def checkpoint_steps(path: Path) -> int:
     """The timesteps in a checkpoint's name, `ppo_<timesteps>_steps.zip`."""
     return int(path.stem.split("_")[1])
@@ -179,20 +176,11 @@ def model_candidates(path: str | Path) -> list[Path]:
     return [p]
 
 
-class IncompatibleModelError(ModelError):
-    """A model trained for other observation or action spaces than this version's."""
-
-
 def check_spaces(observation_space: Any, action_space: Any, path: Path) -> None:
-    """Refuse a model whose observation or action space is not this package's."""
-    from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
+    """Refuse a model whose observation or action space is not this package's (`SUNTZU.check_spaces`)."""
+    from suntzu_env.suntzu_game import SUNTZU
 
-    obs_shape, n_actions = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
-    if obs_shape != (OBSERVATION_SIZE,) or n_actions != N_ACTIONS:
-        raise IncompatibleModelError(
-            f"{path} was trained on observations of shape {obs_shape} and {n_actions} actions; this version of "
-            f"suntzu-env has ({OBSERVATION_SIZE},) and {N_ACTIONS}"
-        )
+    SUNTZU.check_spaces(observation_space, action_space, path)
 
 
 def check_sizes(n_inputs: int, n_outputs: int, path: Path) -> None:

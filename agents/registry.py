@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from suntzu_env.agent import Agent, AgentKind
 from suntzu_env.baselines.players import BASELINE_KINDS
-from suntzu_env.players import check_spec, make_agent, valid_specs
+from suntzu_env.players import check_spec, make_agent, short_label, valid_specs
 
 PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
@@ -47,27 +47,6 @@ AGENT_KINDS: tuple[AgentKind, ...] = (ISMCTS, PPO, RLLIB)  # pyproject.toml's en
 
 
 AGENT_NAMES: tuple[str, ...] = tuple(kind.name for kind in (*BASELINE_KINDS, *AGENT_KINDS) if kind.bare)
-
-
-def short_label(spec: str, width: int = 28) -> str:
-    """A spec short enough for a header, a title or a table column; for reading only, never as a key.
-
-    A model's path (`ppo:`, `rllib:`) is named by its run folder (`ppo:runs/x/model.zip` reads `ppo:x`, a
-    checkpoint `ppo:x/ppo_256_steps`); what is still longer than `width` loses its middle to an ellipsis."""
-    prefix, sep, rest = spec.partition(":")
-    if sep and prefix in ("ppo", "rllib") and rest:
-        parts = [p for p in rest.replace("\\", "/").split("/") if p not in ("", ".")]
-        if len(parts) >= 2 and parts[-1] in ("model.zip", "checkpoint"):
-            parts = parts[:-1]
-        if len(parts) >= 3 and parts[-2] == "checkpoints":
-            name = f"{parts[-3]}/{parts[-1].removesuffix('.zip')}"
-        else:
-            name = parts[-1] if parts else rest
-        spec = f"{prefix}:{name}"
-    if len(spec) <= width:
-        return spec
-    head = (width - 1) // 2
-    return f"{spec[:head]}…{spec[len(spec) - (width - 1 - head) :]}"
 
 
 __all__ = [

@@ -22,7 +22,7 @@ import json
 import random
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import numpy as np
 import torch
@@ -33,8 +33,6 @@ from experiments.runs import save_atomic
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
-
-    from experiments.pool import SelfPlayPool
 
 STATE_SUFFIX = ".state.npz"
 ENV_PREFIX = "env."  # the environment's arrays in the state file
@@ -111,7 +109,13 @@ def env_state(state: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return {key[len(ENV_PREFIX) :]: value for key, value in state.items() if key.startswith(ENV_PREFIX)}
 
 
-def save_checkpoint(model: MaskablePPO, run_dir: Path, pool: SelfPlayPool, segments: Segments) -> Path:
+class SavesState(Protocol):
+    """What a checkpoint keeps of a part of the run (the self-play pool): its arrays by name."""
+
+    def state(self) -> dict[str, np.ndarray]: ...
+
+
+def save_checkpoint(model: MaskablePPO, run_dir: Path, pool: SavesState, segments: Segments) -> Path:
     """`checkpoints/ppo_<timesteps>_steps.zip` with its state file (`experiments.checkpoint`), each written
     whole, the state first. Reads the run's state and changes none of it."""
     (run_dir / CHECKPOINT_DIR).mkdir(exist_ok=True)

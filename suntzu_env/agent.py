@@ -65,4 +65,12 @@ class AgentKind:
     batched: bool = False
 
 
-__all__ = ["Agent", "AgentKind", "Opponent", "Policy"]
+class ModelError(ValueError):
+    """A path that holds no loadable model (missing, unreadable, or made for another game layout)."""
+
+
+class IncompatibleModelError(ModelError):
+    """A model trained for other observation or action spaces than this version's."""
+
+
+__all__ = ["Agent", "AgentKind", "IncompatibleModelError", "ModelError", "Opponent", "Policy"]

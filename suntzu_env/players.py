@@ -81,6 +81,35 @@ def make_agent(spec: str, seed: int | None = None) -> Agent:
     return kind.make(argument if colon else None, seed)
 
 
+def short_label(spec: str, width: int = 28) -> str:
+    """A spec short enough for a header, a title or a table column; for reading only, never as a key.
+
+    A model's path (`ppo:`, `rllib:`) is named by its run folder (`ppo:runs/x/model.zip` reads `ppo:x`, a
+    checkpoint `ppo:x/ppo_256_steps`); what is still longer than `width` loses its middle to an ellipsis."""
+    prefix, sep, rest = spec.partition(":")
+    if sep and prefix in ("ppo", "rllib") and rest:
+        parts = [p for p in rest.replace("\\", "/").split("/") if p not in ("", ".")]
+        if len(parts) >= 2 and parts[-1] in ("model.zip", "checkpoint"):
+            parts = parts[:-1]
+        if len(parts) >= 3 and parts[-2] == "checkpoints":
+            name = f"{parts[-3]}/{parts[-1].removesuffix('.zip')}"
+        else:
+            name = parts[-1] if parts else rest
+        spec = f"{prefix}:{name}"
+    if len(spec) <= width:
+        return spec
+    head = (width - 1) // 2
+    return f"{spec[:head]}…{spec[len(spec) - (width - 1 - head) :]}"
+
+
+def model_path(spec: str) -> str | None:
+    """The file a spec plays from (`ppo:<path>`, `rllib:<checkpoint>`: a kind whose agents are loaded from an
+    argument and played in batches), or None for any other spec."""
+    name, colon, argument = spec.partition(":") if isinstance(spec, str) else ("", "", "")
+    kind = agent_kinds().get(name)
+    return argument if colon and kind is not None and kind.batched and not kind.bare else None
+
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "agent_kind",
@@ -88,5 +117,7 @@ __all__ = [
     "agent_names",
     "check_spec",
     "make_agent",
+    "model_path",
+    "short_label",
     "valid_specs",
 ]

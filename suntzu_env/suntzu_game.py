@@ -12,7 +12,9 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+from suntzu_env import players
 from suntzu_env.actions import N_ACTIONS, action_to_string
+from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.game import Game
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options
@@ -179,12 +181,10 @@ class SunTzuRules(GamePlugin):
         later = f"later runs load it from {CACHE_FOLDER}"
         return f"compiling the game engine with numba (first run only, a minute or so; {later})"
 
-    # ------------------------------------------------------------ agents (`agents`, imported when asked for)
+    # ------------------------------------------------------------ agents (the registry of players by name)
     @property
     def agent_names(self) -> tuple[str, ...]:
-        from agents.registry import AGENT_NAMES
-
-        return AGENT_NAMES
+        return players.agent_names()
 
     @property
     def scripted_agents(self) -> tuple[str, ...]:
@@ -193,43 +193,32 @@ class SunTzuRules(GamePlugin):
 
     @property
     def user_errors(self) -> tuple[type[Exception], ...]:  # type: ignore[override]
-        from agents.ppo import ModelError
-
         return (ModelError,)
 
     def valid_agents(self) -> str:
-        from agents.registry import valid_specs
-
-        return valid_specs()
+        return players.valid_specs()
 
     def check_agent(self, spec: str) -> None:
-        from agents.registry import check_spec
-
-        check_spec(spec)
+        players.check_spec(spec)
 
     def make_agent(self, spec: str, seed: int | None = None) -> Any:
-        from agents.registry import make_agent
-
-        return make_agent(spec, seed)
+        return players.make_agent(spec, seed)
 
     def short_label(self, spec: str, width: int = 28) -> str:
-        from agents.registry import short_label
-
-        return short_label(spec, width)
+        return players.short_label(spec, width)
 
     def trained_model(self, spec: str) -> str | None:
         """The path of a `ppo:` or `rllib:` spec."""
-        from agents.registry import POLICY_PREFIXES
-
-        for prefix in POLICY_PREFIXES:
-            if spec.startswith(prefix):
-                return spec[len(prefix) :]
-        return None
+        return players.model_path(spec)
 
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
-        from agents.ppo import check_spaces
-
-        check_spaces(observation_space, action_space, path)
+        """Refuse a model whose observation or action space is not this version's (`IncompatibleModelError`)."""
+        shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
+        if shape != (self.observation_size,) or n != self.n_actions:
+            raise IncompatibleModelError(
+                f"{path} was trained on observations of shape {shape} and {n} actions; this version of "
+                f"suntzu-env has ({self.observation_size},) and {self.n_actions}"
+            )
 
     def __repr__(self) -> str:
         return "SUNTZU"
