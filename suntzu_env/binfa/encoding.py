@@ -125,8 +125,9 @@ def view_rotation(s: np.ndarray, player: int) -> int:
 
 @njit(cache=True)
 def to_view(t: int, rot: int) -> int:
-    """Triangle `t` as the viewer whose base is sector `rot` sees it."""
-    return (t - PER_SECTOR * rot) % N_TRIANGLES
+    """Triangle `t` (0..95) as the viewer whose base is sector `rot` (0..5) sees it."""
+    v = t - PER_SECTOR * rot
+    return v + N_TRIANGLES if v < 0 else v
 
 
 @njit(cache=True)

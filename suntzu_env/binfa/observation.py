@@ -144,10 +144,13 @@ def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
         out[O_TRANSFER_TO + v] = s[TRANSFER_TO + t]
     if s[HEIGHT + TRANSIT] > 0:
         out[O_STRENGTH + (s[TOP + TRANSIT] - rot) % N_COLOURS] += s[HEIGHT + TRANSIT] / UNITS_PER_ARMY
-    for u in range(N_UNITS):
-        at = s[UNIT_AT + u]
-        if 0 <= at < N_TRIANGLES and s[ARMY_PLAYER + u // UNITS_PER_ARMY] == player:
-            out[O_OWN + to_view(at, rot)] += 1.0 / UNITS_PER_ARMY
+    for colour in range(N_COLOURS):
+        if s[ARMY_PLAYER + colour] != player:
+            continue
+        for u in range(colour * UNITS_PER_ARMY, (colour + 1) * UNITS_PER_ARMY):
+            at = s[UNIT_AT + u]
+            if 0 <= at < N_TRIANGLES:
+                out[O_OWN + to_view(at, rot)] += 1.0 / UNITS_PER_ARMY
     if s[ATTACK_FROM] >= 0:
         out[O_ATTACK_FROM + to_view(s[ATTACK_FROM], rot)] = 1.0
         out[O_ATTACK_TO + to_view(s[ATTACK_TO], rot)] = 1.0

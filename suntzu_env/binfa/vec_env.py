@@ -80,11 +80,11 @@ def _emit(
     i: int, states: np.ndarray, legal: np.ndarray, table: np.ndarray, obs: np.ndarray, masks: np.ndarray,
     ids: np.ndarray
 ) -> None:  # fmt: skip
-    """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`)."""
+    """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`);
+    the mask's row must be clear (`_clear_mask`)."""
     s = states[i]
     seat = table[i, G_SEAT]
     observe(s, seat, obs[i])
-    masks[i, :] = False
     rot = view_rotation(s, seat)
     for k in range(table[i, G_N]):
         c = learn_id(s, legal[i, k], rot)
@@ -92,11 +92,19 @@ def _emit(
         masks[i, c] = True
 
 
+@njit(cache=True)
+def _clear_mask(i: int, table: np.ndarray, masks: np.ndarray, ids: np.ndarray) -> None:
+    """Clears env i's mask row where the last `_emit` set it (its ids), not the whole row."""
+    for k in range(table[i, G_N]):
+        masks[i, ids[i, k]] = False
+
+
 @njit(cache=True, parallel=True)
 def reset_games(seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
                 rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
                 ids: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
+        _clear_mask(i, table, masks, ids)
         table[i, G_GAMES] = 0
         _start(i, seed, params, states, legal, table, rngs, scratch)
         _emit(i, states, legal, table, obs, masks, ids)
@@ -116,6 +124,7 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.nd
             if ids[i, k] == actions[i]:
                 a = legal[i, k]
                 break
+        _clear_mask(i, table, masks, ids)
         table[i, G_DONE] = 0
         table[i, G_TRUNCATED] = 0
         table[i, G_ILLEGAL] = 0
