@@ -41,7 +41,7 @@ OPTION_FLAGS = (
 )  # fmt: skip
 LADDER: tuple[Rung, ...] = (
     ("greedy", "random", 0.80),
-    ("heuristic", "greedy", 0.55),
+    ("heuristic", "greedy", 0.55),  # it scored 58.9% over 400 games at level 1, most of them undecided (BD5)
 )
 
 
@@ -282,7 +282,7 @@ class BinFaRules(GamePlugin):
 
         from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
 
-        if compiled_before("binfa/agents") or numba.config.DISABLE_JIT:
+        if compiled_before("binfa_*/agents") or numba.config.DISABLE_JIT:
             return None
         later = f"later runs load it from {CACHE_FOLDER}"
         return f"compiling Bin'Fa's engine with numba (first run only, a few minutes; {later})"
