@@ -95,5 +95,5 @@ def test_binfa_s_flags_are_checked(
     with pytest.raises(SystemExit) as exit_:
         train.main(["--game", "binfa", *argv, "--runs-dir", str(tmp_path)])
     err = capsys.readouterr().err
-    assert exit_.value.code == 2 and message in err, err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
     assert not list(tmp_path.iterdir())
