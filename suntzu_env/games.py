@@ -25,6 +25,7 @@ ENTRY_POINTS = "suntzu_env.games"  # the entry-point group of installed games
 
 _BUILT_IN: dict[str, str] = {
     "suntzu": "suntzu_env.suntzu_game:SUNTZU",
+    "binfa": "suntzu_env.binfa.plugin:BINFA",
 }
 _LOADED: dict[str, GameRules[Any]] = {}
 _TARGET = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_]\w*")

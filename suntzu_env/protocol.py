@@ -330,6 +330,8 @@ class GamePlugin:
     user_errors: tuple[type[Exception], ...] = ()
     teacher: str | None = None
     teacher_opponents: tuple[str | None, ...] = (None,)
+    playout_options: Mapping[str, Any] = {}
+    """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
 
     # ------------------------------------------------------------ options
     @property

@@ -15,6 +15,8 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from suntzu_env.protocol import ask
+
 OBSERVATION, MASK = "observation", "action_mask"
 
 
@@ -159,7 +161,7 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
         def _reply(self, i: int) -> None:
             game, opponent = self._games[i], self._slots[self._opponents[i]][2]
             while (seat := game.current_player) is not None and seat != self._seats[i]:
-                game.apply(int(opponent.act(game.observation(seat), game.legal_mask())))
+                game.apply(int(ask(opponent, game, seat)))
 
         def reset(self) -> np.ndarray:
             return np.stack([self._start(i) for i in range(self.num_envs)]).astype(np.float32)

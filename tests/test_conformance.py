@@ -3,6 +3,7 @@ PettingZoo's test suites check theirs: its facts and options, random playouts (d
 actions, ends), records that replay, the same game in another process from the same seed, the ecosystem's
 checkers on its environments, its batched play equal to playing alone, and, for a game with hidden
 information (one whose games can `sample_determinization`), observations that show nothing a seat may not know.
+Games are played under the options the game's `playout_options` names (where random play would go on long).
 
 The games are `suntzu_env.games.names()`, and Duel (`tests/toy_game`), loaded from its folder the way a command
 line names a game of one's own: a new game proves it plugged in by passing this file and `tests/test_seam.py`.
@@ -23,7 +24,7 @@ import numpy as np
 import pytest
 
 from suntzu_env import games
-from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame
+from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame, ask
 
 TESTS = Path(__file__).resolve().parent
 TOY = "toy_game:DUEL"
@@ -36,10 +37,15 @@ EXPECTED_WARNINGS = ("We recommend agents to be named", "Observation is not a Nu
                      "illegal action ")  # fmt: skip
 
 
+def playout_options(rules: GameRules[Any]) -> Any:
+    """The options the tests play under: the game's `playout_options` (a game random play ends soon), if any."""
+    return rules.options(dict(getattr(rules, "playout_options", {})))
+
+
 def random_game(rules: GameRules[Any], seed: int) -> tuple[TurnGame, list[TurnGame]]:
     """A game played to its end by random legal actions drawn from `seed`, and a copy of it at every decision."""
     rng = np.random.default_rng(seed)
-    game = rules.new(seed, rules.options())
+    game = rules.new(seed, playout_options(rules))
     states = []
     while game.current_player is not None:
         states.append(rules.replay(game.record()))
@@ -78,7 +84,7 @@ def test_random_playouts_keep_the_protocol(rules: GameRules[Any]) -> None:
     no seat asked, an empty mask, returns of a zero-sum result and the winner they say."""
     for seed in range(PLAYOUTS):
         rng = np.random.default_rng(seed)
-        game = rules.new(seed, rules.options())
+        game = rules.new(seed, playout_options(rules))
         while (seat := game.current_player) is not None:
             assert seat in rules.seats and not game.is_terminal and game.winner is None
             mask = game.legal_mask()
@@ -110,7 +116,7 @@ def test_records_replay_the_game(rules: GameRules[Any]) -> None:
         record = json.loads(json.dumps(game.record()))
         again = rules.replay(record)
         assert (again.winner, again.score, again.record()) == (game.winner, game.score, game.record())
-        by_strings = rules.new(seed, rules.options())
+        by_strings = rules.new(seed, playout_options(rules))
         for action in record["actions"]:
             by_strings.apply(rules.action_string(action) if isinstance(action, int) else action)
         assert by_strings.record() == game.record()
@@ -125,7 +131,7 @@ import numpy as np
 from suntzu_env import games
 rules = games.load(sys.argv[1])
 rng = np.random.default_rng(11)
-game = rules.new(11, rules.options())
+game = rules.new(11, rules.options(json.loads(sys.argv[2])))
 while game.current_player is not None:
     game.apply(int(rng.choice(game.legal_actions())))
 print(json.dumps(game.record()))
@@ -136,12 +142,13 @@ def test_the_same_seed_plays_the_same_game_in_another_process(rules: GameRules[A
     """Nothing but the seed and the actions decides a game: not the process, its hash seed or its history."""
     env = os.environ | {"PYTHONPATH": os.pathsep.join([str(TESTS), os.environ.get("PYTHONPATH", "")]),
                         "PYTHONHASHSEED": "123"}  # fmt: skip
-    done = subprocess.run([sys.executable, "-c", PLAYOUT_SCRIPT, games.key(rules)], env=env, capture_output=True,
-                          text=True, timeout=600, cwd=TESTS.parent)  # fmt: skip
+    fields = json.dumps(rules.option_fields(playout_options(rules)))
+    done = subprocess.run([sys.executable, "-c", PLAYOUT_SCRIPT, games.key(rules), fields], env=env,
+                          capture_output=True, text=True, timeout=600, cwd=TESTS.parent)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     rng = np.random.default_rng(11)
     random_game(rules, 7)  # this process has played other games first
-    game = rules.new(11, rules.options())
+    game = rules.new(11, playout_options(rules))
     while game.current_player is not None:
         game.apply(int(rng.choice(game.legal_actions())))
     assert json.loads(done.stdout) == json.loads(json.dumps(game.record()))
@@ -162,12 +169,13 @@ def test_the_ecosystem_s_checkers_pass(rules: GameRules[Any]) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         from pettingzoo.test import api_test, parallel_api_test
-    checked(lambda: api_test(rules.env(rules.options()), num_cycles=300))
-    parallel = rules.parallel_env(rules.options())
+    options = playout_options(rules)
+    checked(lambda: api_test(rules.env(options), num_cycles=300))
+    parallel = rules.parallel_env(options)
     if parallel is not None:
         checked(lambda: parallel_api_test(parallel, num_cycles=300))
     try:
-        learner = rules.learner_env(rules.options())
+        learner = rules.learner_env(options)
     except NotImplementedError:
         learner = None
     if learner is not None:
@@ -175,7 +183,7 @@ def test_the_ecosystem_s_checkers_pass(rules: GameRules[Any]) -> None:
 
         assert isinstance(learner.unwrapped, LearnerEnv)
         checked(lambda: check_env(learner.unwrapped, skip_render_check=True))
-    venv = rules.batched_env(3, rules.scripted_agents[0], seed=0, options=rules.options())
+    venv = rules.batched_env(3, rules.scripted_agents[0], seed=0, options=options)
     rng = np.random.default_rng(0)
     obs, ended = venv.reset(), []
     for _ in range(300):
@@ -199,14 +207,15 @@ def test_batched_play_equals_playing_alone(rules: GameRules[Any]) -> None:
         pytest.skip(f"{rules.name} plays no games in batches")
     a, b = batchable[0], batchable[-1]
     plan = [(seed, rules.seats[seed % 2], 100 + seed, 200 + seed) for seed in range(6)]
-    batched = rules.play_batched(a, b, plan, rules.options())
+    options = playout_options(rules)
+    batched = rules.play_batched(a, b, plan, options)
     for (seed, a_seat, a_seed, b_seed), out in zip(plan, batched, strict=True):
         players = {a_seat: rules.make_agent(a), rules.seats[1 - rules.seats.index(a_seat)]: rules.make_agent(b)}
         players[a_seat].reset(a_seed)
         players[rules.seats[1 - rules.seats.index(a_seat)]].reset(b_seed)
-        game = rules.new(seed, rules.options())
+        game = rules.new(seed, options)
         while (seat := game.current_player) is not None:
-            game.apply(players[seat].act(game.observation(seat), game.legal_mask()))
+            game.apply(ask(players[seat], game, seat))
         assert (out["winner"], out["score"], out["record"]) == (game.winner, game.score, game.record())
 
 
@@ -229,7 +238,7 @@ def leaks(rules: GameRules[Any], seeds: range, every: int = 1) -> list[str]:
 def test_hidden_information_stays_hidden(rules: GameRules[Any]) -> None:
     """For a game with hidden information: what a seat observes is the same in every game consistent with what it
     may know (its games' `sample_determinization`), at decisions of random games."""
-    if not hasattr(rules.new(0, rules.options()), "sample_determinization"):
+    if not hasattr(rules.new(0, playout_options(rules)), "sample_determinization"):
         pytest.skip(f"{rules.name} has no hidden information to keep")
     assert not leaks(rules, range(PLAYOUTS), every=5)
 

@@ -1,36 +1,65 @@
-"""`BINFA`: Bin'Fa as a `suntzu_env.protocol.GameRules`, the shape of Sun Tzu's `suntzu_env.SUNTZU`.
+"""`BINFA`: Bin'Fa as a `suntzu_env.protocol.GameRules`, registered as the game "binfa" (`suntzu_env.games`).
 
-Seats are `player_0`, `player_1` (the protocol's two seats; the environments themselves take 2 to 6 players
-from the options). Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
+The experiments play it two-handed: seats `player_0`, `player_1` (3 to 6 players play in the environments,
+`suntzu_env.binfa.env`). Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
-Nothing registers this value: the game registry names it.
+Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
+game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position.
 """
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.game import Game
+from suntzu_env.binfa.layout import TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
-from suntzu_env.binfa.options import Options
+from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
+from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 
 SEATS = AGENT_NAMES[:2]
+RANDOM = "random"  # terrain and whirlpools drawn from the seed
+OPTION_FLAGS = (
+    OptionFlag("level", Literal[LEVELS], 1, "rules level: 1 dice, 2 + terrain, 3 + supply, 4 + whirlpools"),  # type: ignore[valid-type]
+    OptionFlag("armies_per_player", Literal[1, 3], 1, "armies each seat commands (BD4)"),
+    OptionFlag("terrain", tuple[str, ...] | None, None,
+               "terrain markers (level 2+): up to 9 triangle names such as red-4-6 (None: drawn from the seed, B21)",
+               metavar="{None}|TRIANGLE [...]"),
+    OptionFlag("whirlpools", tuple[str, ...] | None, None,
+               "whirlpools (level 4, with --terrain): 3 triangle names (None: drawn from the seed, B38)",
+               metavar="{None}|TRIANGLE [...]"),
+    OptionFlag("deployment", Literal[DEPLOYMENTS], "choose",  # type: ignore[valid-type]
+               "choose: the seats place their units (B1); random: the seed places them"),
+    OptionFlag("max_turns", int, 300, "the game ends undecided (a draw) after this many turns (BD5)"),
+)  # fmt: skip
+LADDER: tuple[Rung, ...] = (
+    ("greedy", "random", 0.80),
+    ("heuristic", "greedy", 0.55),  # it scored 58.9% over 400 games at level 1, most of them undecided (BD5)
+)
 
 
-def _seat_index(seat: str, players: int) -> int:
-    if seat not in AGENT_NAMES[:players]:
-        raise ValueError(f"seat must be one of {', '.join(AGENT_NAMES[:players])}, got {seat!r:.40}")
-    return AGENT_NAMES.index(seat)
+def _seat_index(seat: str) -> int:
+    if seat not in SEATS:
+        raise ValueError(f"seat must be one of {', '.join(SEATS)}, got {seat!r:.40}")
+    return SEATS.index(seat)
+
+
+def _two_players(options: Options, where: str = "players") -> Options:
+    if options.players != 2:
+        raise ValueError(f"{where}: the experiments play Bin'Fa with 2 players (seats {', '.join(SEATS)}), got "
+                         f"{options.players}; 3 to 6 players play in the environments")  # fmt: skip
+    return options
 
 
 class SeatGame:
-    """A `suntzu_env.binfa.Game` as a `protocol.TurnGame`: seats by name, learning ids, seat observations."""
+    """A two-player `suntzu_env.binfa.Game` as a `protocol.TurnGame`: seats by name, learning ids, seat views."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
@@ -50,10 +79,12 @@ class SeatGame:
         self.game.apply(engine_action(self.game, action))
 
     def observation(self, seat: str) -> np.ndarray:
-        return self.game.observation(_seat_index(seat, self.game.players))
+        return self.game.observation(_seat_index(seat))
 
     def returns(self) -> dict[str, float]:
-        return {AGENT_NAMES[p]: r for p, r in self.game.returns().items()}
+        """+1 to the winner, -1 to the other seat (out, B12); 0 to both while on and when undecided (BD5)."""
+        w = self.winner
+        return {s: 0.0 if w in (None, "draw") else 1.0 if s == w else -1.0 for s in SEATS}
 
     @property
     def winner(self) -> str | None:
@@ -67,7 +98,7 @@ class SeatGame:
     @property
     def score(self) -> int:
         """The first seat's result: +1 win, -1 out, 0 otherwise."""
-        return int(self.game.returns()[0])
+        return int(self.returns()[SEATS[0]])
 
     @property
     def round(self) -> int:
@@ -77,62 +108,138 @@ class SeatGame:
         return self.game.record()
 
 
-class BinFaRules:
-    """Bin'Fa's facts, `Options` and constructors, as `GameRules` declares them."""
+class CompiledAgent:
+    """One of the compiled agents (`suntzu_env.binfa.agents`) as an `Agent`: handed the game before each answer
+    (`observe_game`), it plays the engine's choice as a learning id; its generator is seeded by `reset(seed)`."""
+
+    kind = AGENTS[0]
+
+    def __init__(self, seed: int | None = None) -> None:
+        self._scratch = new_scratch()
+        self._game: SeatGame | None = None
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is None:
+            seed = int(np.random.default_rng().integers(2**62))
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+            raise ValueError(f"seed must be an integer 0..2**63-1 or None, got {seed!r:.40}")
+        self._rng = agent_rng(int(seed))
+
+    def observe_game(self, game: Any, seat: str) -> None:
+        if not isinstance(game, SeatGame):
+            raise ValueError(f"{self.kind}: plays a game of Bin'Fa (BINFA.new), got {type(game).__name__}")
+        self._game = game
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        game = self._game
+        if game is None or game.game.current_player is None:
+            raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.protocol.ask)")
+        g = game.game
+        a = int(agent_action(AGENTS.index(self.kind), g._s, g._legal, g._n, self._rng, self._scratch))
+        return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
+
+
+class RandomAgent(CompiledAgent):
+    kind = "random"
+
+
+class GreedyAgent(CompiledAgent):
+    kind = "greedy"
+
+
+class HeuristicAgent(CompiledAgent):
+    kind = "heuristic"
+
+
+class BinFaRules(GamePlugin):
+    """Bin'Fa's facts, options, constructors, agents and training defaults, as `GameRules` declares them."""
 
     name = "binfa"
     seats: tuple[str, ...] = SEATS
     n_actions = N_LEARN_ACTIONS
     observation_size = OBSERVATION_SIZE
     options_type = Options
+    option_flags = OPTION_FLAGS
+    agents: Mapping[str, Callable[[int | None], Any]] = {
+        "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
+    }  # fmt: skip
+    ladder = LADDER
+    rating_anchor = "greedy"
+    training_opponents = "random=1,greedy=2"
+    eval_opponents = ("random", "greedy")
+    playout_options: Mapping[str, Any] = {"max_turns": 12}
+    """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
 
+    # ------------------------------------------------------------ options
     def options(self, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
-        return Options.of(options, **fields)
+        return _two_players(Options.of(options, **fields))
+
+    def options_from_flags(self, flags: Mapping[str, Any]) -> Options:
+        """`--terrain red-4-6 ...` (None or `random`: drawn from the seed), `--level`, `--deployment`, ..."""
+        fields = dict(flags)
+        for key in ("terrain", "whirlpools"):
+            value = fields.get(key)
+            if value is None or (isinstance(value, (list, tuple)) and list(value) == [RANDOM]):
+                fields[key] = RANDOM
+            elif isinstance(value, list):
+                fields[key] = tuple(value)
+        return self.options(fields)
+
+    def option_fields(self, options: Options) -> dict[str, Any]:
+        return options.to_dict()
+
+    def describe_options(self, fields: Mapping[str, Any]) -> str:
+        """`level 1, 1 army each, deployment choose, max 300 turns` (chosen terrain and whirlpools named)."""
+        armies = fields["armies_per_player"]
+        text = f"level {fields['level']}, {armies} arm{'y' if armies == 1 else 'ies'} each"
+        for key in ("terrain", "whirlpools"):
+            if fields.get(key, RANDOM) != RANDOM:
+                text += f", {key} {' '.join(fields[key])}"
+        return text + f", deployment {fields['deployment']}, max {fields['max_turns']} turns"
 
     def label(self, options: Options) -> str:
-        """`level1-2p`, `level3-2p-3armies-random`, ...; chosen terrain adds `-terrain`."""
+        """`level1-2p`, `level3-2p-3armies-random`, ...; chosen terrain adds `-terrain<6 hex digits>`, another turn
+        limit `-turns<n>`."""
         label = f"level{options.level}-{options.players}p"
         if options.armies_per_player > 1:
             label += f"-{options.armies_per_player}armies"
         if options.deployment == "random":
             label += "-random"
-        if options.terrain != "random":
-            label += "-terrain"
+        if options.terrain != RANDOM:
+            chosen = repr((sorted(options.terrain), sorted(options.whirlpools) if options.whirlpools != RANDOM else []))
+            label += "-terrain" + hashlib.sha1(chosen.encode()).hexdigest()[:6]
+        if options.max_turns != Options().max_turns:
+            label += f"-turns{options.max_turns}"
         return label
 
+    # ------------------------------------------------------------ games
     def new(self, seed: int, options: Options | None = None) -> SeatGame:
-        return SeatGame(Game.new(seed, Options.of(options)))
+        return SeatGame(Game.new(seed, self.options(options)))
 
     def replay(self, record: dict[str, Any]) -> SeatGame:
-        return SeatGame(Game.replay(record))
+        game = Game.replay(record)
+        _two_players(game.options, "record.options.players")
+        return SeatGame(game)
 
     def action_string(self, action: int) -> str:
         return learn_action_name(action)
 
+    # ------------------------------------------------------------ environments
     def learner_env(self, options: Options | None = None, *, shaped_reward: float = 0.0) -> Any:
         from suntzu_env.binfa.gym_env import BinFaGymEnv
 
         _no_shaping(shaped_reward)
-        return BinFaGymEnv(options=Options.of(options))
+        return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
         from suntzu_env.binfa.binfa_v0 import env
 
-        return env(options=Options.of(options), render_mode=render_mode)
+        return env(options=self.options(options), render_mode=render_mode)
 
-    def batched_env(
-        self,
-        n_envs: int,
-        opponents: Any,
-        *,
-        seed: int | None = None,
-        options: Options | None = None,
-        shaped_reward: float = 0.0,
-    ) -> Any:
-        from suntzu_env.binfa.vec_env import BinFaVecEnv  # lazy: imports Stable-Baselines3
-
-        _no_shaping(shaped_reward)
-        return BinFaVecEnv(n_envs, opponent=_one_opponent(opponents), seed=seed, options=Options.of(options))
+    # batched_env: the protocol's learner games (`suntzu_env.turn_envs`), which play any mix of opponents and
+    # keep their state for checkpoints; `suntzu_env.binfa.vec_env.BinFaVecEnv` is the compiled one (one
+    # compiled opponent).
 
     def batchable(self, agent: Any) -> bool:
         return isinstance(agent, str) and agent in AGENTS
@@ -148,13 +255,11 @@ class BinFaRules:
         for agent in (a, b):
             if not self.batchable(agent):
                 raise ValueError(f"play_batched plays the compiled agents {', '.join(AGENTS)}; got {agent!r:.40}")
-        rules = Options.of(options)
-        if rules.players != 2:
-            raise ValueError(f"play_batched plays two-player games, got players={rules.players}")
+        rules = self.options(options)
         scratch = new_scratch()
         results = []
         for k, (seed, a_seat, a_seed, b_seed) in enumerate(games):
-            first = _seat_index(a_seat, 2)
+            first = _seat_index(a_seat)
             kinds = [AGENTS.index(a), AGENTS.index(b)] if first == 0 else [AGENTS.index(b), AGENTS.index(a)]
             rngs = [agent_rng(a_seed), agent_rng(b_seed)] if first == 0 else [agent_rng(b_seed), agent_rng(a_seed)]
             game = Game.new(seed, rules)
@@ -171,6 +276,17 @@ class BinFaRules:
                 on_game(k, result)
         return results
 
+    def compile_notice(self) -> str | None:
+        """Said before a first run compiles the engine and agents with numba, so that the wait is not a hang."""
+        import numba
+
+        from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
+
+        if compiled_before("binfa_*/agents") or numba.config.DISABLE_JIT:
+            return None
+        later = f"later runs load it from {CACHE_FOLDER}"
+        return f"compiling Bin'Fa's engine with numba (first run only, a few minutes; {later})"
+
     def __repr__(self) -> str:
         return "BINFA"
 
@@ -178,14 +294,6 @@ class BinFaRules:
 def _no_shaping(weight: float) -> None:
     if weight != 0.0:
         raise ValueError(f"shaped_reward: Bin'Fa's environments have no shaping term; use 0.0, got {weight!r:.40}")
-
-
-def _one_opponent(opponents: Any) -> str:
-    if isinstance(opponents, Mapping) and len(opponents) == 1:
-        opponents = next(iter(opponents))
-    if not (isinstance(opponents, str) and opponents in AGENTS):
-        raise ValueError(f"opponents: Bin'Fa's batched env plays one compiled agent ({', '.join(AGENTS)})")
-    return opponents
 
 
 BINFA = BinFaRules()

@@ -1,0 +1,99 @@
+"""Bin'Fa as the registered game "binfa": its option flags, its agents handed the game, and a run of the
+experiments' command lines (`experiments.train --game binfa`, `experiments.evaluate --game binfa`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from experiments import evaluate, train
+from suntzu_env import games
+from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
+from suntzu_env.protocol import ask
+
+SHORT = ["--max-turns", "40"]  # games of a few hundred decisions
+
+
+def test_the_registry_names_binfa() -> None:
+    assert games.game("binfa") is BINFA and "binfa" in games.names()
+
+
+def test_the_flags_read_random_or_triangles() -> None:
+    """--terrain absent or `random` draws the markers from the seed (B21); names are the chosen triangles."""
+    flags = {flag.name: flag.default for flag in BINFA.option_flags}
+    assert BINFA.options_from_flags(flags).terrain == "random"
+    assert BINFA.options_from_flags(flags | {"terrain": ("random",)}).terrain == "random"
+    chosen = BINFA.options_from_flags(flags | {"level": 2, "terrain": ["red-4-6"]})
+    assert chosen.terrain == ("red-4-6",) and BINFA.options(BINFA.option_fields(chosen)) == chosen
+    assert BINFA.label(chosen).startswith("level2-2p-terrain") and BINFA.label(chosen) != "level2-2p-terrain"
+    with pytest.raises(ValueError, match="terrain: level 1 has no terrain"):
+        BINFA.options_from_flags(flags | {"terrain": ("red-4-6",)})
+    with pytest.raises(ValueError, match="players: the experiments play Bin'Fa with 2 players"):
+        BINFA.options(players=3)
+
+
+def test_an_agent_plays_only_when_handed_the_game() -> None:
+    """The compiled agents read the position (Bin'Fa hides nothing): `ask` hands it over; `act` alone refuses."""
+    game = BINFA.new(3)
+    agent = GreedyAgent(1)
+    with pytest.raises(ValueError, match="hand it the game first"):
+        agent.act(game.observation("player_0"), game.legal_mask())
+    action = ask(agent, game, game.current_player)
+    assert game.legal_mask()[action] == 1
+    assert isinstance(game, SeatGame)
+
+
+def test_the_agents_play_as_play_batched_plays_them() -> None:
+    """Greedy against heuristic, asked move by move, plays the game `play_batched` plays from the same seeds."""
+    options = BINFA.options(max_turns=40)
+    (batched,) = BINFA.play_batched("greedy", "heuristic", [(9, "player_1", 5, 6)], options)
+    players = {"player_1": BINFA.make_agent("greedy", 5), "player_0": BINFA.make_agent("heuristic", 6)}
+    game = BINFA.new(9, options)
+    while (seat := game.current_player) is not None:
+        game.apply(ask(players[seat], game, seat))
+    assert batched["record"] == game.record() and batched["winner"] == game.winner
+    assert game.winner in ("player_0", "player_1", "draw")
+
+
+def test_binfa_trains_and_evaluates_through_the_command_lines(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A short training run against its default mix (random and greedy) and an evaluation of greedy against random."""
+    summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--exp-name", "bf",
+                          "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
+                          "--n-epochs", "1", "--net-arch", "8", "--eval-every", "0", "--final-eval-games", "2",
+                          "--workers", "1", "--no-progress-bar"])  # fmt: skip
+    assert summary["timesteps"] == 128 and summary["behaviour_cloning"] is None
+    assert set(summary["final_eval"]) == {"random", "greedy"}
+    (run,) = (tmp_path / "runs").iterdir()
+    assert run.name.startswith("binfa-level1-2p-turns40__bf__0__")
+    config = json.loads((run / "config.json").read_text())
+    assert (config["game"], config["max_turns"], config["opponents"]) == ("binfa", 40, "random=1,greedy=2")
+    out = tmp_path / "eval"
+    results = evaluate.main(["--game", "binfa", *SHORT, "--agents", "greedy", "random", "--games", "6", "--out",
+                             str(out), "--no-progress"])  # fmt: skip
+    assert results["config"]["game"] == "binfa" and results["config"]["max_turns"] == 40
+    rows = [json.loads(line)["record"] for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(rows) == 6 and all(r["game"] == "binfa" and r["options"]["max_turns"] == 40 for r in rows)
+    assert "greedy vs random" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--level", "5"], "--level"),
+        (["--terrain", "red-4-6"], "terrain: level 1 has no terrain"),
+        (["--level", "2", "--terrain", "nowhere"], "terrain: unknown triangle 'nowhere'"),
+        (["--opponents", "ismcts=1"], "--opponents: unknown agent 'ismcts'; valid: random, greedy, heuristic"),
+    ],
+)
+def test_binfa_s_flags_are_checked(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--game", "binfa", *argv, "--runs-dir", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
+    assert not list(tmp_path.iterdir())
