@@ -21,6 +21,9 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from suntzu_env.asking import ask as ask  # re-exported: the protocol's way to ask an agent
+from suntzu_env.asking import hand_game as hand_game
+
 O = TypeVar("O", bound="GameOptions")
 
 
@@ -275,23 +278,6 @@ class GameRules(Protocol[O]):
     """the agent imitated by the warm start (None: no warm start by default)"""
     teacher_opponents: tuple[str | None, ...]
     """the teacher's opponents in its demonstration games, in turn; None: itself"""
-
-
-def hand_game(agent: Any, game: TurnGame, seat: str) -> None:
-    """Hand `game` to an agent that searches (it has `observe_game(game, seat)`) before it is asked to act.
-
-    Such an agent must use the game only through what `seat` may know (Sun Tzu's agents: through
-    `Game.sample_determinization`); every other agent acts from its observation and mask alone.
-    """
-    observe = getattr(agent, "observe_game", None)
-    if observe is not None:
-        observe(game, seat)
-
-
-def ask(agent: Any, game: TurnGame, seat: str) -> int:
-    """`agent`'s action for `seat` in `game`: the game handed over if the agent searches, then `act`."""
-    hand_game(agent, game, seat)
-    return agent.act(game.observation(seat), game.legal_mask())
 
 
 def _json_ready(value: Any) -> Any:

@@ -15,7 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from suntzu_env.protocol import ask
+from suntzu_env.asking import ask
 
 OBSERVATION, MASK = "observation", "action_mask"
 
