@@ -1,10 +1,14 @@
-"""Shared checks for the play app's tests: what a seat's view may hold (R9)."""
+"""Shared pieces of the play app's tests: serving the app, and what a seat's view may hold (R9)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
+import threading
+import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -20,6 +24,25 @@ def require_play_extra() -> None:
             importlib.import_module(module)
         else:
             pytest.importorskip(module, reason="the play extra is not installed: pip install -e '.[play]'")
+
+
+@contextlib.contextmanager
+def serve(app: Any, start_within: float = 60) -> Iterator[str]:
+    """`app` served by uvicorn on a free port of this machine, in a thread of the test process: its base URL."""
+    import uvicorn
+
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + start_within
+    while not server.started:
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
 
 
 # Keys a view may have for the opponent's side: counts and public cards only (R9).

@@ -14,8 +14,6 @@ import json
 import os
 import random
 import shutil
-import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,8 +23,7 @@ from play_helpers import require_play_extra
 
 require_play_extra()
 playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-import uvicorn
-from play_helpers import check_seat_view
+from play_helpers import check_seat_view, serve
 
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
@@ -49,17 +46,8 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str,
     """The app served by uvicorn on a free port of this machine, in a thread of the test process."""
     root = tmp_path_factory.mktemp("root")
     app = create_app(root)
-    srv = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=srv.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not srv.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    port = srv.servers[0].sockets[0].getsockname()[1]
-    yield app, f"http://127.0.0.1:{port}", root
-    srv.should_exit = True
-    thread.join(10)
+    with serve(app, start_within=30) as url:
+        yield app, url, root
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,6 @@ lose none, and a player's request is answered while another's maximal search run
 # ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
-import contextlib
 import json
 import random
 import socket
@@ -24,10 +23,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_helpers import require_play_extra
+from play_helpers import require_play_extra, serve
 
 require_play_extra()
-import uvicorn
 from fastapi.testclient import TestClient
 
 from agents import check_spec
@@ -236,23 +234,9 @@ def test_store_caps_each_client() -> None:
 # ---------------------------------------------------------------- many players, one server
 
 
-@contextlib.contextmanager
-def _serve(app: Any) -> Iterator[str]:
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 60
-    while not server.started:
-        assert time.monotonic() < deadline, "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{server.servers[0].sockets[0].getsockname()[1]}"
-    server.should_exit = True
-    thread.join(10)
-
-
 @pytest.fixture()
 def served(tmp_path: Path) -> Iterator[str]:
-    with _serve(create_app(tmp_path)) as url:
+    with serve(create_app(tmp_path)) as url:
         yield url
 
 
@@ -331,7 +315,7 @@ def test_a_maximal_search_does_not_hold_up_another_player(tmp_path: Path) -> Non
     """While the agent of one game is searching (held until the test lets it answer, so no timing is
     involved), another player's requests are answered."""
     menu = _HeldMenu()
-    with _serve(create_app(tmp_path, agents=menu)) as served:
+    with serve(create_app(tmp_path, agents=menu)) as served:
         status, body = _call(f"{served}/api/games", {"agent": "random", "seat": "blue"})
         assert status == 200
         other = body["view"]["game"]["id"]
