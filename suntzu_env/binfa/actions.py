@@ -50,15 +50,16 @@ ACTION_GROUPS: tuple[tuple[str, int], ...] = (
 )
 
 
-def _offsets() -> tuple[dict[str, int], int]:
+def group_offsets(groups: tuple[tuple[str, int], ...]) -> tuple[dict[str, int], int]:
+    """Each group's first id in a flat id space declared as (name, size) groups in order, and the total size."""
     offsets, total = {}, 0
-    for name, size in ACTION_GROUPS:
+    for name, size in groups:
         offsets[name] = total
         total += size
     return offsets, total
 
 
-GROUP_OFFSET, N_ACTIONS = _offsets()
+GROUP_OFFSET, N_ACTIONS = group_offsets(ACTION_GROUPS)
 A_DEPLOY = GROUP_OFFSET["deploy"]  # + triangle
 A_PAWN = GROUP_OFFSET["pawn"]  # + circle
 A_ARMY = GROUP_OFFSET["army"]  # + colour

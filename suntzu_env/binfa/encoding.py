@@ -49,6 +49,7 @@ from suntzu_env.binfa.actions import (
     MAX_ADVANCE,
     MAX_N,
     action_to_string,
+    group_offsets,
 )
 from suntzu_env.binfa.geometry import (
     CIRCLES_PER_SECTOR,
@@ -86,15 +87,7 @@ LEARN_GROUPS: tuple[tuple[str, int], ...] = (
 )
 
 
-def _offsets() -> tuple[dict[str, int], int]:
-    offsets, total = {}, 0
-    for name, size in LEARN_GROUPS:
-        offsets[name] = total
-        total += size
-    return offsets, total
-
-
-LEARN_OFFSET, N_LEARN_ACTIONS = _offsets()
+LEARN_OFFSET, N_LEARN_ACTIONS = group_offsets(LEARN_GROUPS)
 L_DEPLOY = LEARN_OFFSET["deploy"]
 L_PAWN = LEARN_OFFSET["pawn"]
 L_ARMY = LEARN_OFFSET["army"]
