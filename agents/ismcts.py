@@ -6,7 +6,11 @@ then plays the game on with a compiled rollout policy (by default the `heuristic
 on its own observation of the determinized game) for a few rounds, evaluates the position, and backs the result
 up. A tree branches only on what its owner sees: a move the other seat makes in secret (a placed card, a kept
 card, a warlord chosen, a warlord not used) is one edge, so neither seat's plan assumes it saw the other's
-hidden cards (Cowling, Powley, Whitehouse 2012, MO-ISMCTS). Selection is UCB1 over the actions legal in the
+hidden cards (Cowling, Powley, Whitehouse 2012, MO-ISMCTS). The engine asks simultaneous answers one side
+after the other (blue's five placements, then red's, R4.1; blue's warlord, then red's, R3.3): when the agent
+answers second, the other side's secret answers are taken back in each determinization
+(`determinize.rewind_secret_moves`) and played again by the rollout policy before the search descends, so
+that each seat meets the other's simultaneous answers played by a policy, never dealt at random. Selection is UCB1 over the actions legal in the
 determinization, counting for each action the iterations in which it was available. The action played
 is the one visited most at the root.
 
@@ -27,7 +31,7 @@ from numba import njit
 
 from suntzu_env import engine
 from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, N_ACTIONS
-from suntzu_env.determinize import determinize
+from suntzu_env.determinize import determinize, rewind_secret_moves
 from suntzu_env.engine import legal_mask, random_action, rng_below, rng_seed, step
 from suntzu_env.layout import (
     ARMIES,
@@ -157,6 +161,16 @@ def _visible(kind: int, a: int) -> bool:
     return not ((kind == DK_WINDOW or kind == DK_REACTIVE) and a == A_PASS)
 
 
+@njit(cache=True, inline="always")
+def _policy_action(
+    rollout_agent: int, s: np.ndarray, mask: np.ndarray, n: int, rng: np.ndarray, scratch: np.ndarray
+) -> int:
+    """The rollout policy's move for the side asked in `s` (on that side's observation for a compiled baseline)."""
+    if rollout_agent == FAST_ROLLOUT:
+        return rollout_action(s, mask, n, rng)
+    return compiled_action(rollout_agent, s, s[DEC_SIDE], mask, n, rng, scratch)
+
+
 @njit(cache=True)
 def _new_node(
     t: int, child: np.ndarray, visits: np.ndarray, wins: np.ndarray, avail: np.ndarray, used: np.ndarray
@@ -208,7 +222,11 @@ def search(
     scratch = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     for it in range(iterations):
         determinize(root, seat, rng, s)
-        n = legal_mask(s, mask)
+        n = rewind_secret_moves(s, seat, mask)
+        if n < 0:
+            n = legal_mask(s, mask)
+        while n > 0 and s[DEC_SIDE] != seat:  # the other seat's secret answers, asked again before seat's
+            n = step(s, _policy_action(rollout_agent, s, mask, n, rng, scratch), mask)
         if it == 0:
             root_mask[:] = mask
         node[0] = 0
@@ -265,11 +283,7 @@ def search(
             n = step(s, best, mask)
         stop = root[ROUND] + horizon if horizon > 0 else 99
         while n > 0 and s[ROUND] < stop:  # rollout
-            if rollout_agent == FAST_ROLLOUT:
-                a = rollout_action(s, mask, n, rng)
-            else:
-                a = compiled_action(rollout_agent, s, s[DEC_SIDE], mask, n, rng, scratch)
-            n = step(s, a, mask)
+            n = step(s, _policy_action(rollout_agent, s, mask, n, rng, scratch), mask)
         reward[0] = evaluate(s)
         reward[1] = 1.0 - reward[0]
         for i in range(depth):

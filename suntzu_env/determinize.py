@@ -31,7 +31,8 @@ import numpy as np
 from numba import njit
 
 from suntzu_env.actions import N_ACTIONS
-from suntzu_env.engine import card_kind, check_invariants, legal_mask, rng_below, rng_seed
+from suntzu_env.engine import advance, card_kind, check_invariants, legal_mask, rng_below, rng_seed
+from suntzu_env.engine.board import add_to_hand
 from suntzu_env.layout import (
     DEC_KIND,
     DEC_SIDE,
@@ -46,8 +47,10 @@ from suntzu_env.layout import (
     EVENT_DECK_LEN,
     HAND,
     HAND_RECYCLED,
+    PH_PLACEMENT,
     PH_WARLORDS,
     PHASE,
+    PLACE_PROV,
     PLACED,
     PLACED_RECYCLED,
     RECYCLED_PLAGUE,
@@ -55,8 +58,11 @@ from suntzu_env.layout import (
     SIX_MARKS,
     STATE_DTYPE,
     STATE_SIZE,
+    STEP,
+    TASK_LEN,
     WARLORD,
     WARLORDS_ON,
+    WINNER,
     WL_HELD,
     WL_UNCHOSEN,
     WL_USED,
@@ -274,6 +280,39 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarray) -> N
         if _consistent(out, opp, mask):
             return
     raise RuntimeError("determinize: no consistent deal found")
+
+
+@njit(cache=True)
+def rewind_secret_moves(t: np.ndarray, seat: int, mask: np.ndarray) -> int:
+    """Undo the other seat's secret answers of the simultaneous step `seat` is asked in, for search to ask again.
+
+    The engine asks simultaneous answers one side after the other: blue's five placements, then red's (R4.1);
+    blue's warlord, then red's (R3.3). When `seat` is asked second, the other side's answers of that step are
+    already in `t`, dealt at random by `determinize`: a search that kept them would plan against an opponent
+    that placed its cards at random, while the side asked first meets the other's answers played by its
+    search. Here those answers go back (face-down cards to the hand, a chosen warlord to the unchosen ones)
+    and the engine asks them again, first, as at the start of the step; the search answers them with the
+    same policy it plays the other seat with. Returns the legal count of the decision now pending (written
+    into `mask`), or -1 when there is nothing to undo and `t` is unchanged.
+    """
+    opp = 1 - seat
+    if t[TASK_LEN] > 0 or t[WINNER] >= 0 or t[DEC_SIDE] != seat:
+        return -1
+    if t[PHASE] == PH_PLACEMENT and t[PLACE_PROV + opp] > 0:
+        for p in range(t[PLACE_PROV + opp]):
+            i = opp * NP + p
+            add_to_hand(t, opp, RECYCLED_PLAGUE if t[PLACED_RECYCLED + i] == 1 else t[PLACED + i])
+            t[PLACED + i] = -1
+            t[PLACED_RECYCLED + i] = 0
+        t[PLACE_PROV + opp] = 0
+    elif t[PHASE] == PH_WARLORDS and seat == 1 and t[STEP] == 1:
+        for j in range(NW):
+            if t[WARLORD + j] == WL_HELD:
+                t[WARLORD + j] = WL_UNCHOSEN
+        t[STEP] = 0
+    else:
+        return -1
+    return advance(t, mask)
 
 
 def sample_determinization(state: np.ndarray, seat: str, rng: np.random.Generator | int | None = None) -> np.ndarray:

@@ -15,16 +15,28 @@ import numpy as np
 import pytest
 
 from suntzu_env import Game, engine
+from suntzu_env.actions import N_ACTIONS
+from suntzu_env.determinize import rewind_secret_moves
 from suntzu_env.layout import (
+    ARMIES,
+    DEC_KIND,
+    DEC_PROV,
+    DEC_SIDE,
     DECISION_KINDS,
     DECK,
     DECK_CAPACITY,
     DECK_LEN,
+    DK_PLACE,
+    DK_WARLORD,
     DRAWN,
     EVENT_DECK,
     HAND,
+    PH_WARLORDS,
+    PHASE,
+    PLACE_PROV,
     PLACED,
     WARLORD,
+    WL_UNCHOSEN,
 )
 from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES, N_WARLORDS_PER_SIDE, SEATS
 
@@ -130,3 +142,56 @@ def test_sample_determinization_is_seeded_and_checks_the_seat() -> None:
     assert np.array_equal(np.array(a.state), np.array(b.state))
     with pytest.raises(ValueError, match="seat"):
         game.sample_determinization("green", 0)
+
+
+def test_r4_1_rewinding_blues_secret_placements_for_reds_search() -> None:
+    """R4.1, R9: asked to place after blue, red's search puts blue's face-down cards back in blue's hand and has
+    blue asked again from its first province; red's own cards and the public board stay as they were."""
+    game = Game.new(3)
+    rng = np.random.default_rng(0)
+    while game.decision["kind"] != "place" or game.current_player != "red":
+        legal = game.legal_actions()
+        game.apply(legal[rng.integers(len(legal))])
+    real = np.array(game.state)
+    t = np.array(game.sample_determinization("red", 1).state)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    n = rewind_secret_moves(t, 1, mask)
+    assert n >= 2 and (t[DEC_KIND], t[DEC_SIDE], t[DEC_PROV]) == (DK_PLACE, 0, 0)
+    assert t[PLACE_PROV] == 0 and (t[PLACED : PLACED + N_PROVINCES] == -1).all()
+    blue_cards = real[HAND : HAND + N_CARD_KINDS].sum() + N_PROVINCES  # its hand and its five face-down cards
+    assert t[HAND : HAND + N_CARD_KINDS].sum() == blue_cards
+    red = slice(HAND + N_CARD_KINDS, HAND + 2 * N_CARD_KINDS)
+    assert np.array_equal(t[red], real[red])
+    assert np.array_equal(t[ARMIES : ARMIES + 2 * N_PROVINCES], real[ARMIES : ARMIES + 2 * N_PROVINCES])
+    assert engine.check_invariants(t) == 0
+
+
+def test_r3_3_rewinding_blues_secret_warlord_for_reds_search() -> None:
+    """R3.3, R9: asked its warlord after blue, red's search has blue choose again among its five."""
+    game = Game.new(3)
+    game.apply(game.legal_actions()[0])
+    assert game.decision["kind"] == "warlord" and game.current_player == "red"
+    t = np.array(game.sample_determinization("red", 1).state)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    assert rewind_secret_moves(t, 1, mask) == N_WARLORDS_PER_SIDE
+    assert (t[DEC_KIND], t[DEC_SIDE]) == (DK_WARLORD, 0)
+    assert (t[WARLORD : WARLORD + N_WARLORDS_PER_SIDE] == WL_UNCHOSEN).all()
+
+
+def test_rewinding_changes_nothing_where_nothing_was_answered_in_secret() -> None:
+    """The side asked first, and decisions that are not simultaneous, leave the state as it is (-1)."""
+    game = Game.new(3)
+    rng = np.random.default_rng(2)
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    for _ in range(200):
+        if game.is_terminal:
+            break
+        seat = game.current_player
+        t = np.array(game.state)
+        kind = game.decision["kind"]
+        simultaneous = seat == "red" and ((kind == "warlord" and t[PHASE] == PH_WARLORDS) or kind == "place")
+        if not simultaneous:
+            assert rewind_secret_moves(t, SEATS.index(seat), mask) == -1, game.decision
+            assert np.array_equal(t, np.array(game.state))
+        legal = game.legal_actions()
+        game.apply(legal[rng.integers(len(legal))])
