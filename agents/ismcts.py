@@ -10,9 +10,9 @@ hidden cards (Cowling, Powley, Whitehouse 2012, MO-ISMCTS). The engine asks simu
 after the other (blue's five placements, then red's, R4.1; blue's warlord, then red's, R3.3): when the agent
 answers second, the other side's secret answers are taken back in each determinization
 (`determinize.rewind_secret_moves`) and played again by the rollout policy before the search descends, so
-that each seat meets the other's simultaneous answers played by a policy, never dealt at random. Selection is UCB1 over the actions legal in the
-determinization, counting for each action the iterations in which it was available. The action played
-is the one visited most at the root.
+that each seat meets the other's simultaneous answers played by a policy, never dealt at random. Selection
+is UCB1 over the actions legal in the determinization, counting for each action the iterations in which it
+was available. The action played is the one visited most at the root.
 
 Everything runs compiled with numba over the engine's state vector: the trees are preallocated arrays,
 the determinization, the moves and the rollouts are the engine's own functions. The agent sees the game
@@ -200,13 +200,15 @@ def search(
     wins: np.ndarray,
     avail: np.ndarray,
     rollout_agent: int,
+    rewind: bool,
 ) -> int:
     """The most visited root action after `iterations` determinized descents and rollouts.
 
     `root` is the real state with `seat` to act; it is read only through `determinize`. The tree arrays
     (`child` (2, nodes, N_EDGES), `visits`, `wins`, `avail` (2, nodes, N_ACTIONS)) are scratch. Rollout moves
     come from the compiled baseline `rollout_agent` (an id of `COMPILED_AGENTS`, seeing the mover's observation
-    of the determinized game), or from `rollout_action` (FAST_ROLLOUT).
+    of the determinized game), or from `rollout_action` (FAST_ROLLOUT). `rewind`: the other seat's secret answers
+    of a simultaneous step are asked again (`rewind_secret_moves`); False keeps them as dealt (an ablation).
     """
     used = np.zeros(2, dtype=np.int64)
     _new_node(0, child, visits, wins, avail, used)
@@ -222,7 +224,7 @@ def search(
     scratch = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
     for it in range(iterations):
         determinize(root, seat, rng, s)
-        n = rewind_secret_moves(s, seat, mask)
+        n = rewind_secret_moves(s, seat, mask) if rewind else -1
         if n < 0:
             n = legal_mask(s, mask)
         while n > 0 and s[DEC_SIDE] != seat:  # the other seat's secret answers, asked again before seat's
@@ -305,9 +307,11 @@ class ISMCTSAgent:
     Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1
     constant over win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the
     root's before `evaluate` scores it (default 2; 0 plays to the end), `rollout` the policy that plays
-    them (`ROLLOUTS`; default the compiled `heuristic`). With the defaults a decision costs about 90 ms on
-    one core, and the agent beats `heuristic` 73% of the time (2,000 games: the README's ladder).
-    Deterministic for a seed (`reset(seed)`).
+    them (`ROLLOUTS`; default the compiled `heuristic`), `rewind` whether, answering second in a simultaneous
+    step, it has the other seat's secret answers played again by the rollout policy (default True; False keeps
+    them as the determinization dealt them, at random: the README's experiment on the seats). With the defaults
+    a decision costs about 90 ms on one core (its strength: the README's ladder). Deterministic for a seed
+    (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
     `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
@@ -323,6 +327,7 @@ class ISMCTSAgent:
         exploration: float = DEFAULT_EXPLORATION,
         horizon: int = DEFAULT_HORIZON,
         rollout: str = DEFAULT_ROLLOUT,
+        rewind: bool = True,
     ) -> None:
         if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
             raise ValueError(f"horizon must be a whole number >= 0 (0: rollouts to the game's end), got {horizon!r}")
@@ -330,6 +335,9 @@ class ISMCTSAgent:
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.rollout = rollout
+        if not isinstance(rewind, bool):
+            raise ValueError(f"rewind must be True or False, got {rewind!r}")
+        self.rewind = rewind
         self.rollout_agent = FAST_ROLLOUT if rollout == "fast" else COMPILED_AGENTS.index(rollout)
         if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
             raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
@@ -377,6 +385,6 @@ class ISMCTSAgent:
             return int(np.flatnonzero(mask)[0])
         action = search(
             state, self._seat, self.iterations, self.exploration, self.horizon, self._rng,
-            self._child, self._visits, self._wins, self._avail, self.rollout_agent,
+            self._child, self._visits, self._wins, self._avail, self.rollout_agent, self.rewind,
         )  # fmt: skip
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])

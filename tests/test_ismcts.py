@@ -32,8 +32,15 @@ def test_ismcts_settings_are_checked() -> None:
     for rollout in ROLLOUTS:
         agent = ISMCTSAgent(seed=0, iterations=ITERATIONS, rollout=rollout, horizon=0 if rollout == "fast" else 1)
         assert game.legal_mask()[ask(agent, game, seat)]
+    assert ISMCTSAgent().rewind
+    while game.decision["kind"] != "place" or game.current_player != "red":  # where rewinding applies
+        game.apply(game.legal_actions()[0])
+    for rewind in (True, False):
+        agent = ISMCTSAgent(seed=0, iterations=ITERATIONS, rewind=rewind)
+        assert game.legal_mask()[ask(agent, game, "red")]
     for bad, name in (({"rollout": "ppo"}, "rollout"), ({"horizon": -1}, "horizon"), ({"horizon": 1.5}, "horizon"),
-                      ({"iterations": 0}, "iterations"), ({"exploration": float("nan")}, "exploration")):  # fmt: skip
+                      ({"iterations": 0}, "iterations"), ({"exploration": float("nan")}, "exploration"),
+                      ({"rewind": 1}, "rewind")):  # fmt: skip
         with pytest.raises(ValueError, match=name):
             ISMCTSAgent(**bad)
 
