@@ -32,7 +32,7 @@ OPTION_FLAGS = (
 LADDER: tuple[Rung, ...] = (
     ("greedy", "random", 0.80),
     ("heuristic", "greedy", 0.60),
-    ("ismcts", "heuristic", 0.70),  # the search baseline at its default settings
+    ("ismcts", "heuristic", 0.90),  # the search baseline at its default settings
 )
 
 
