@@ -8,6 +8,8 @@ with none passes as the rules say (a lapsed throw, BD15; a pass, B35; a lost ret
   setup from the seed (B1, B2, B21, B24, B25, B38), then runs on to the first decision.
 - `legal_actions(s, legal)`: writes the legal action ids into `legal`, returns how many.
 - `step(s, action, legal)`: applies a legal action, runs on, refills `legal`.
+- `step_thrown(s, action, dice, legal)`: `step` with given throws in place of the generator's (B0.5), for
+  search over chance; `preset_throws(s, dice)` sets the throws to come (a record's `dice` list).
 - `random_playouts(...)`: whole random games in compiled code, for speed measurements and invariants.
 - `check_invariants(s)`: 0, or the code of the first broken invariant (`INVARIANTS`).
 
@@ -158,6 +160,17 @@ def throw(s: np.ndarray) -> None:
     else:
         s[DICE] = below(s, 6) + 1
         s[DICE + 1] = below(s, 6) + 1
+
+
+@njit(cache=True)
+def preset_throws(s: np.ndarray, dice: np.ndarray) -> None:
+    """B0.5: the next throws are the rows of `dice` ((k, 2), dice 1..6, k <= DICE_CAPACITY), in order, in
+    place of any preset ones; the generator throws after them. A record's `dice` list is set here."""
+    for i in range(dice.shape[0]):
+        s[DICE_Q + 2 * i] = dice[i, 0]
+        s[DICE_Q + 2 * i + 1] = dice[i, 1]
+    s[DICE_QLEN] = dice.shape[0]
+    s[DICE_QPOS] = 0
 
 
 # ------------------------------------------------------------------ stacks (B1, B4, B7)
@@ -1110,6 +1123,18 @@ def step(s: np.ndarray, action: int, legal: np.ndarray) -> int:
     """Applies the legal `action`, runs on; returns the next decision's number of legal answers."""
     apply_action(s, action)
     return advance(s, legal)
+
+
+@njit(cache=True)
+def step_thrown(s: np.ndarray, action: int, dice: np.ndarray, legal: np.ndarray) -> int:
+    """`step` with the throws it brings taken from the rows of `dice` (`preset_throws`): the next decision's
+    number of legal answers, or -1 when it throws more than `dice` holds. Once the game is set up the generator
+    moves only to throw (B0.5), so its moving tells -1; the state then holds the generator's throws too: step
+    a copy, and step it again with one throw more."""
+    preset_throws(s, dice)
+    before = s[RNG]
+    n = step(s, action, legal)
+    return -1 if s[RNG] != before else n
 
 
 # ------------------------------------------------------------------ invariants and random games

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -23,6 +24,7 @@ from suntzu_env.binfa.layout import (
     DEC_KIND,
     DECISION_KINDS,
     DICE,
+    DICE_QPOS,
     FIELDS,
     MODE,
     MODES,
@@ -53,7 +55,7 @@ class Game:
     Players are numbered 0..players-1 (seat order); armies are named by colour.
     """
 
-    __slots__ = ("_actions", "_legal", "_n", "_options", "_s", "_seed", "_start")
+    __slots__ = ("_actions", "_given", "_legal", "_n", "_options", "_s", "_seed", "_start")
 
     def _setup(self, s: np.ndarray, options: Options, seed: int | None, start: dict[str, Any] | None) -> None:
         self._s = s
@@ -62,6 +64,7 @@ class Game:
         self._start = start
         self._actions: list[int] = []
         self._legal = np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)
+        self._given = False  # some throws were given (`apply_with_dice`), not drawn
 
     # ------------------------------------------------------------ creation
 
@@ -188,6 +191,36 @@ class Game:
     def apply(self, action: int | str) -> None:
         """Answers the pending decision with an action id or string; an illegal one raises ValueError
         naming the decision and its legal answers, and changes nothing."""
+        a = self._legal_action(action)
+        self._n = int(engine.step(self._s, a, self._legal))
+        self._actions.append(a)
+
+    def apply_with_dice(self, action: int | str, dice: Sequence[Sequence[int]]) -> bool:
+        """Answers like `apply`, the throws the answer brings (B0.5) being `dice`, in order (pairs of dice
+        1..6), instead of the generator's or a record's preset ones: for search over chance
+        (`suntzu_env.binfa.openspiel`).
+
+        True when the answer threw exactly these. False, changing nothing, when it throws more: its next throw
+        is still to come (call again with one more). Dice left over, a bad die or an illegal action raise
+        ValueError and change nothing. Once a throw was given the game's `record()` is refused (its seed would
+        not throw the same dice); `to_dict()` still gives its position.
+        """
+        a = self._legal_action(action)
+        throws = records.check_dice(dice, "dice")
+        s = self._s.copy()
+        legal = self._legal.copy()
+        n = int(engine.step_thrown(s, a, throws, legal))
+        if n < 0:
+            return False
+        if int(s[DICE_QPOS]) < len(throws):
+            raise ValueError(f"dice: the answer threw {int(s[DICE_QPOS])} time(s), {len(throws)} throws given")
+        self._s, self._legal, self._n = s, legal, n
+        self._actions.append(a)
+        self._given = self._given or len(throws) > 0
+        return True
+
+    def _legal_action(self, action: object) -> int:
+        """The action id of `action` (an id or string) when legal; else ValueError naming the legal answers."""
         legal = self._legal[: self._n]
         a: Any = action
         if isinstance(action, str):
@@ -197,8 +230,7 @@ class Game:
                 raise ValueError(self._illegal_message(action)) from None
         if not isinstance(a, (int, np.integer)) or isinstance(a, bool) or not (legal == a).any():
             raise ValueError(self._illegal_message(action))
-        self._n = int(engine.step(self._s, int(a), self._legal))
-        self._actions.append(int(a))
+        return int(a)
 
     def _illegal_message(self, action: object, learn: bool = False) -> str:
         shown = repr(action.item() if isinstance(action, np.integer) else action)
@@ -311,6 +343,7 @@ class Game:
         other._actions = list(self._actions)
         other._legal = self._legal.copy()
         other._n = self._n
+        other._given = self._given
         return other
 
     @property
@@ -332,7 +365,14 @@ class Game:
     # ------------------------------------------------------------ records (B0.9)
 
     def record(self) -> dict[str, Any]:
-        """`{"game", "rules_version", "options", "seed", "actions"}` (+ "start" after `from_dict`)."""
+        """`{"game", "rules_version", "options", "seed", "actions"}` (+ "start" after `from_dict`).
+
+        Refused (ValueError) once throws were given (`apply_with_dice`): they would not replay."""
+        if self._given:
+            raise ValueError(
+                "record: some of this game's throws were given (apply_with_dice), not drawn from its seed, so its "
+                "seed and actions would not replay it; to_dict() gives its position"
+            )
         out: dict[str, Any] = {
             "game": "binfa",
             "rules_version": RULES_VERSION,

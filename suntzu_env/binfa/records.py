@@ -234,6 +234,24 @@ def _stack(s: np.ndarray, t: int, colours: Any, field: str, next_unit: list[int]
         s[HEIGHT + t] += 1
 
 
+def check_dice(dice: Any, field: str) -> np.ndarray:
+    """Throws to come (B0.5) as a (k, 2) array, from a list of at most DICE_CAPACITY pairs of dice 1..6;
+    RecordError names `field` (`record.dice`, ...) and its bad entry."""
+    if not isinstance(dice, (list, tuple)):
+        raise RecordError(f"{field}: expected a list of throws, got {type(dice).__name__}")
+    if len(dice) > DICE_CAPACITY:
+        raise RecordError(f"{field}: at most {DICE_CAPACITY} throws")
+    out = np.zeros((len(dice), 2), dtype=np.int64)
+    for i, pair in enumerate(dice):
+        if not isinstance(pair, (list, tuple)) or len(pair) != 2:
+            raise RecordError(f"{field}[{i}]: two dice, got {pair!r:.40}")
+        for j in range(2):
+            if not is_integer(pair[j]) or not 1 <= int(pair[j]) <= 6:
+                raise RecordError(f"{field}[{i}][{j}]: expected an integer 1..6, got {pair[j]!r:.40}")
+            out[i, j] = int(pair[j])
+    return out
+
+
 def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
     """A state from a position record; RecordError names the first bad field."""
     for key in KEYS:
@@ -454,17 +472,7 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
         raise _fail("winner", "null while the game goes on")
     else:
         s[WINNER] = -1
-    dice = _list(d["dice"], "dice")
-    if len(dice) > DICE_CAPACITY:
-        raise _fail("dice", f"at most {DICE_CAPACITY} throws")
-    for i, pair in enumerate(dice):
-        pair = _list(pair, f"dice[{i}]")
-        if len(pair) != 2:
-            raise _fail(f"dice[{i}]", "two dice")
-        s[DICE_Q + 2 * i] = _int(pair[0], f"dice[{i}][0]", 1, 6)
-        s[DICE_Q + 2 * i + 1] = _int(pair[1], f"dice[{i}][1]", 1, 6)
-    s[DICE_QLEN] = len(dice)
-    s[DICE_QPOS] = 0
+    engine.preset_throws(s, check_dice(d["dice"], "record.dice"))
     rng = _int(d["rng"], "rng", 1, 2**32 - 1)
     s[RNG] = rng - 2**32 if rng >= 2**31 else rng
     code = int(engine.check_invariants(s, np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)))
