@@ -4,19 +4,29 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_binfa_helpers import game
+from test_binfa_helpers import game, stacks
 
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.agents import AG_GREEDY, WEIGHTS, agent_action, agent_rng, evaluate, new_scratch
+from suntzu_env.binfa.agents import (
+    AG_GREEDY,
+    AG_HEURISTIC,
+    WEIGHTS,
+    agent_action,
+    agent_rng,
+    closing_reach,
+    evaluate,
+    new_scratch,
+)
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
+from suntzu_env.binfa.geometry import TRIANGLE_NAMES
 from suntzu_env.binfa.ladder import ladder, main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
 
 
-def _greedy(g: Game) -> str:
+def _greedy(g: Game, agent: int = AG_GREEDY) -> str:
     scratch = new_scratch()
-    return g.action_to_string(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, agent_rng(0), scratch)))
+    return g.action_to_string(int(agent_action(agent, g._s, g._legal, g._n, agent_rng(0), scratch)))
 
 
 def test_b7_greedy_covers_a_lone_enemy_unit():
@@ -36,6 +46,34 @@ def test_b10_greedy_keeps_its_stack_out_of_encirclement():
     g2 = game({"red-2-1": ["red"] * 2, "red-4-0": ["red"] * 10, "red-2-0": ["green"] * 2,
                "green-4-0": ["green"] * 10})  # fmt: skip
     assert evaluate(g2._s, 0, WEIGHTS[AG_GREEDY]) > safe
+
+
+def _moves(g: Game, agent: int) -> list[str]:
+    played = []
+    while g.decision is not None and g.decision["kind"] == "move":
+        played.append(_greedy(g, agent))
+        g.apply(played[-1])
+    return played
+
+
+def test_b10_heuristic_brings_a_pair_up_to_close_an_encirclement():
+    # green's pair on red-3-2 has red pairs on red-3-1 and red-3-3; its third side, red-4-3, is open (B10, B11).
+    # Red's pair on red-4-1 is 2 steps from it: one throw brings it there with a difference of 2 or more, 20 of
+    # 36 throws (B3); from red-4-2, 30 of 36. With a throw of 2 moves `heuristic` makes both steps and captures
+    # the pair (B4, B10, B11); `greedy`, which gives that chance no weight, moves its six-stack instead.
+    board = {"red-3-1": ["red"] * 2, "red-3-3": ["red"] * 2, "red-4-1": ["red"] * 2, "red-1-0": ["red"] * 6,
+             "red-3-2": ["green"] * 2, "green-2-1": ["green"] * 8}  # fmt: skip
+    g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
+    target = TRIANGLE_NAMES.index("red-3-2")
+    assert closing_reach(g._s, target, 0) == pytest.approx(20 / 36)
+    g.apply("move:red-4-1>red-4-2:2")
+    assert closing_reach(g._s, target, 0) == pytest.approx(30 / 36)
+    g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
+    assert _moves(g, AG_HEURISTIC) == ["move:red-4-1>red-4-2:2", "move:red-4-2>red-4-3:2"]
+    assert "red-3-2" not in stacks(g) and stacks(g)["red-4-3"] == ["red"] * 2
+    g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
+    assert not any(m.startswith("move:red-4-1>") for m in _moves(g, AG_GREEDY))
+    assert stacks(g)["red-3-2"] == ["green"] * 2
 
 
 def test_ladder_counts_and_repeats():

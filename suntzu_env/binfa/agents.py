@@ -1,4 +1,4 @@
-"""Bin'Fa's compiled agents, playing the engine's state directly: `random` and `greedy`.
+"""Bin'Fa's compiled agents, playing the engine's state directly: `random`, `greedy` and `heuristic`.
 
 - `random`: a uniformly random legal answer (its own xorshift generator, never the game's).
 - `greedy`: every answer that throws no dice is tried on a copy of the state and scored by `evaluate` (one
@@ -9,8 +9,11 @@
   else throws to move, and never stops.
 
 - `heuristic`: `greedy`'s play with another row of weights: the reach of the next throw (below), a little
-  distance kept from the other armies, and half-closed enemy stacks valued more. (Declaring every legal
-  dislodge, the weight `dislodge`, played worse against `greedy`, so it is off.)
+  distance kept from the other armies, half-closed enemy stacks valued more, and above all `close`: an enemy
+  stack one side from capture is worth more the likelier one throw brings a pair of its own onto that side, so
+  it brings its stacks up to close encirclements instead of waiting for them. Units weigh more than such a
+  threat (5 against 3 + 2 × 30/36 per unit), so a move that captures beats keeping the threat. (Declaring
+  every legal dislodge, the weight `dislodge`, played worse against `greedy`, so it is off.)
 
 `evaluate(s, player, w)` scores a position for `player` with one row of `WEIGHTS` (a term per `WEIGHT_NAMES`):
 
@@ -23,6 +26,9 @@
 - `exposed`, `prey` (the reach of a throw, B3, B7): − for each single unit of the player's, + for each of
   another's, the two units a cover swings times the chance (`REACH`) that one throw brings the nearest stack
   of the other side onto it (`greedy` gives these no weight);
+- `close` (pressing for a capture, B10, B11): + per unit of another player's stack with one open side left,
+  times the chance (`REACH`) that one throw brings a stack of 2 or more of the player's onto that side
+  (`closing_reach`; `greedy` gives it no weight);
 - the end: ±`W_END` for a win or the player's elimination (B12, B13).
 
 `play_games` plays whole games between compiled agents (the ladder, `suntzu_env.binfa.ladder`).
@@ -49,6 +55,7 @@ from suntzu_env.binfa.layout import (
     LEVEL,
     OUT_RANK,
     PLAYERS,
+    RUN,
     STATE_DTYPE,
     STATE_SIZE,
     TERRAIN,
@@ -65,14 +72,16 @@ AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
 MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
 
-WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge")
-WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE = range(len(WEIGHT_NAMES))
+WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge", "close")
+WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE, WI_CLOSE = range(
+    len(WEIGHT_NAMES)
+)
 # one row per agent (AGENTS), one column per term (WEIGHT_NAMES); random's row is unused
 WEIGHTS = np.array(
     [
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0],
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0],
-        [1.0, 1.0, 3.0, 0.25, -0.01, 0.05, 1.0, 0.5, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0],
+        [5.0, 3.0, 3.0, 0.25, -0.01, 0.05, 1.0, 0.5, 0.0, 2.0],
     ]
 )
 W_END = 1000.0
@@ -122,8 +131,14 @@ def below(rng: np.ndarray, n: int) -> int:
 
 
 @njit(cache=True)
+def closes(s: np.ndarray, u: int, c: int) -> bool:
+    """B10, B11, B23, B43: triangle `u` closes a side of a stack of colour `c` beside it."""
+    return s[TERRAIN + u] == MARKER or (s[TERRAIN + u] != WHIRLPOOL and s[HEIGHT + u] >= 2 and s[TOP + u] != c)
+
+
+@njit(cache=True)
 def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
-    """B10, B11, B23, B43: how many sides of the stack of colour `c` on `t` are closed, and of how many."""
+    """How many sides of the stack of colour `c` on `t` are closed (`closes`), and of how many."""
     closed = 0
     sides = 0
     for j in range(3):
@@ -131,7 +146,7 @@ def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
         if u < 0:
             continue
         sides += 1
-        if s[TERRAIN + u] == MARKER or (s[TERRAIN + u] != WHIRLPOOL and s[HEIGHT + u] >= 2 and s[TOP + u] != c):
+        if closes(s, u, c):
             closed += 1
     return closed, sides
 
@@ -146,6 +161,32 @@ def reach(s: np.ndarray, t: int, player: int, mine: bool) -> float:
             d = DISTANCE[u, t]
             if d < REACH.shape[0] and REACH[d] > best:
                 best = REACH[d]
+    return best
+
+
+@njit(cache=True)
+def closing_reach(s: np.ndarray, t: int, player: int) -> float:
+    """B10, B11: for the stack on `t` with one open side left, the chance that one throw brings a stack of 2
+    units or more of `player`'s onto that side, capturing it: the largest `REACH` over `player`'s stacks that may
+    enter that side (B6), leaving aside a stack beside `t` unless it can spare a pair of its colour (4 on top)
+    and keep its own side closed. 0 when the open side is a whirlpool (B43: it never closes)."""
+    c = s[TOP + t]
+    o = -1
+    for j in range(3):
+        u = NEIGHBOURS[t, j]
+        if u >= 0 and not closes(s, u, c):
+            o = u
+    if o < 0 or s[TERRAIN + o] == WHIRLPOOL:
+        return 0.0
+    best = 0.0
+    for u in range(N_TRIANGLES):
+        if u in (t, o) or s[HEIGHT + u] < 2 or s[ARMY_PLAYER + s[TOP + u]] != player:
+            continue
+        if not may_enter(s, s[TOP + u], o) or (DISTANCE[u, t] == 1 and s[RUN + u] < 4):
+            continue
+        d = DISTANCE[u, o]
+        if d < REACH.shape[0] and REACH[d] > best:
+            best = REACH[d]
     return best
 
 
@@ -182,6 +223,8 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
         closed, sides = closed_sides(s, t, c)
         if closed == sides - 1:
             score += -w[WI_DANGER] * h if own else w[WI_THREAT] * h
+            if not own and w[WI_CLOSE] != 0.0:
+                score += w[WI_CLOSE] * h * closing_reach(s, t, player)
         if own:
             nearest = N_TRIANGLES
             for u in range(N_TRIANGLES):
