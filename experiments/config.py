@@ -211,6 +211,9 @@ class TrainConfig:
                               f"seats), got {self.final_eval_games}")  # fmt: skip
         rules = game_of(self.game)
         weights = self.opponent_weights  # checks the pairs
+        if POOL in weights and not rules.self_play_pool:
+            raise ConfigError(f"opponents: {rules.name}'s batched env plays only its scripted agents "
+                              f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
         for spec in [s for s in weights if s != POOL] + list(self.eval_opponents):
             _check_agent(rules, spec, "opponents" if spec in weights else "eval_opponents")
         if self.bc_games:

@@ -272,6 +272,8 @@ class GameRules(Protocol[O]):
     # ------------------------------------------------------------ what training plays by default
     training_opponents: str
     """the default opponent mix, `spec=weight` pairs (`pool`: the self-play pool's snapshots)"""
+    self_play_pool: bool
+    """whether its batched env plays the self-play pool's policy snapshots (else `pool` is refused in a mix)"""
     eval_opponents: tuple[str, ...]
     """the agents a training run is evaluated against"""
     teacher: str | None
@@ -318,6 +320,7 @@ class GamePlugin:
     teacher_opponents: tuple[str | None, ...] = (None,)
     playout_options: Mapping[str, Any] = {}
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
+    self_play_pool: bool = True
 
     # ------------------------------------------------------------ options
     @property

@@ -118,7 +118,7 @@ def test_batched_env_plays_the_games_of_game():
         for i in np.flatnonzero(dones):  # B0.8: the game's result for the learner, seen at its end
             catch_up(i)
             seat = i % 2
-            assert rewards[i] == games[i].returns()[seat] and infos[i]["seat"] == seat
+            assert rewards[i] == games[i].returns()[seat] and infos[i]["seat"] == f"player_{seat}"
             np.testing.assert_array_equal(infos[i]["terminal_observation"], games[i].observation(seat))
             return
 
@@ -135,3 +135,43 @@ def test_batched_env_ends_games_and_illegal_actions_lose():
     gym_vec = BinFaVectorEnv(2, opponent="greedy", seed=0)
     obs, info = gym_vec.reset()
     assert obs.shape == (2, OBSERVATION_SIZE) and info["action_mask"].shape == (2, N_LEARN_ACTIONS)
+
+
+def test_batched_env_draws_each_game_s_opponent_from_the_mix_and_keeps_its_state():
+    """The mix's opponents are drawn per game from its seed; `get_state`/`set_state` continue the games exactly, and
+    a bad mix or state is refused, changing nothing."""
+
+    def play(vec: BinFaVecEnv, steps: int, rng: np.random.Generator) -> list[tuple]:
+        out = []
+        for _ in range(steps):
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+            obs, rewards, dones, infos = vec.step(actions)
+            out.append((obs.copy(), rewards.copy(), dones.copy(), infos))
+        return out
+
+    vec = BinFaVecEnv(16, opponent={"random": 1, "greedy": 1}, seed=5, options={"max_turns": 6})
+    vec.reset()
+    before = play(vec, 40, np.random.default_rng(0))
+    saved = vec.get_state()
+    after = play(vec, 80, np.random.default_rng(1))
+    ended = [info for *_, infos in before + after for info in infos if info]
+    assert {info["opponent"] for info in ended} == {"random", "greedy"}
+    assert {info["seat"] for info in ended} == {"player_0", "player_1"}
+    assert all(info["winner"] in ("player_0", "player_1", "draw") for info in ended)  # undecided: a draw (BD5)
+    again = BinFaVecEnv(16, opponent="heuristic", seed=99, options={"max_turns": 6})
+    again.reset()
+    again.set_state(saved)
+    for (obs, rewards, dones, infos), got in zip(after, play(again, 80, np.random.default_rng(1)), strict=True):
+        for a, b in zip((obs, rewards, dones), got[:3], strict=True):
+            np.testing.assert_array_equal(a, b)
+        assert [i.get("opponent") for i in infos] == [i.get("opponent") for i in got[3]]
+    now = again.get_state()
+    with pytest.raises(ValueError, match="compiled agents only"):
+        again.set_opponents({"random": 1, "pool": 1})
+    with pytest.raises(ValueError, match="weight must be a finite number >= 0"):
+        again.set_opponents({"random": -1})
+    with pytest.raises(ValueError, match=r"states has shape \(2, "):
+        again.set_state(BinFaVecEnv(2).get_state())
+    with pytest.raises(ValueError, match="plays no policy snapshots"):
+        again.set_state(now, {0: object()})
+    assert all(np.array_equal(v, again.get_state()[k]) for k, v in now.items())

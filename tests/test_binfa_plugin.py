@@ -4,11 +4,14 @@ experiments' command lines (`experiments.train --game binfa`, `experiments.evalu
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from experiments import evaluate, train
+from experiments.cli import ConfigError
+from experiments.config import train_config_class
 from suntzu_env import games
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
 from suntzu_env.protocol import ask
@@ -97,3 +100,40 @@ def test_binfa_s_flags_are_checked(
     err = capsys.readouterr().err
     assert exit_.value.code == 2 and err.count("\n") == 1 and message in err, err
     assert not list(tmp_path.iterdir())
+
+
+def _weights(model_zip: Path) -> list[bytes]:
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(model_zip, device="cpu")
+    out = [p.detach().numpy().tobytes() for p in model.policy.parameters()]
+    for state in model.policy.optimizer.state_dict()["state"].values():
+        out += [v.numpy().tobytes() for v in state.values()]
+    return out
+
+
+def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The smoke run trains on `BinFaVecEnv` (its mix drawn per game); resumed from its middle checkpoint it ends
+    with the uninterrupted run's weights and eval.csv, bit for bit."""
+    from suntzu_env.binfa.vec_env import BinFaVecEnv
+
+    assert isinstance(BINFA.batched_env(2, {"random": 1, "greedy": 2}, seed=0), BinFaVecEnv)
+    monkeypatch.setenv("SUNTZU_TRAIN_SMOKE", "1")
+    summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--timestamp", "t",
+                          "--no-progress-bar"])  # fmt: skip
+    assert summary["timesteps"] == 512
+    (run,) = (tmp_path / "runs").iterdir()
+    copy = tmp_path / "copy" / run.name
+    shutil.copytree(run, copy)
+    checkpoint = copy / "checkpoints" / "ppo_256_steps.zip"
+    resumed = train.main(["--resume", str(checkpoint)])
+    assert resumed["timesteps"] == 512 and resumed["resumed_from"] == str(checkpoint)
+    assert (copy / "eval.csv").read_text() == (run / "eval.csv").read_text()
+    assert _weights(copy / "model.zip") == _weights(run / "model.zip")
+
+
+def test_the_self_play_pool_is_refused_for_binfa() -> None:
+    with pytest.raises(ConfigError, match="binfa's batched env plays only its scripted agents"):
+        train_config_class("binfa")(opponents="random=1,pool=1")

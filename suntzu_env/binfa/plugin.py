@@ -168,6 +168,7 @@ class BinFaRules(GamePlugin):
     ladder = LADDER
     rating_anchor = "greedy"
     training_opponents = "random=1,greedy=2"
+    self_play_pool = False
     eval_opponents = ("random", "greedy")
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
@@ -238,9 +239,21 @@ class BinFaRules(GamePlugin):
 
         return env(options=self.options(options), render_mode=render_mode)
 
-    # batched_env: the protocol's learner games (`suntzu_env.turn_envs`), which play any mix of opponents and
-    # keep their state for checkpoints; `suntzu_env.binfa.vec_env.BinFaVecEnv` is the compiled one (one
-    # compiled opponent).
+    def batched_env(
+        self,
+        n_envs: int,
+        opponents: Any,
+        *,
+        seed: int | None = None,
+        options: Options | None = None,
+        shaped_reward: float = 0.0,
+    ) -> Any:
+        """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix of the compiled agents drawn per game, the
+        learner's seat alternating; it plays no self-play pool (`self_play_pool` is False)."""
+        from suntzu_env.binfa.vec_env import BinFaVecEnv  # lazy: imports Stable-Baselines3
+
+        _no_shaping(shaped_reward)
+        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options))
 
     def batchable(self, agent: Any) -> bool:
         return isinstance(agent, str) and agent in AGENTS

@@ -2,16 +2,18 @@
 
 A Stable-Baselines3 `VecEnv` (with `action_masks()` for sb3-contrib's `MaskablePPO`) whose `step` plays, for
 every game in one compiled call (threads over games): the learner's action (a learning id,
-`suntzu_env.binfa.encoding`), every other seat's answers by a compiled opponent (`random` or `greedy`,
-`suntzu_env.binfa.agents`), the rewards and ends, the next game where one ended, and the observations
-(`suntzu_env.binfa.observation`, the learner's point of view, BD12) and masks. It plays the games
-`BinFaGymEnv` plays, with the same engine, encoding, observation and rewards. `BinFaVectorEnv` is the same
-under Gymnasium's vector API.
+`suntzu_env.binfa.encoding`), every other seat's answers by a compiled opponent (`random`, `greedy` or
+`heuristic`, `suntzu_env.binfa.agents`; one, or a weighted mix drawn per game), the rewards and ends, the next
+game where one ended, and the observations (`suntzu_env.binfa.observation`, the learner's point of view, BD12)
+and masks. It plays the games `BinFaGymEnv` plays, with the same engine, encoding, observation and rewards.
+`get_state()`/`set_state()` hold everything its future depends on (a training checkpoint's games in progress).
+It is Bin'Fa's `GameRules.batched_env` (`suntzu_env.binfa.plugin`). `BinFaVectorEnv` is the same under
+Gymnasium's vector API.
 
     from sb3_contrib import MaskablePPO
     from suntzu_env.binfa.vec_env import BinFaVecEnv
 
-    env = BinFaVecEnv(64, opponent="random", seed=0)
+    env = BinFaVecEnv(64, opponent={"random": 1, "greedy": 2}, seed=0)
     MaskablePPO("MlpPolicy", env).learn(100_000)
 
 The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 200 --threads 2`.
@@ -20,8 +22,10 @@ The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import time
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import gymnasium
@@ -33,7 +37,7 @@ from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, below
-from suntzu_env.binfa.binfa_v0 import observation_box
+from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
 from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
@@ -41,11 +45,14 @@ from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.options import check_seed
 
-P_LEVEL, P_PLAYERS, P_ARMIES, P_RANDOM_DEPLOY, P_MAX_TURNS, P_SEAT, P_OPPONENT, P_ENVS = range(8)
+P_LEVEL, P_PLAYERS, P_ARMIES, P_RANDOM_DEPLOY, P_MAX_TURNS, P_SEAT, P_ENVS = range(7)
 SEAT_ALTERNATE = -1
-# per-game columns of the table
-G_GAMES, G_SEAT, G_N, G_WINNER, G_DONE, G_TRUNCATED, G_ILLEGAL = range(7)
-TABLE_COLUMNS = 7
+# per-game columns of the table: games begun, the game's seat, legal actions, opponent; the last step's end
+G_GAMES, G_SEAT, G_N, G_OPPONENT, G_WINNER, G_DONE, G_TRUNCATED, G_ILLEGAL, G_ENDED_SEAT, G_ENDED_OPPONENT = range(10)
+TABLE_COLUMNS = 10
+DRAW_SALT = 0x2545F4914F6CDD1D  # the opponent's draw has its own generator: the opponent's own draws stay as they were
+STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "flip",
+              "terminal_obs", "masks", "ids", "rewards")  # fmt: skip
 
 
 @njit(cache=True)
@@ -59,9 +66,24 @@ def _opponents(
 
 
 @njit(cache=True)
-def _start(i: int, seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
-           rngs: np.ndarray, scratch: np.ndarray) -> None:  # fmt: skip
-    """Env `i` starts its next game: seed `seed + n_envs * games + i`, the seat alternating or fixed."""
+def _draw_opponent(mix: np.ndarray, game_seed: int) -> int:
+    """The game's opponent from `mix` (each agent's cumulative probability, the last 1.0), drawn from its seed."""
+    u = below(agent_rng(game_seed ^ DRAW_SALT), 1 << 53) / float(1 << 53)
+    last = 0
+    for k in range(mix.shape[0]):
+        weight = mix[k] - (mix[k - 1] if k > 0 else 0.0)
+        if weight > 0.0:
+            last = k
+            if u < mix[k]:
+                return k
+    return last
+
+
+@njit(cache=True)
+def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray, legal: np.ndarray,
+           table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray) -> None:  # fmt: skip
+    """Env `i` starts its next game: seed `seed + n_envs * games + i`, the seat alternating or fixed, the
+    opponent drawn from the mix."""
     k = table[i, G_GAMES]
     players = params[P_PLAYERS]
     seat = (i + k) % players if params[P_SEAT] == SEAT_ALTERNATE else params[P_SEAT]
@@ -69,10 +91,12 @@ def _start(i: int, seed: int, params: np.ndarray, states: np.ndarray, legal: np.
     empty = np.zeros(0, dtype=np.int64)
     game_seed = seed + params[P_ENVS] * k + i
     rngs[i] = agent_rng(game_seed ^ 0x5BD1E995)
+    opponent = _draw_opponent(mix, game_seed)
+    table[i, G_OPPONENT] = opponent
     s = states[i]
     n = init_state(s, game_seed, params[P_LEVEL], players, params[P_ARMIES], params[P_RANDOM_DEPLOY],
                    params[P_MAX_TURNS], 0, empty, empty, legal[i])  # fmt: skip
-    table[i, G_N] = _opponents(s, legal[i], n, seat, params[P_OPPONENT], rngs[i], scratch[i])
+    table[i, G_N] = _opponents(s, legal[i], n, seat, opponent, rngs[i], scratch[i])
 
 
 @njit(cache=True)
@@ -100,20 +124,20 @@ def _clear_mask(i: int, table: np.ndarray, masks: np.ndarray, ids: np.ndarray) -
 
 
 @njit(cache=True, parallel=True)
-def reset_games(seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray, table: np.ndarray,
-                rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
+def reset_games(seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray, legal: np.ndarray,
+                table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
                 ids: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
         _clear_mask(i, table, masks, ids)
         table[i, G_GAMES] = 0
-        _start(i, seed, params, states, legal, table, rngs, scratch)
+        _start(i, seed, params, mix, states, legal, table, rngs, scratch)
         _emit(i, states, legal, table, obs, masks, ids)
 
 
 @njit(cache=True, parallel=True)
-def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.ndarray, legal: np.ndarray,
-               table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
-               ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
+def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray,
+               legal: np.ndarray, table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray,
+               masks: np.ndarray, ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
     """Plays every env's learner action and the replies; a finished game's env starts its next game."""
     for i in prange(states.shape[0]):
         s = states[i]
@@ -135,7 +159,7 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.nd
             table[i, G_WINNER] = -1
         else:
             n = step(s, a, legal[i])
-            n = _opponents(s, legal[i], n, seat, params[P_OPPONENT], rngs[i], scratch[i])
+            n = _opponents(s, legal[i], n, seat, table[i, G_OPPONENT], rngs[i], scratch[i])
             table[i, G_N] = n
             out = s[OUT_RANK + seat] > 0
             rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
@@ -146,8 +170,10 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, states: np.nd
                     table[i, G_TRUNCATED] = 1
         if table[i, G_DONE] == 1:
             observe(s, seat, terminal_obs[i])
+            table[i, G_ENDED_SEAT] = seat
+            table[i, G_ENDED_OPPONENT] = table[i, G_OPPONENT]
             table[i, G_GAMES] += 1
-            _start(i, seed, params, states, legal, table, rngs, scratch)
+            _start(i, seed, params, mix, states, legal, table, rngs, scratch)
         _emit(i, states, legal, table, obs, masks, ids)
 
 
@@ -168,16 +194,36 @@ def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray)
                 k -= 1
 
 
+def mix_of(opponents: Any) -> tuple[np.ndarray, tuple[str, ...]]:
+    """A compiled opponent's name, or a mapping name -> weight (>= 0, not all 0), as the cumulative probabilities
+    the compiled step draws from (one per agent of `AGENTS`) and the names in the mix."""
+    allowed = f"one of {', '.join(AGENTS)} or a mapping of them to weights"
+    given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
+    weights = np.zeros(len(AGENTS), dtype=np.float64)
+    for name, weight in given.items():
+        if not isinstance(name, str) or name not in AGENTS:
+            raise ValueError(f"opponents: Bin'Fa's batched env plays its compiled agents only ({allowed}; no "
+                             f"self-play pool or trained policy), got {name!r:.40}")  # fmt: skip
+        if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or \
+                not 0 <= weight < math.inf:  # fmt: skip
+            raise ValueError(f"opponents: each weight must be a finite number >= 0, got {name}={weight!r:.40}")
+        weights[AGENTS.index(name)] += float(weight)
+    if weights.sum() <= 0:
+        raise ValueError(f"opponents: expected {allowed} with weights not all 0, got {opponents!r:.60}")
+    cumulative = np.cumsum(weights / weights.sum())
+    cumulative[np.flatnonzero(weights)[-1] :] = 1.0
+    return cumulative, tuple(name for name, w in zip(AGENTS, weights, strict=True) if w > 0)
+
+
 class _Core:
     """The arrays of `n` games and the compiled calls over them, shared by both vector faces."""
 
     def __init__(
-        self, n: int, opponent: str, seed: int | None, seat: int | str, options: Any, threads: int | None
+        self, n: int, opponent: Any, seed: int | None, seat: int | str, options: Any, threads: int | None
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n_envs must be an integer >= 1, got {n!r:.40}")
-        if opponent not in AGENTS:
-            raise ValueError(f"opponent must be one of {', '.join(AGENTS)}, got {opponent!r:.40}")
+        self.mix, self.names = mix_of(opponent)
         self.rules = Options.of(options)
         players = self.rules.players
         if seat != "alternate" and (
@@ -190,14 +236,13 @@ class _Core:
             raise ValueError(f"threads must be None or 1..{numba.config.NUMBA_NUM_THREADS}, got {threads!r:.40}")
         self.threads = threads
         self.n = int(n)
-        self.opponent = opponent
         self.seed = check_seed(seed, optional=True)
         if self.seed is None:
             self.seed = int(np.random.default_rng().integers(2**62))
         r = self.rules
         self.params = np.array(
             [r.level, players, r.armies_per_player, int(r.deployment == "random"), r.max_turns,
-             SEAT_ALTERNATE if seat == "alternate" else int(seat), AGENTS.index(opponent), self.n],
+             SEAT_ALTERNATE if seat == "alternate" else int(seat), self.n],
             dtype=np.int64,
         )  # fmt: skip
         self.states = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
@@ -205,8 +250,11 @@ class _Core:
         self.table = np.zeros((self.n, TABLE_COLUMNS), dtype=np.int64)
         self.rngs = np.zeros((self.n, 1), dtype=np.uint64)
         self.scratch = np.zeros((self.n, SCRATCH_SIZE), dtype=STATE_DTYPE)
-        # two observation arrays, written in turn: the one a step returns stays as it is through the next step
-        self.buffers = np.zeros((2, self.n, OBSERVATION_SIZE), dtype=np.float32)
+        # two observation arrays, written in turn: the one a step returns stays as it is through the next step;
+        # each allocated alone, so aligned as any array is (torch's matrix products round by their inputs' alignment:
+        # a learner resumed from a copy of the observations then computes what it computed on these)
+        self.buffers = (np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32),
+                        np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32))  # fmt: skip
         self.flip = 0
         self.terminal_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
         self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_)
@@ -225,8 +273,8 @@ class _Core:
     def reset(self) -> None:
         self._threads()
         self.flip = 1 - self.flip
-        reset_games(self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch, self.obs,
-                    self.masks, self.ids)  # fmt: skip
+        reset_games(self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs, self.scratch,
+                    self.obs, self.masks, self.ids)  # fmt: skip
 
     def step(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(-1).astype(np.int64)
@@ -234,45 +282,79 @@ class _Core:
             raise ValueError(f"actions: expected {self.n} actions, got {actions.shape[0]}")
         self._threads()
         self.flip = 1 - self.flip
-        step_games(actions, self.seed, self.params, self.states, self.legal, self.table, self.rngs, self.scratch,
-                   self.obs, self.masks, self.ids, self.rewards, self.terminal_obs)  # fmt: skip
+        step_games(actions, self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs,
+                   self.scratch, self.obs, self.masks, self.ids, self.rewards, self.terminal_obs)  # fmt: skip
 
     def info(self, i: int) -> dict[str, Any]:
-        """Env i's info after a step: at the end of a game, its seat, winner, opponent, terminal observation."""
+        """Env i's info after a step: at the end of a game, its seat, winner ("draw" when undecided, BD5; None
+        after an illegal action) and opponent by name, and its terminal observation."""
         row = self.table[i]
         if not row[G_DONE]:
             return {}
-        previous = (i + row[G_GAMES] - 1) % self.rules.players if self.params[P_SEAT] == SEAT_ALTERNATE else row[G_SEAT]
         winner = int(row[G_WINNER])
         info: dict[str, Any] = {
             "terminal_observation": self.terminal_obs[i].copy(),
-            "seat": int(previous),
-            "winner": None if winner < 0 else ("undecided" if winner == UNDECIDED else winner),
-            "opponent": self.opponent,
+            "seat": AGENT_NAMES[row[G_ENDED_SEAT]],
+            "winner": None if winner < 0 else ("draw" if winner == UNDECIDED else AGENT_NAMES[winner]),
+            "opponent": AGENTS[row[G_ENDED_OPPONENT]],
             "TimeLimit.truncated": bool(row[G_TRUNCATED]),
         }
         if row[G_ILLEGAL]:
             info["illegal_action"] = True
         return info
 
+    def get_state(self) -> dict[str, np.ndarray]:
+        """Copies of every array the games' future depends on (with the seed, the mix and the settings)."""
+        values = {key: np.stack(self.buffers) if key == "buffers" else getattr(self, key) for key in STATE_KEYS}
+        return {key: np.array(value, copy=True) for key, value in values.items()}
+
+    def set_state(self, state: Mapping[str, np.ndarray]) -> None:
+        """Continue from `get_state`'s arrays: refused, changing nothing, unless they are an env's of this size and
+        these settings."""
+        missing = [key for key in STATE_KEYS if key not in state]
+        if missing:
+            raise ValueError(f"set_state: not a BinFaVecEnv state (no {', '.join(missing)})")
+        mine = self.get_state()
+        for key in STATE_KEYS:
+            value = np.asarray(state[key])
+            if value.shape != mine[key].shape or value.dtype != mine[key].dtype:
+                raise ValueError(f"set_state: {key} has shape {value.shape} {value.dtype}; this env's is "
+                                 f"{mine[key].shape} {mine[key].dtype} ({self.n} envs)")  # fmt: skip
+        if not np.array_equal(state["params"], self.params):
+            raise ValueError("set_state: the state is of an env with other options or seat (params "
+                             f"{np.asarray(state['params']).tolist()}, this env's {self.params.tolist()})")  # fmt: skip
+        mix = np.asarray(state["mix"], dtype=np.float64)
+        if not (np.all(np.diff(mix, prepend=0.0) >= 0) and mix[-1] == 1.0):
+            raise ValueError(f"set_state: mix must be cumulative probabilities ending at 1, got {mix.tolist()}")
+        for key in STATE_KEYS:
+            if key not in ("seed", "flip", "params", "mix", "buffers"):
+                getattr(self, key)[...] = state[key]
+        for buffer, saved in zip(self.buffers, state["buffers"], strict=True):
+            buffer[...] = saved
+        self.seed, self.flip = int(state["seed"]), int(state["flip"])
+        self.mix = mix.copy()
+        self.names = tuple(name for name, w in zip(AGENTS, np.diff(mix, prepend=0.0), strict=True) if w > 0)
+
 
 class BinFaVecEnv(VecEnv):
-    """`n_envs` games of Bin'Fa, a learner seat each, against a compiled opponent (see the module docstring).
+    """`n_envs` games of Bin'Fa, a learner seat each, against compiled opponents (see the module docstring).
 
-    Arguments: `n_envs`; `opponent`: "random" or "greedy"; `seed` (game k of env i is seeded
-    `seed + n_envs * k + i`; None: fresh entropy); `seat`: "alternate" (env i's game k seats the learner at
-    (i + k) mod players) or a seat; `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and
-    whirlpools drawn from each seed); `threads`: numba threads for a step (None: numba's setting).
+    Arguments: `n_envs`; `opponent`: "random", "greedy" or "heuristic", or a mapping of them to weights (each
+    game's opponent drawn from its seed); `seed` (game k of env i is seeded `seed + n_envs * k + i`; None:
+    fresh entropy); `seat`: "alternate" (env i's game k seats the learner at (i + k) mod players) or a seat;
+    `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and whirlpools drawn from each seed);
+    `threads`: numba threads for a step (None: numba's setting).
     The observations a step returns are not copied: they stay as they are until the step after next.
     An illegal learner action ends that game with −1 (`info["illegal_action"]`). A finished game's env starts
-    its next game in the same step; its info holds "terminal_observation", "seat", "winner", "opponent" and
+    its next game in the same step; its info holds "terminal_observation", "seat" and "winner" (seat names
+    `player_<p>`; winner "draw" when undecided, BD5, None after an illegal action), "opponent" (its name) and
     "TimeLimit.truncated" (max_turns, BD5).
     """
 
     def __init__(
         self,
         n_envs: int,
-        opponent: str = "random",
+        opponent: str | Mapping[str, float] = "random",
         seed: int | None = 0,
         seat: int | str = "alternate",
         options: Options | dict[str, Any] | None = None,
@@ -298,14 +380,29 @@ class BinFaVecEnv(VecEnv):
         return core.obs, core.rewards.copy(), done, infos
 
     def set_opponents(self, opponents: Any) -> None:
-        """Play against `opponents` ("random" or "greedy", or a mapping with that one key) from the next reply on."""
-        name = opponents
-        if isinstance(opponents, dict) and len(opponents) == 1:
-            name = next(iter(opponents))
-        if name not in AGENTS:
-            raise ValueError(f"opponents must be one of {', '.join(AGENTS)}, got {opponents!r:.40}")
-        self.core.opponent = name
-        self.core.params[P_OPPONENT] = AGENTS.index(name)
+        """Draw each game's opponent from `opponents` (a compiled agent's name, or a mapping of them to weights)
+        from the next game on; the games in progress keep theirs."""
+        self.core.mix, self.core.names = mix_of(opponents)
+
+    set_opponent = set_opponents
+
+    def opponent_slot(self, opponent: Any) -> int:
+        """The slot of a compiled opponent: its index in `AGENTS` (this env plays no policy snapshots)."""
+        if not isinstance(opponent, str) or opponent not in AGENTS:
+            raise ValueError(f"opponent_slot: Bin'Fa's batched env plays only {', '.join(AGENTS)}, got "
+                             f"{opponent!r:.40}")  # fmt: skip
+        return AGENTS.index(opponent)
+
+    def get_state(self) -> dict[str, np.ndarray]:
+        """The games in progress, their generators, the seed and the opponent mix, as arrays (a checkpoint's)."""
+        return self.core.get_state()
+
+    def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
+        """Continue exactly from `get_state`'s arrays (`opponents`: the policy snapshots of a pool, which this env
+        does not play, so none)."""
+        if opponents:
+            raise ValueError("set_state: Bin'Fa's batched env plays no policy snapshots (self-play pool); give none")
+        self.core.set_state(state)
 
     def action_masks(self) -> np.ndarray:
         """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions."""
