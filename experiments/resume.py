@@ -161,6 +161,13 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
         names = "; ".join(f"{p.relative_to(run_dir)} ({why})" for p, why in unreadable)
         raise UserError(f"{flag('resume')} {resume}: no readable checkpoint to resume from, nothing changed "
                         f"(unreadable: {names})")  # fmt: skip
+    saved_checkpoints = checkpoints(run_dir)
+    if found is not None and found[0].name == MODEL_FILE and not summary.is_file() and saved_checkpoints:
+        # killed between its final model and its summary: the newest readable checkpoint holds the games, generators
+        # and segments so far; the final model is written again from it, the same, and the summary counts every segment
+        again, newer_unreadable = readable_start(run_dir, saved_checkpoints[-1], cfg.rules)
+        if again is not None:
+            found, unreadable = again, unreadable + newer_unreadable
     check_models(cfg, fresh=found is None)  # every check before the first change to the folder
     if found is not None and found[0].name == MODEL_FILE and cfg.total_timesteps <= found[1] and summary.is_file():
         raise UserError(f"{run_dir} is finished at {found[1]:,} timesteps: give a larger {flag('total_timesteps')} "

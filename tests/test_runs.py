@@ -77,6 +77,23 @@ def test_unreadable_eval_rows_are_left_out(tmp_path: Path, caplog: pytest.LogCap
 # -------------------------------------------------------------------- resuming from the last good state
 
 
+def test_a_run_killed_between_its_final_model_and_its_summary_resumes_from_its_newest_checkpoint(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The final model holds no games nor segments: the run goes on from its newest checkpoint, writes the same final
+    model again, and its summary counts every segment from the warm start on."""
+    run = copy_run(tiny_run, tmp_path)
+    (run / "summary.json").unlink()
+    newest = sorted((run / "checkpoints").glob("ppo_*_steps.zip"), key=lambda p: int(p.name.split("_")[1]))[-1]
+    train_here(capsys, "--resume", str(run), "--final-eval-games", "0")
+    summary = json.loads((run / "summary.json").read_text())
+    assert summary["resumed_from"] == str(newest)
+    segments = summary["segments"]
+    assert segments[0]["from_timesteps"] == 0 and segments[-1]["to_timesteps"] == 512
+    assert all(a["to_timesteps"] == b["from_timesteps"] for a, b in itertools.pairwise(segments))
+    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")
+
+
 def test_resume_falls_back_to_the_newest_readable_checkpoint(
     tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
