@@ -182,8 +182,13 @@ def _fail(field: str, message: str) -> RecordError:
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
+    return _integer(value, f"record.{field}", low, high)
+
+
+def _integer(value: Any, name: str, low: int, high: int) -> int:
+    """An integer low..high; RecordError names `name` (a record's field, or an argument) and the value."""
     if not is_integer(value) or not low <= int(value) <= high:
-        raise _fail(field, f"expected an integer {low}..{high}, got {value!r:.40}")
+        raise RecordError(f"{name}: expected an integer {low}..{high}, got {value!r:.40}")
     return int(value)
 
 
@@ -246,9 +251,7 @@ def check_dice(dice: Any, field: str) -> np.ndarray:
         if not isinstance(pair, (list, tuple)) or len(pair) != 2:
             raise RecordError(f"{field}[{i}]: two dice, got {pair!r:.40}")
         for j in range(2):
-            if not is_integer(pair[j]) or not 1 <= int(pair[j]) <= 6:
-                raise RecordError(f"{field}[{i}][{j}]: expected an integer 1..6, got {pair[j]!r:.40}")
-            out[i, j] = int(pair[j])
+            out[i, j] = _integer(pair[j], f"{field}[{i}][{j}]", 1, 6)
     return out
 
 
