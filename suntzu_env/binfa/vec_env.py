@@ -194,9 +194,9 @@ def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray)
                 k -= 1
 
 
-def mix_of(opponents: Any) -> tuple[np.ndarray, tuple[str, ...]]:
+def mix_of(opponents: Any) -> np.ndarray:
     """A compiled opponent's name, or a mapping name -> weight (>= 0, not all 0), as the cumulative probabilities
-    the compiled step draws from (one per agent of `AGENTS`) and the names in the mix."""
+    the compiled step draws from (one per agent of `AGENTS`)."""
     allowed = f"one of {', '.join(AGENTS)} or a mapping of them to weights"
     given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
     weights = np.zeros(len(AGENTS), dtype=np.float64)
@@ -212,7 +212,7 @@ def mix_of(opponents: Any) -> tuple[np.ndarray, tuple[str, ...]]:
         raise ValueError(f"opponents: expected {allowed} with weights not all 0, got {opponents!r:.60}")
     cumulative = np.cumsum(weights / weights.sum())
     cumulative[np.flatnonzero(weights)[-1] :] = 1.0
-    return cumulative, tuple(name for name, w in zip(AGENTS, weights, strict=True) if w > 0)
+    return cumulative
 
 
 class _Core:
@@ -223,7 +223,7 @@ class _Core:
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n_envs must be an integer >= 1, got {n!r:.40}")
-        self.mix, self.names = mix_of(opponent)
+        self.mix = mix_of(opponent)
         self.rules = Options.of(options)
         players = self.rules.players
         if seat != "alternate" and (
@@ -303,10 +303,13 @@ class _Core:
             info["illegal_action"] = True
         return info
 
+    def _state_values(self) -> dict[str, Any]:
+        """Every value the games' future depends on (with the seed, the mix and the settings), as held."""
+        return {key: np.stack(self.buffers) if key == "buffers" else getattr(self, key) for key in STATE_KEYS}
+
     def get_state(self) -> dict[str, np.ndarray]:
         """Copies of every array the games' future depends on (with the seed, the mix and the settings)."""
-        values = {key: np.stack(self.buffers) if key == "buffers" else getattr(self, key) for key in STATE_KEYS}
-        return {key: np.array(value, copy=True) for key, value in values.items()}
+        return {key: np.array(value, copy=True) for key, value in self._state_values().items()}
 
     def set_state(self, state: Mapping[str, np.ndarray]) -> None:
         """Continue from `get_state`'s arrays: refused, changing nothing, unless they are an env's of this size and
@@ -314,7 +317,7 @@ class _Core:
         missing = [key for key in STATE_KEYS if key not in state]
         if missing:
             raise ValueError(f"set_state: not a BinFaVecEnv state (no {', '.join(missing)})")
-        mine = self.get_state()
+        mine = {key: np.asarray(value) for key, value in self._state_values().items()}
         for key in STATE_KEYS:
             value = np.asarray(state[key])
             if value.shape != mine[key].shape or value.dtype != mine[key].dtype:
@@ -333,7 +336,6 @@ class _Core:
             buffer[...] = saved
         self.seed, self.flip = int(state["seed"]), int(state["flip"])
         self.mix = mix.copy()
-        self.names = tuple(name for name, w in zip(AGENTS, np.diff(mix, prepend=0.0), strict=True) if w > 0)
 
 
 class BinFaVecEnv(VecEnv):
@@ -382,7 +384,7 @@ class BinFaVecEnv(VecEnv):
     def set_opponents(self, opponents: Any) -> None:
         """Draw each game's opponent from `opponents` (a compiled agent's name, or a mapping of them to weights)
         from the next game on; the games in progress keep theirs."""
-        self.core.mix, self.core.names = mix_of(opponents)
+        self.core.mix = mix_of(opponents)
 
     set_opponent = set_opponents
 
