@@ -18,7 +18,7 @@ Everything runs compiled with numba over the engine's state vector: the trees ar
 the determinization, the moves and the rollouts are the engine's own functions. The agent sees the game
 only through determinizations: it gets the current `Game` through `observe_game(game, seat)` (see
 `agents.base.Agent`) and hands its state to the compiled search, which reads it only through
-`determinize` (whose result depends only on what the seat knows; `tests/test_ismcts.py` checks that the
+`determinize` (whose result depends only on what the seat knows; `tests/suntzu/agents/test_ismcts.py` checks that the
 agent's move does not change when the hidden parts of the real game are resampled).
 """
 

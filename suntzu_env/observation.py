@@ -235,7 +235,7 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     """Write what side `me` observes of state `s` into the float32 vector `out` (R9).
 
     Counts are divided by their piece's declared scale: multiplied by `OBSERVATION_INV_SCALE`, a compile-time
-    constant (the same float32 entries as dividing, for every count the state can hold: tests/test_env.py).
+    constant (the same float32 entries as dividing, for every count the state can hold: tests/suntzu/envs/test_env.py).
     """
     opp = 1 - me
     k_ = OBSERVATION_INV_SCALE

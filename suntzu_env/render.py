@@ -4,7 +4,7 @@ Without a seat both show what a spectator sees: the marker, the round, each prov
 and six-marks, the cards revealed this round (face-down ones as `?`), pools, card counts, used warlords
 and events. Hands, face-down cards, deck orders and unused warlords are never drawn. With `seat` (0 blue,
 1 red) they add what that seat knows besides: its own face-down cards, hand, deck contents (not their
-order), the cards it drew and its unused warlords; never the opponent's. `tests/test_view_leaks.py`
+order), the cards it drew and its unused warlords; never the opponent's. `tests/play/test_view_leaks.py`
 checks every view against resampled hidden information. Until a round's first reveal, the board shows the
 cards of the last finished round, which the state keeps (`last_reveal`): all of them were revealed.
 

@@ -62,9 +62,9 @@ TABLE_COLUMNS = len(TABLE_FIELDS)
 
 class Batch(NamedTuple):
     """What the kernels play on, declared once: N games' arrays, the opponents' and the settings. The kernels take
-    these as their last arguments, in this order (`SunTzuVecEnv` passes `*batch`; `tests/test_vec_env.py` checks
-    every kernel's parameters against the fields): numba 0.68 did not keep writes made through a named tuple's arrays
-    inside a `prange` loop, so the compiled code takes the arrays themselves."""
+    these as their last arguments, in this order (`SunTzuVecEnv` passes `*batch`; `tests/suntzu/envs/test_vec_env.py`
+    checks every kernel's parameters against the fields): numba 0.68 did not keep writes made through a named tuple's
+    arrays inside a `prange` loop, so the compiled code takes the arrays themselves."""
 
     states: np.ndarray  # (N, S) the games' states
     masks: np.ndarray  # (N, A) int8, the pending decision's legal actions

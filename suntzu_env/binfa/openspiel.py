@@ -50,7 +50,7 @@ and `seed` (>= 0). A bad value raises ValueError naming what is allowed. The sta
 `state.clone()`), `game.new_initial_state()` on a copied or unpickled game, and serialized states keep them.
 
 OpenSpiel's Python MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) searches it, through the chance nodes
-(tests/test_binfa_openspiel.py). OpenSpiel's C++ search bots crash on any game written in Python (see
+(tests/binfa/test_binfa_openspiel.py). OpenSpiel's C++ search bots crash on any game written in Python (see
 `suntzu_env.openspiel`).
 """
 

@@ -3,7 +3,7 @@
 A whole game against `random` is played by clicking, a record is opened in the replay viewer and stepped
 through, bad input shows a clear message and changes nothing; every JSON response the page received is
 checked for hidden information (R9). Screenshots go to `$SUNTZU_SCREENSHOTS` (the README's come from
-`SUNTZU_SCREENSHOTS=docs/img python -m pytest tests/test_play_browser.py`), else to a temporary folder.
+`SUNTZU_SCREENSHOTS=docs/img python -m pytest tests/play/test_play_browser.py`), else to a temporary folder.
 """
 
 # ruff: noqa: E402  (the play extra is checked before it is imported)

@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 import types
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -340,7 +341,7 @@ def test_uncompiled_baselines_decide_as_compiled() -> None:
     """The baselines' source runs as plain Python under NUMBA_DISABLE_JIT=1 and makes the same decisions."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run([sys.executable, "-c", UNCOMPILED_GAME], env=env, capture_output=True, text=True,
-                          check=True, cwd=os.path.dirname(os.path.dirname(__file__)))  # fmt: skip
+                          check=True, cwd=str(Path(__file__).resolve().parents[3]))  # fmt: skip
     actions, picks = json.loads(done.stdout)
     game = Game.new(3, variant="standard", events=True)
     players = {"blue": make_agent("heuristic"), "red": make_agent("greedy")}

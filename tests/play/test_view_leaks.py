@@ -1,7 +1,7 @@
 """R9: no view of a game shows what its viewer may not know: text, images, `str`, `repr`.
 
-The hidden information is resampled exactly as in `tests/test_leak.py` (its `resample`: the opponent's
-hand, deck, drawn and face-down cards dealt again, deck orders shuffled, the opponent's unused warlords
+The hidden information is resampled exactly as in `tests/suntzu/envs/test_leak.py` (the library's determinization:
+the opponent's hand, deck, drawn and face-down cards dealt again, deck orders shuffled, the opponent's unused warlords
 drawn again). At every decision point of random games (both variants, events off and on):
 
 - a seat's views (`Game.render(seat)`, `render.board_text(..., seat=)`, `render.board_image(..., seat=)`)
@@ -21,9 +21,9 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-from test_leak import resample
 
 from suntzu_env import Game
+from suntzu_env.determinize import sample_determinization
 from suntzu_env.layout import DECK, DECK_CAPACITY, DECK_LEN, PH_PLACEMENT, PHASE, PLACED, ROUND
 from suntzu_env.render import board_image, board_text
 from suntzu_env.rules import CARDS, N_PROVINCES, SEATS
@@ -32,6 +32,11 @@ CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("begin
 GAMES_PER_CONFIG = 4
 IMAGE_EVERY = 25
 View = Callable[[np.ndarray, int | None], object]
+
+
+def resample(s: np.ndarray, me: int, rng: np.random.Generator) -> np.ndarray:
+    """A state that `me` cannot tell from `s`."""
+    return sample_determinization(s, SEATS[me], rng)
 
 
 def game_at(s: np.ndarray) -> Game:

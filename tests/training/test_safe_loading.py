@@ -31,7 +31,7 @@ from agents.ppo import ModelError, PolicyActor, load_model, load_ppo_agent
 from agents.rllib import load_rllib_agent
 from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class Plant:

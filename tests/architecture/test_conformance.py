@@ -6,7 +6,8 @@ information (one whose games can `sample_determinization`), observations that sh
 Games are played under the options the game's `playout_options` names (where random play would go on long).
 
 The games are `suntzu_env.games.names()`, and Duel (`tests/toy_game`), loaded from its folder the way a command
-line names a game of one's own: a new game proves it plugged in by passing this file and `tests/test_seam.py`.
+line names a game of one's own: a new game proves it plugged in by passing this file and
+`tests/architecture/test_seam.py`.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import pytest
 from suntzu_env import games
 from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame, ask
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 TOY = "toy_game:DUEL"
 games.load(TOY)
 NAMES = games.names()

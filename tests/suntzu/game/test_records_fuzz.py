@@ -12,7 +12,7 @@ copied from another real record) and `Game.from_dict` must either
   every decision offering at least two answers (R10) after every step.
 
 Any other exception, or a crash of the process, is a failure. The suite runs `FUZZ_EXAMPLES` (10,000)
-mutated records with a fixed seed; `SUNTZU_FUZZ_EXAMPLES=200000 python -m pytest tests/test_records_fuzz.py`
+mutated records with a fixed seed; `SUNTZU_FUZZ_EXAMPLES=200000 python -m pytest tests/suntzu/game/test_records_fuzz.py`
 runs a longer campaign (add `--hypothesis-show-statistics` for the share of records refused and loaded,
 per situation).
 """

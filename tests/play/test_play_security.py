@@ -354,7 +354,7 @@ def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> N
     import subprocess
     import sys
 
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     held = socket.socket()
     try:
         held.bind(("127.0.0.1", 8765))
@@ -384,7 +384,7 @@ def test_ctrl_c_in_the_terminal_prints_one_line() -> None:
     import subprocess
     import sys
 
-    root, pipe = Path(__file__).resolve().parent.parent, subprocess.PIPE
+    root, pipe = Path(__file__).resolve().parents[2], subprocess.PIPE
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     command = [sys.executable, "-m", "suntzu_env.play", "--text", "--seed", "1"]
     proc = subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe, text=True)

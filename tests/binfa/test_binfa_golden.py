@@ -1,12 +1,12 @@
 """Bin'Fa golden playthroughs: whole games, decision by decision, checked in; every change of the engine
 must replay them unchanged.
 
-`tests/golden/binfa_playthroughs.json` holds games of every level and several player counts, played by
+`tests/binfa/golden/binfa_playthroughs.json` holds games of every level and several player counts, played by
 seeded random choice among the legal strings: for each decision the player, its legal answers and the one
 taken, then the final position, the winner and the record. A deliberate change of the rules or of the
 record format regenerates the file with
 
-    python tests/test_binfa_golden.py --write
+    python tests/binfa/test_binfa_golden.py --write
 
 and the diff is reviewed as part of that change.
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `python tests/test_binfa_golden.py --write` from a checkout
+ROOT = Path(__file__).resolve().parents[2]
+if str(ROOT) not in sys.path:  # `python tests/binfa/test_binfa_golden.py --write` from a checkout
     sys.path.insert(0, str(ROOT))
 
 from suntzu_env.binfa import Game  # noqa: E402
@@ -85,4 +85,4 @@ if __name__ == "__main__":
     if sys.argv[1:] == ["--write"]:
         write()
     else:
-        print("usage: python tests/test_binfa_golden.py --write")
+        print("usage: python tests/binfa/test_binfa_golden.py --write")

@@ -17,7 +17,7 @@ from experiments import evaluate, train
 from suntzu_env import games
 from suntzu_env.protocol import GameRules
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subprocesses, with PYTHONPATH)
 # What the experiments may import of the package: the seam, the registry and the thread control, which know no
 # game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in

@@ -1,6 +1,6 @@
 """Bin'Fa rule tests: every rule B1-B50 and decision BD1-BD26, values worked out by hand from the rules.
 
-Positions are records (`tests/test_binfa_helpers.py`) with the throws to come in their `dice` list.
+Positions are records (`tests/binfa/test_binfa_helpers.py`) with the throws to come in their `dice` list.
 """
 
 from __future__ import annotations

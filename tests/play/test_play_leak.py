@@ -3,7 +3,7 @@
 The agent's hidden holdings that the app could give away are its unused warlords (R8, R9): a warlord it holds
 is offered to it in a window (`purge`, `march`, `reinforce`) or in a battle (`feint`, the Plague warlords,
 the recycles), and the offer must leave no trace the person can read. Each pair of games below has the same
-deal and the same person; only the warlord the agent holds is resampled (as `tests/test_leak.py` resamples
+deal and the same person; only the warlord the agent holds is resampled (as `tests/suntzu/envs/test_leak.py` resamples
 the opponent's unused warlords), and the agent declines every such offer and otherwise answers the same way in
 both games. Everything the person receives (every response's views and frames, the log, the terminal's
 text) must then be byte for byte the same, game after game, for every warlord of either seat. The same check

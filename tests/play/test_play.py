@@ -1,6 +1,6 @@
 """The play app without a browser: hidden information (R9), bad input, replays, results folders, the terminal.
 
-The browser itself is driven in tests/test_play_browser.py.
+The browser itself is driven in tests/play/test_play_browser.py.
 """
 
 # ruff: noqa: E402  (the play extra is checked before it is imported)
@@ -29,7 +29,7 @@ from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
 from suntzu_env.rules import CARDS, PROVINCES, SEATS
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 NP = len(PROVINCES)
 CONFIGS = [
     ("blue", "standard", False),

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("suntzu_env", "agents", "experiments")
 FRONT_END = "suntzu_env.play"  # a front-end of the package: may use agents, never experiments
 # Cycles that are known and owned elsewhere; each must still exist (so the list only shrinks).

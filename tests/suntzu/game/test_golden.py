@@ -1,12 +1,12 @@
 """Golden playthroughs: whole games, checked in, that every change of the engine must replay unchanged.
 
-`tests/golden/playthroughs.json` holds games of both variants, with and without events, on the declared
+`tests/suntzu/game/golden/playthroughs.json` holds games of both variants, with and without events, on the declared
 map and on another one: some played by seeded random choice, some by the scripted agents. For each game
 it holds every decision's legal answers and the answer taken (action strings), the R11 record at the
 start of every round, the final record, the winner and the replay record. A refactor that changes any
 of it fails here. A deliberate change of the rules or of the record format regenerates the file with
 
-    python tests/test_golden.py --write
+    python tests/suntzu/game/test_golden.py --write
 
 and the diff is reviewed as part of that change.
 """
@@ -21,8 +21,8 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:  # `python tests/test_golden.py --write` from a checkout
+ROOT = Path(__file__).resolve().parents[3]
+if str(ROOT) not in sys.path:  # `python tests/suntzu/game/test_golden.py --write` from a checkout
     sys.path.insert(0, str(ROOT))
 
 from agents import make_agent  # noqa: E402
@@ -124,7 +124,7 @@ def test_golden_games_cover_the_variants_and_the_ends(golden: dict[str, Any]) ->
 
 if __name__ == "__main__":
     if sys.argv[1:] != ["--write"]:
-        sys.exit("usage: python tests/test_golden.py --write   (regenerates tests/golden/playthroughs.json)")
+        sys.exit("usage: python tests/suntzu/game/test_golden.py --write   (regenerates golden/playthroughs.json)")
     GOLDEN.parent.mkdir(exist_ok=True)
     tmp = GOLDEN.with_suffix(".tmp")
     tmp.write_text(json.dumps(golden_games(), indent=1) + "\n")

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -256,7 +257,7 @@ def test_pure_python_engine_matches_compiled() -> None:
     """The same source runs uncompiled under NUMBA_DISABLE_JIT=1 and plays the same games."""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
     done = subprocess.run([sys.executable, "-c", PURE_PYTHON_SCRIPT], env=env, capture_output=True, text=True,
-                          check=True, cwd=os.path.dirname(os.path.dirname(__file__)))  # fmt: skip
+                          check=True, cwd=str(Path(__file__).resolve().parents[3]))  # fmt: skip
     pure = json.loads(done.stdout)
     for (seed, variant, events), record in zip([(0, "standard", True), (1, "beginner", True), (2, "standard", False)],
                                                pure, strict=True):  # fmt: skip
