@@ -1,4 +1,4 @@
-"""Bin'Fa rule tests: every rule B1-B50 and decision BD1-BD26, values worked out by hand from the rules.
+"""Bin'Fa rule tests: every rule B1-B50 and decision BD1-BD29, values worked out by hand from the rules.
 
 Positions are records (`tests/binfa/test_binfa_helpers.py`) with the throws to come in their `dice` list.
 """
@@ -674,3 +674,59 @@ def test_bd29_empty_store_names_an_army_that_can_pay():
     g = game(board, level=3, armies=SIX, armies_per_player=3, army=None, decision="army", tokens=tokens, store=0,
              pawns=pawns, dice=[[4, 1]])  # fmt: skip
     assert g.decision["army"] == "orange" and g.decision["kind"] == "move" and g.decision["moves_left"] == 3
+
+
+# ------------------------------------------------------------------ the end and the dice (BD21, BD27, BD28)
+
+
+def test_bd21_everybody_out_at_once_is_undecided():
+    """BD21: when the last players all go out at once, B13 names no winner: the game ends undecided and every
+    player gets -1. Captures by a move take only other colours' stacks, so play rarely brings it about; here one
+    unit of each army leaves at once (the engine's own `remove_top`), and the check that follows every step
+    (`settle`) ends the game."""
+    from suntzu_env.binfa import engine
+    from suntzu_env.binfa.layout import OUT_RANK, UNDECIDED, WINNER
+
+    g = game({"red-1-0": [R] * 4, "green-1-0": [G] * 4})
+    s = g._s.copy()
+    for name in ("red-1-0", "green-1-0"):
+        engine.remove_top(s, TRIANGLE_INDEX[name], 1)  # 3 units each: both armies fall under B12 together
+    assert engine.settle(s, False)
+    assert s[WINNER] == UNDECIDED and s[OUT_RANK] > 0 and s[OUT_RANK + 1] > 0  # both out: -1 each (B0.8)
+    one_out = g._s.copy()
+    engine.remove_top(one_out, TRIANGLE_INDEX["green-1-0"], 1)  # B13 as usual: only green goes out, red wins
+    assert engine.settle(one_out, False) and one_out[WINNER] == 0
+
+
+def test_bd27_setup_throws_come_from_the_games_dice_each_army_its_own():
+    """BD27: B25's throws are the game's dice (given throws here, in the army order red, orange, yellow, green,
+    blue, violet), each army taking its own throw's total; the fewest tokens start (B25: player 0 holds
+    2 + 3 + 4 = 9 against 6 + 8 + 11 = 25). Drawn from the seed, they come back when the record replays."""
+    g = Game.new(3, level=3, players=2, armies_per_player=3, deployment="random")
+    while True:
+        nxt = g.clone()
+        nxt.apply(g.legal_action_strings()[0])
+        if nxt.decision["kind"] != "pawn":
+            break
+        g.apply(g.legal_action_strings()[0])
+    drawn = g.clone()
+    g.apply_with_dice(g.legal_action_strings()[0], [[1, 1], [1, 2], [2, 2], [3, 3], [4, 4], [5, 6]])
+    d = g.to_dict()
+    assert d["tokens"] == {"red": 2, "orange": 3, "yellow": 4, "green": 6, "blue": 8, "violet": 11}
+    assert d["store"] == 60 - 34 and g.current_player == 0
+    drawn.apply(drawn.legal_action_strings()[0])
+    again = Game.replay(drawn.record())
+    assert again.to_dict()["tokens"] == drawn.to_dict()["tokens"] and again.to_dict()["dice"] == []
+
+
+def test_bd28_a_turn_is_each_passing_of_the_dice():
+    """BD28, BD5: a double (B8) and a stop (B9) each pass the dice and count one turn; with max_turns 2 the
+    second ends the game undecided, nobody eliminated, every reward 0."""
+    d = position(BASE, dice=[[4, 4]])
+    d["options"]["max_turns"] = 2
+    g = Game.from_dict(d)
+    g.apply("roll")
+    assert g.turns == 1 and g.current_player == 1 and not g.is_terminal
+    g.apply("stop")
+    assert g.turns == 2 and g.is_terminal and g.winner == "undecided"
+    assert g.returns() == {0: 0.0, 1: 0.0}
