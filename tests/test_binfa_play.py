@@ -268,3 +268,39 @@ def test_the_command_line_checks_binfas_flags(
     assert stop.value.code == 2
     err = capsys.readouterr().err
     assert all(w in err for w in words) and err.count("\n") == 1, err
+
+
+def test_the_command_line_opens_a_binfa_record(tmp_path: Path) -> None:
+    """`--replay` of a Bin'Fa record (B0.9) serves its viewer; a bad one is refused in one line."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    root = Path(__file__).resolve().parent.parent
+    game = Game.new(2, level=2, max_turns=3)
+    rng = random.Random(2)
+    while not game.is_terminal:
+        game.apply(rng.choice(game.legal_actions()))
+    record = game.record()
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    (tmp_path / "bad.json").write_text(json.dumps({**record, "actions": ["fly"]}))
+    command = [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0", "--replay"]
+    out = subprocess.run([*command, str(tmp_path / "bad.json")], capture_output=True, text=True, cwd=root,
+                         timeout=300, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert out.returncode == 2 and "record.actions[0]: illegal action 'fly'" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    server = subprocess.Popen([*command, str(tmp_path / "game.json")], stdout=subprocess.PIPE, text=True, cwd=root,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("Bin'Fa is served at http://127.0.0.1:") and "/binfa/replay/" in line, line
+        url = line.split()[4]
+        base, replay_id = url.split("/binfa/replay/")
+        with urllib.request.urlopen(f"{base}/api/binfa/replays/{replay_id}?step=last", timeout=60) as response:
+            last = json.loads(response.read())
+        assert last["replay"]["steps"] == len(record["actions"]) + 1 and last["replay"]["title"] == "game.json"
+        assert last["winner"] == game.winner
+    finally:
+        server.terminate()
+        server.wait(30)
