@@ -9,10 +9,12 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.binfa.geometry import (
+    CIRCLES_PER_SECTOR,
     COLOURS,
     N_CIRCLES,
     N_COLOURS,
     N_TRIANGLES,
+    PER_SECTOR,
     RING_COLOUR,
     ROWS,
     UNITS_PER_ARMY,
@@ -40,6 +42,7 @@ RGB = {
     "blue": (40, 90, 200),
     "violet": (140, 60, 170),
 }
+RING = 1.1  # the supply ring's radius, in sides of the hexagon
 
 
 def _tint(rgb: tuple[int, int, int], amount: float) -> tuple[int, int, int]:
@@ -64,6 +67,16 @@ def triangle_corners(t: int, centre: float, side: float) -> list[tuple[float, fl
     if p % 2 == 0:
         return [q(r - 1, k), q(r, k), q(r, k + 1)]
     return [q(r - 1, k), q(r - 1, k + 1), q(r, k + 1)]
+
+
+def circle_centre(circle: int, centre: float, side: float) -> tuple[float, float]:
+    """The centre of supply-ring circle `circle` (B0.4), outside the row-4 triangle it faces."""
+    t = PER_SECTOR * (circle // CIRCLES_PER_SECTOR) + (ROWS - 1) ** 2 + circle % CIRCLES_PER_SECTOR
+    corners = triangle_corners(t, centre, side)
+    cx = sum(x for x, _ in corners) / 3 - centre
+    cy = sum(y for _, y in corners) / 3 - centre
+    norm = math.hypot(cx, cy)
+    return centre + cx / norm * side * RING, centre + cy / norm * side * RING
 
 
 def board_picture(s: np.ndarray, size: int = 640) -> Any:
@@ -102,14 +115,8 @@ def board_picture(s: np.ndarray, size: int = 640) -> Any:
             draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], fill=top, outline=(0, 0, 0))
             draw.text((cx - 3 * len(str(len(stack))), cy - 6), str(len(stack)), fill=(255, 255, 255))
     if s[LEVEL] >= 3:
-        ring = side * 1.1
         for circle in range(N_CIRCLES):
-            t = 16 * (circle // 7) + 9 + circle % 7  # the row-4 triangle the circle faces
-            corners = triangle_corners(t, centre, side)
-            cx = sum(x for x, _ in corners) / 3 - centre
-            cy = sum(y for _, y in corners) / 3 - centre
-            norm = math.hypot(cx, cy)
-            x, y = centre + cx / norm * ring, centre + cy / norm * ring
+            x, y = circle_centre(circle, centre, side)
             rr = side / 22
             draw.ellipse([x - rr, y - rr, x + rr, y + rr], fill=RGB[COLOURS[RING_COLOUR[circle]]], outline=(0, 0, 0))
             for c in range(N_COLOURS):

@@ -5,6 +5,9 @@ server offers (`random`, `greedy`, `heuristic`, `ismcts`, and the models named o
 replay viewer for game records and the games of an evaluation's results folder; `--text` plays the same
 decisions in a terminal.
 
+Bin'Fa is served beside it (`--game binfa`, the page `/binfa`, `suntzu_env.play.binfa`): a person plays any
+seats of 2 to 6 players against the plugin's agents, and Bin'Fa records replay step by step.
+
 The server holds the game. The page receives only `view.seat_view`s of the person's seat: what R9 lets
 that seat know. Needs the `play` extra (`pip install -e ".[play]"`).
 """

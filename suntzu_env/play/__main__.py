@@ -6,6 +6,8 @@ python -m suntzu_env.play --replay game.json             # open a game record in
 python -m suntzu_env.play --results results/<name>       # an evaluation's games, each linked to its replay
 python -m suntzu_env.play --text --agent greedy          # play in the terminal
 python -m suntzu_env.play --agent ppo:runs/a --models runs  # offer a model, and every model under runs/
+python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent heuristic  # Bin'Fa
+python -m suntzu_env.play --replay binfa-game.json       # a Bin'Fa record opens in Bin'Fa's viewer
 
 The page may choose among the scripted agents, `ismcts` within a budget, and the models named here (--agent,
 --model) or found under --models: nothing else is loaded. Every flag is checked before the server starts.
@@ -24,10 +26,13 @@ import time
 import webbrowser
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 from urllib.parse import quote
 
 from agents import check_spec, valid_specs
 from suntzu_env.rules import SEATS, VARIANTS
+
+GAMES = ("suntzu", "binfa")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -55,11 +60,20 @@ def _port(text: str) -> int:
     return int(text)
 
 
+def _seats(text: str) -> list[int]:
+    parts = text.split(",")
+    if not all(part.isascii() and part.isdigit() and len(part) < 3 for part in parts):
+        raise argparse.ArgumentTypeError(f"expected player numbers such as 0 or 0,2, got {text!r}")
+    return [int(part) for part in parts]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="python -m suntzu_env.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--agent", type=_agent, default="random", help=f"the opponent: {valid_specs()}")
+    parser.add_argument("--game", choices=GAMES, default=GAMES[0], help="the game the page opens (both are served)")
+    parser.add_argument("--agent", type=_agent, default="random",
+                        help=f"the opponent: {valid_specs()} (Bin'Fa: random, greedy or heuristic)")  # fmt: skip
     parser.add_argument(
         "--model", action="append", type=_agent, default=[], metavar="SPEC",
         help="a further trained model the page may choose (ppo:<path> or rllib:<checkpoint>; repeatable)",
@@ -71,6 +85,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--seat", choices=SEATS, default="blue", help="the seat you play (blue moves first)")
     parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
     parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
+    parser.add_argument("--players", type=int, default=2, help="Bin'Fa: players, 2..6")
+    parser.add_argument("--level", type=int, default=1, help="Bin'Fa: rules level, 1..4")
+    parser.add_argument("--seats", type=_seats, default=[0], metavar="P[,P...]",
+                        help="Bin'Fa: the players you play, from 0 (default 0); the agent plays the rest")  # fmt: skip
     parser.add_argument("--seed", type=_seed, default=None, help="deck seed (default: a random one)")
     parser.add_argument("--text", action="store_true", help="play in this terminal instead of the browser")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE", help="--text: save the game's record here")
@@ -123,6 +141,18 @@ def _check_save(parser: argparse.ArgumentParser, save: Path | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.game == "binfa":
+        for flag, given in (("--text", args.text), ("--results", args.results), ("--model", args.model),
+                            ("--models", args.models)):  # fmt: skip
+            if given:
+                parser.error(f"{flag} is not offered for Bin'Fa yet: play it in the browser, or --replay a record")
+        from suntzu_env.play.binfa import check_agent, check_options
+
+        try:
+            check_agent(args.agent)
+            check_options(args.players, args.level, args.seats)
+        except ValueError as error:
+            parser.error(str(error))
     if args.text:
         _check_save(parser, args.save)
         try:
@@ -152,10 +182,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.root = args.root if args.root is not None else Path(".")
     if not args.root.is_dir():
         parser.error(f"--root {args.root} is not a folder")
-    replay = None
+    replay: Any = None
     if args.replay is not None:
         try:
-            replay = Replay(json.loads(args.replay.read_text()), args.replay.name)
+            record = json.loads(args.replay.read_text())
+            if args.game == "binfa" or (isinstance(record, dict) and record.get("game") == "binfa"):
+                from suntzu_env.play.binfa import BinFaReplay
+
+                args.game, replay = "binfa", BinFaReplay(record, args.replay.name)
+            else:
+                replay = Replay(record, args.replay.name)
         except (OSError, ValueError, RecursionError) as error:
             parser.error(f"--replay {args.replay}: {' '.join(str(error).split())}")
     elif results is not None:
@@ -182,9 +218,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         "events": args.events,
         "seed": args.seed,
     }
-    app = create_app(args.root, defaults, menu, args.host)
-    path = "/"
-    if replay is not None:
+    binfa = {"agent": args.agent, "players": args.players, "level": args.level, "seats": args.seats, "seed": args.seed}
+    app = create_app(args.root, defaults, menu, args.host, binfa)
+    path = "/binfa" if args.game == "binfa" else "/"
+    if replay is not None and args.game == "binfa":
+        app.state.binfa_replays.add(replay.id, replay)
+        path = f"/binfa/replay/{replay.id}"
+    elif replay is not None:
         app.state.replays.add(replay.id, replay)
         path = f"/replay/{replay.id}"
     elif results is not None:
@@ -196,7 +236,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             time.sleep(0.05)
         port = server.servers[0].sockets[0].getsockname()[1]
         url = f"http://{args.host}:{port}{path}"
-        print(f"Sun Tzu is served at {url} (Ctrl+C stops it)", flush=True)
+        name = "Bin'Fa" if args.game == "binfa" else "Sun Tzu"
+        print(f"{name} is served at {url} (Ctrl+C stops it)", flush=True)
         if not args.no_browser:
             webbrowser.open(url)
 

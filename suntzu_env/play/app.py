@@ -15,6 +15,11 @@
 | `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step (`&frame=F`: the step showing frame F) |
 | `GET /api/results`                 | `?path=<folder>`: an evaluation's games                           |
 | `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
+| `GET /binfa`, `/binfa/play/<id>`, `/binfa/replay/<id>` | Bin'Fa's page (`static/binfa.html`)              |
+| `GET /api/binfa/options`, `/api/binfa/board` | its new-game form; the board's drawing                  |
+| `POST /api/binfa/games`            | a new Bin'Fa game: `{agent, seats, players?, level?, seed?, max_turns?}` |
+| `GET /api/binfa/games/<id>`, `POST .../actions`, `GET .../record` | as for Sun Tzu (`suntzu_env.play.binfa`) |
+| `POST /api/binfa/replays`, `GET /api/binfa/replays/<id>?step=N` | a Bin'Fa record to step through       |
 
 Bad input gets status 400 (404 for an unknown id) and `{"error": "..."}`, one line naming what was wrong
 (paths relative to the folders the app serves); it changes nothing.
@@ -34,7 +39,7 @@ import json
 from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, Response
@@ -44,8 +49,11 @@ from starlette.concurrency import run_in_threadpool
 
 from suntzu_env.play.explain import RULES_DOC, glossary
 from suntzu_env.play.results import game_record, list_games, resolve
-from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store
+from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store, T
 from suntzu_env.rules import SEATS, VARIANTS
+
+if TYPE_CHECKING:
+    from suntzu_env.play.binfa import BinFaGame, BinFaReplay
 
 STATIC = Path(str(files("suntzu_env.play") / "static"))
 MAX_BODY = 4 * 2**20  # bytes: a record is a few kilobytes
@@ -133,14 +141,30 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
+def _binfa() -> Any:
+    """`suntzu_env.play.binfa`, imported on first use: a Sun Tzu server never loads Bin'Fa's engine."""
+    from suntzu_env.play import binfa
+
+    return binfa
+
+
+def _held(store: Store[T], key: str, what: str) -> T:
+    item = store.get(key)
+    if item is None:
+        raise BadInput(f"no {what} {key[:40]!r} on this server (it may have been restarted)", 404)
+    return item
+
+
 def create_app(
     root: str | Path = ".",
     defaults: dict[str, Any] | None = None,
     agents: AgentMenu | None = None,
     host: str = "127.0.0.1",
+    binfa_defaults: dict[str, Any] | None = None,
 ) -> FastAPI:
     """The app; `root` is the folder under which results folders may be opened, `agents` the agents it plays
-    (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`)."""
+    (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`),
+    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`)."""
     app = FastAPI(title="Sun Tzu", docs_url=None, redoc_url=None, openapi_url=None)
     games: Store[LiveGame] = Store()
     replays: Store[Replay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
@@ -148,6 +172,10 @@ def create_app(
     root = Path(root).resolve()
     form = {"agent": "random", "seat": "blue", "variant": "standard", "events": False, **(defaults or {})}
     app.state.games, app.state.replays, app.state.root, app.state.agents = games, replays, root, menu
+    binfa_games: Store[BinFaGame] = Store()  # held as Sun Tzu's games and replays are
+    binfa_replays: Store[BinFaReplay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
+    binfa_form = {"agent": "random", "players": 2, "level": 1, "seats": [0], "seed": None, **(binfa_defaults or {})}
+    app.state.binfa_games, app.state.binfa_replays = binfa_games, binfa_replays
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -197,20 +225,17 @@ def create_app(
         return JSONResponse({"error": one_line(f"no room for another one: {error}; try again later")}, status_code=503)
 
     def game_of(game_id: str) -> LiveGame:
-        game = games.get(game_id)
-        if game is None:
-            raise BadInput(f"no game {game_id[:40]!r} on this server (it may have been restarted)", 404)
-        return game
+        return _held(games, game_id, "game")
 
     def replay_of(replay_id: str) -> Replay:
-        replay = replays.get(replay_id)
-        if replay is None:
-            raise BadInput(f"no replay {replay_id[:40]!r} on this server (it may have been restarted)", 404)
-        return replay
+        return _held(replays, replay_id, "replay")
 
     page = STATIC / "index.html"
     for path in ("/", "/play/{game_id}", "/replay", "/replay/{replay_id}", "/results"):
         app.add_api_route(path, lambda: FileResponse(page), methods=["GET"], include_in_schema=False)
+    binfa_page = STATIC / "binfa.html"
+    for path in ("/binfa", "/binfa/play/{game_id}", "/binfa/replay/{replay_id}"):
+        app.add_api_route(path, lambda: FileResponse(binfa_page), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     @app.get("/favicon.ico", include_in_schema=False)
@@ -309,5 +334,64 @@ def create_app(
         replay = await run_in_threadpool(build)
         replays.add(replay.id, replay, _client(request))
         return await run_in_threadpool(replay.view, "full", 0)
+
+    # ---------------------------------------------------------------- Bin'Fa
+    @app.get("/api/binfa/options")
+    async def binfa_options() -> dict[str, Any]:
+        binfa = await run_in_threadpool(_binfa)
+        return {"agents": list(binfa.AGENTS), "players": list(binfa.PLAYERS), "levels": list(binfa.LEVELS),
+                "defaults": binfa_form}  # fmt: skip
+
+    @app.get("/api/binfa/board")
+    async def binfa_board() -> dict[str, Any]:
+        return (await run_in_threadpool(_binfa)).board()  # type: ignore[no-any-return]
+
+    @app.post("/api/binfa/games")
+    async def binfa_new_game(request: Request) -> dict[str, Any]:
+        body = _object(await _json_body(request), ("agent", "seats"), ("players", "level", "seed", "max_turns"))
+
+        def start() -> BinFaGame:
+            binfa = _binfa()
+            return binfa.BinFaGame(body["agent"], body["seats"], body.get("players", 2), body.get("level", 1),
+                                   body.get("seed"), body.get("max_turns", binfa.MAX_TURNS))  # fmt: skip
+
+        game = await run_in_threadpool(start)
+        binfa_games.add(game.id, game, _client(request))
+        return {"view": game.view(), "played": []}
+
+    @app.get("/api/binfa/games/{game_id}")
+    def binfa_get_game(game_id: str) -> dict[str, Any]:
+        return {"view": _held(binfa_games, game_id, "Bin'Fa game").view()}
+
+    @app.post("/api/binfa/games/{game_id}/actions")
+    async def binfa_act(game_id: str, request: Request) -> dict[str, Any]:
+        with binfa_games.use(game_id) as game:  # held: never dropped while the agents answer
+            if game is None:
+                raise BadInput(f"no Bin'Fa game {game_id[:40]!r} on this server (it may have been restarted)", 404)
+            body = _object(await _json_body(request), ("action",))
+            return await run_in_threadpool(game.act, body["action"])
+
+    @app.get("/api/binfa/games/{game_id}/record")
+    def binfa_record(game_id: str) -> Any:
+        try:
+            return _held(binfa_games, game_id, "Bin'Fa game").record()
+        except PermissionError as error:
+            raise BadInput(str(error), 409) from None
+
+    @app.post("/api/binfa/replays")
+    async def binfa_new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
+        body = await _json_body(request, "file")
+        replay = await run_in_threadpool(lambda: _binfa().BinFaReplay(body, title[:200]))
+        binfa_replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(replay.view, 0)
+
+    @app.get("/api/binfa/replays/{replay_id}")
+    def binfa_replay_step(replay_id: str, step: str = "0") -> dict[str, Any]:
+        replay = _held(binfa_replays, replay_id, "Bin'Fa replay")
+        if step == "last":
+            return replay.view(replay.steps - 1)
+        if not (step.isascii() and step.isdigit() and len(step) < 10):
+            raise BadInput(f"step must be a whole number or 'last', got {step[:40]!r}")
+        return replay.view(int(step))
 
     return app

@@ -1,0 +1,435 @@
+// Bin'Fa in the browser: the hexagon drawn from the server's views; every answer is one of the game's legal
+// action strings, which the server sends with the triangles or circle each names (never worked out here).
+"use strict";
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+const params = new URLSearchParams(location.search);
+const FILL = { red: "#d62828", orange: "#f58c1e", yellow: "#f0d228", green: "#32a046", blue: "#285ac8", violet: "#8c3caa" };
+const state = { mode: null, view: null, gameId: null, replay: null, busy: false, board: null, selected: null };
+
+// ------------------------------------------------------------------ small helpers
+
+const $ = (sel) => document.querySelector(sel);
+function esc(text) {
+  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
+}
+const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
+
+function showMessage(text, kind = "error") {
+  const box = $("#message");
+  box.textContent = text;
+  box.className = kind;
+  box.hidden = !text;
+}
+
+async function api(method, url, body, raw = false) {
+  const init = { method, headers: {} };
+  if (body !== undefined) {
+    init.body = raw ? body : JSON.stringify(body);
+    init.headers["Content-Type"] = "application/json";
+  }
+  const response = await fetch(url, init);
+  let data;
+  try {
+    data = await response.json();
+  } catch (error) {
+    throw new Error(`the server answered ${response.status} without JSON`);
+  }
+  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
+  return data;
+}
+
+function showScreen(id) {
+  for (const screen of document.querySelectorAll(".screen")) screen.hidden = screen.id !== id;
+}
+
+function setReady(ready) {
+  state.busy = !ready;
+  document.body.dataset.ready = ready ? "1" : "0";
+}
+
+function svg(tag, attrs = {}, children = []) {
+  const el = document.createElementNS(SVG_NS, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
+  for (const child of [].concat(children)) if (child) el.appendChild(child);
+  return el;
+}
+function text(x, y, content, attrs = {}) {
+  const el = svg("text", { x, y, ...attrs });
+  el.textContent = content;
+  return el;
+}
+
+function playerName(p) {
+  if (p === null || p === undefined) return "";
+  const mine = state.mode === "play" && state.view.game.seats.includes(p);
+  return `player ${p}${mine ? " (you)" : ""}`;
+}
+
+function describeEnd(view) {
+  const w = view.winner;
+  if (w === "undecided") return "Undecided: nobody won.";
+  if (state.mode === "play") return view.game.seats.includes(w) ? "You win!" : `Player ${w} wins. You lose.`;
+  return `Player ${w} wins.`;
+}
+
+// ------------------------------------------------------------------ the legal answers and clicks
+
+function legal() {
+  return state.mode === "play" ? state.view.legal : [];
+}
+
+// Answers still open after the clicks so far: those naming the selected triangle first.
+function openAnswers() {
+  const all = legal();
+  return state.selected === null ? all : all.filter((a) => a.places[0] === state.selected);
+}
+
+function clickTriangle(name) {
+  if (state.busy || state.mode !== "play") return;
+  if (state.selected !== null) {
+    const pair = legal().filter((a) => a.places[0] === state.selected && a.places[1] === name);
+    if (pair.length === 1) return sendAction(pair[0].action);
+    if (pair.length > 1) return offer(pair, `${state.selected} → ${name}: how many units?`);
+    if (name === state.selected) return select(null);
+  }
+  const first = legal().filter((a) => a.places[0] === name);
+  if (!first.length) return select(null);
+  if (first.length === 1) return sendAction(first[0].action);
+  select(name);
+}
+
+function clickCircle(circle) {
+  if (state.busy || state.mode !== "play") return;
+  const found = legal().filter((a) => a.circle === circle);
+  if (found.length === 1) sendAction(found[0].action);
+}
+
+function select(name) {
+  state.selected = name;
+  render(state.view);
+}
+
+function offer(actions, prompt) {
+  drawDecision(state.view, actions, prompt);
+}
+
+// ------------------------------------------------------------------ the board (SVG)
+
+function dice(x, y, values) {
+  const g = svg("g", { id: "dice", "data-dice": values.join(",") });
+  const pips = { 1: [[1, 1]], 2: [[0, 0], [2, 2]], 3: [[0, 0], [1, 1], [2, 2]], 4: [[0, 0], [2, 0], [0, 2], [2, 2]],
+    5: [[0, 0], [2, 0], [1, 1], [0, 2], [2, 2]], 6: [[0, 0], [2, 0], [0, 1], [2, 1], [0, 2], [2, 2]] };
+  values.forEach((v, i) => {
+    const dx = x + i * 40;
+    g.appendChild(svg("rect", { x: dx, y, width: 32, height: 32, rx: 6, class: "die" }));
+    for (const [px, py] of pips[v] || []) g.appendChild(svg("circle", { cx: dx + 7 + px * 9, cy: y + 7 + py * 9, r: 3, class: "pip" }));
+  });
+  return g;
+}
+
+function stack(x, y, colours, name) {
+  const g = svg("g", { class: "stack", "data-stack": name, "data-height": colours.length, "data-colours": colours.join(",") });
+  const covered = colours.slice(0, -1).slice(-3);
+  covered.forEach((c, i) => g.appendChild(svg("circle", { cx: x, cy: y, r: 9 + 2.2 * (covered.length - i), fill: FILL[c], class: "unit" })));
+  g.appendChild(svg("circle", { cx: x, cy: y, r: 9, fill: FILL[colours[colours.length - 1]], class: "unit top" }));
+  g.appendChild(text(x, y + 4, String(colours.length), { class: "height" }));
+  return g;
+}
+
+function drawBoard(view) {
+  const b = state.board;
+  const root = svg("svg", { viewBox: `0 0 ${b.size} ${b.size}`, id: "hexagon" });
+  const terrain = new Set(view.terrain);
+  const pools = new Set(view.whirlpools);
+  const firsts = new Set(openAnswers().map((a) => a.places[0]).filter(Boolean));
+  const seconds = new Set(state.selected === null ? [] : openAnswers().map((a) => a.places[1]).filter(Boolean));
+  const d = view.decision;
+  for (const t of b.triangles) {
+    let cls = `tri base-${t.base}`;
+    if (terrain.has(t.name)) cls += " terrain";
+    if (t.name === state.selected) cls += " selected";
+    else if (seconds.has(t.name)) cls += " target";
+    else if (state.selected === null && firsts.has(t.name)) cls += " can";
+    if (d && d.retreat_from === t.name) cls += " retreating";
+    const poly = svg("polygon", { points: t.points, class: cls, "data-tri": t.name });
+    poly.appendChild(svg("title", {}, [])).textContent = t.name;
+    poly.addEventListener("click", () => clickTriangle(t.name));
+    root.appendChild(poly);
+    if (pools.has(t.name)) {
+      for (const r of [9, 6, 3]) root.appendChild(svg("circle", { cx: t.x, cy: t.y, r, class: "whirlpool" }));
+    }
+  }
+  for (const t of b.triangles) {
+    const colours = view.stacks[t.name];
+    if (colours) root.appendChild(stack(t.x, t.y, colours, t.name));
+  }
+  if (view.level >= 3) {
+    const pawns = {};
+    for (const a of view.armies) if (a.pawn !== null && a.pawn !== undefined) (pawns[a.pawn] = pawns[a.pawn] || []).push(a.colour);
+    const can = new Set(legal().filter((a) => a.circle !== undefined).map((a) => a.circle));
+    for (const c of b.circles) {
+      const g = svg("g", { class: `circle${can.has(c.circle) ? " can" : ""}`, "data-circle": c.circle });
+      g.appendChild(svg("circle", { cx: c.x, cy: c.y, r: 10, fill: FILL[c.colour], class: "ring" }));
+      (pawns[c.circle] || []).forEach((colour, i) => g.appendChild(svg("circle", { cx: c.x + 4 * i, cy: c.y, r: 6, fill: FILL[colour], class: "pawn", "data-pawn": colour })));
+      g.addEventListener("click", () => clickCircle(c.circle));
+      root.appendChild(g);
+    }
+  }
+  root.appendChild(dice(8, 8, view.dice));
+  if (view.transit.length) root.appendChild(text(8, b.size - 12, `in the whirlpools: ${view.transit.join(", ")}`, { class: "transit" }));
+  return root;
+}
+
+// ------------------------------------------------------------------ the side panel
+
+function drawTurn(view) {
+  const box = $("#turn");
+  const d = view.decision;
+  const throwText = view.dice[0] ? `${view.dice[0]} and ${view.dice[1]}` : "not yet";
+  if (view.winner !== null) {
+    box.innerHTML = `<h3 class="over" id="game-over">${esc(describeEnd(view))}</h3><p>after ${view.turns} turns; last throw ${esc(throwText)}</p>`;
+    return;
+  }
+  const army = d.army ? ` · army <span class="swatch c-${esc(d.army)}"></span>${esc(d.army)}` : "";
+  const moves = d.kind === "move" ? ` · ${d.moves_left} move(s) left` : "";
+  box.innerHTML = `<h3 id="whose" data-player="${d.player}">${esc(cap(playerName(d.player)))} to ${esc(d.kind)}</h3>
+    <p>turn ${view.turns + 1} of at most ${view.max_turns}${army}${moves}</p><p>dice: <b id="dice-text">${esc(throwText)}</b></p>`;
+}
+
+function drawDecision(view, shown = null, prompt = null) {
+  const box = $("#decision");
+  if (view.winner !== null) {
+    box.innerHTML = state.mode === "play"
+      ? `<div class="actions"><button id="replay-this" class="primary">Replay this game</button>
+         <a class="button" id="download-record" href="/api/binfa/games/${esc(view.game.id)}/record" download="binfa-game.json">Download the record</a>
+         <a class="button" href="/binfa">New game</a></div>`
+      : "";
+    const again = $("#replay-this");
+    if (again) again.onclick = replayThisGame;
+    return;
+  }
+  if (state.mode === "replay") {
+    const r = view.replay;
+    const next = r.next;
+    box.innerHTML = `<h3>${esc(view.decision.kind)}</h3><p>${view.legal.length} legal answer(s)${next ? `; played next: <code id="next-action">${esc(next)}</code>` : ""}</p>`;
+    return;
+  }
+  if (!state.view.legal.length) {
+    box.innerHTML = `<h3>Waiting…</h3>`;
+    return;
+  }
+  const actions = shown || openAnswers();
+  const hint = prompt || (state.selected !== null ? `From ${state.selected}: click where it goes, or a button.`
+    : "Click a highlighted triangle or circle, or a button.");
+  const clear = state.selected !== null || shown ? `<button id="clear" class="pass">Back</button>` : "";
+  box.innerHTML = `<h3>Your move</h3><p class="prompt">${esc(hint)}</p><div class="actions binfa-actions">${actions.map((a) =>
+    `<button class="act" data-action="${esc(a.action)}">${esc(a.action)}</button>`).join("")}${clear}</div>`;
+  const back = $("#clear");
+  if (back) back.onclick = () => select(null);
+}
+
+function drawArmies(view) {
+  const supply = view.level >= 3;
+  const rows = view.armies.map((a) => `<tr class="${a.alive ? "" : "out"}" data-army="${a.colour}"><td><span class="swatch c-${esc(a.colour)}"></span>${esc(a.colour)}</td>
+    <td>${esc(playerName(a.player))}</td><td>${a.alive ? a.units : "out"}</td>${supply ? `<td>${a.tokens}</td><td>${a.pawn === null ? "–" : a.pawn}</td>` : ""}</tr>`).join("");
+  const head = `<tr><th>army</th><th>player</th><th>units</th>${supply ? "<th>tokens</th><th>pawn</th>" : ""}</tr>`;
+  $("#armies").innerHTML = `<table>${head}${rows}</table>${supply ? `<p>store: ${view.store} tokens</p>` : ""}`;
+}
+
+function drawLog(view) {
+  const list = $("#log");
+  list.innerHTML = view.log.map((e) => `<li data-n="${e.n}"><span class="log-round">${e.n + 1}.</span> ${esc(playerName(e.player))}: <code>${esc(e.action)}</code>${e.throw && e.throw[0] && e.action === "roll" ? ` → ${e.throw[0]}-${e.throw[1]}` : ""}</li>`).join("");
+  list.scrollTop = list.scrollHeight;
+}
+
+function drawStatus(view) {
+  const bits = [`level ${view.level}`, `${view.players} players`];
+  if (state.mode === "play") bits.unshift(`You play ${view.game.seats.map((p) => `player ${p}`).join(", ")} vs ${view.game.agent}`);
+  $("#status").textContent = bits.join(" · ");
+}
+
+function render(view) {
+  state.view = view;
+  $("#board").replaceChildren(drawBoard(view));
+  drawTurn(view);
+  drawDecision(view);
+  drawArmies(view);
+  drawLog(view);
+  drawStatus(view);
+}
+
+// ------------------------------------------------------------------ playing
+
+async function startGame(event) {
+  event.preventDefault();
+  showMessage("");
+  const form = new FormData(event.target);
+  const seats = [...document.querySelectorAll("input[name=seat]:checked")].map((el) => Number(el.value));
+  const body = { agent: form.get("agent"), players: Number(form.get("players")), level: Number(form.get("level")), seats };
+  const seed = String(form.get("seed") || "").trim();
+  if (seed) {
+    if (!/^\d+$/.test(seed)) return showMessage(`the seed must be a whole number, got ${seed}`);
+    body.seed = Number(seed);
+  }
+  $("#start").disabled = true;
+  try {
+    const data = await api("POST", "/api/binfa/games", body);
+    history.pushState({}, "", `/binfa/play/${data.view.game.id}`);
+    enterGame(data.view);
+  } catch (error) {
+    showMessage(error.message);
+  } finally {
+    $("#start").disabled = false;
+  }
+}
+
+function enterGame(view) {
+  state.mode = "play";
+  state.gameId = view.game.id;
+  state.selected = null;
+  $("#replay-controls").hidden = true;
+  showScreen("table");
+  render(view);
+  setReady(true);
+}
+
+async function sendAction(action) {
+  if (state.busy) return;
+  showMessage("");
+  setReady(false);
+  try {
+    const data = await api("POST", `/api/binfa/games/${state.gameId}/actions`, { action });
+    state.selected = null;
+    render(data.view);
+  } catch (error) {
+    showMessage(error.message);
+  }
+  setReady(true);
+}
+
+async function replayThisGame() {
+  try {
+    const record = await api("GET", `/api/binfa/games/${state.gameId}/record`);
+    const title = `your game against ${state.view.game.agent}`;
+    const view = await api("POST", `/api/binfa/replays?title=${encodeURIComponent(title)}`, JSON.stringify(record), true);
+    history.pushState({}, "", `/binfa/replay/${view.replay.id}`);
+    enterReplay(view);
+  } catch (error) {
+    showMessage(error.message);
+  }
+}
+
+document.addEventListener("click", (event) => {
+  const target = event.target.closest("button[data-action]");
+  if (!target || state.mode !== "play") return;
+  event.preventDefault();
+  sendAction(target.dataset.action);
+});
+
+// ------------------------------------------------------------------ replays
+
+function enterReplay(view) {
+  state.mode = "replay";
+  state.selected = null;
+  $("#replay-controls").hidden = false;
+  showScreen("table");
+  showReplayStep(view);
+}
+
+function showReplayStep(view) {
+  state.replay = view.replay;
+  const r = view.replay;
+  const end = r.winner === null ? "" : r.winner === "undecided" ? " · undecided" : ` · player ${r.winner} won`;
+  $("#replay-title").textContent = r.title + end;
+  $("#replay-slider").max = r.steps - 1;
+  $("#replay-slider").value = r.step;
+  $("#replay-step").textContent = `step ${r.step + 1} of ${r.steps}`;
+  render(view);
+  history.replaceState({}, "", `/binfa/replay/${r.id}?step=${r.step}`);
+  setReady(true);
+}
+
+async function gotoStep(step) {
+  const r = state.replay;
+  if (!r) return;
+  setReady(false);
+  try {
+    showMessage("");
+    showReplayStep(await api("GET", `/api/binfa/replays/${r.id}?step=${Math.max(0, Math.min(r.steps - 1, step))}`));
+  } catch (error) {
+    showMessage(error.message);
+    setReady(true);
+  }
+}
+
+$("#replay-first").onclick = () => gotoStep(0);
+$("#replay-prev").onclick = () => gotoStep(state.replay.step - 1);
+$("#replay-next").onclick = () => gotoStep(state.replay.step + 1);
+$("#replay-last").onclick = () => gotoStep(state.replay.steps - 1);
+$("#replay-slider").oninput = (event) => gotoStep(Number(event.target.value));
+document.addEventListener("keydown", (event) => {
+  if (state.mode !== "replay" || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
+  if (event.key === "ArrowRight") gotoStep(state.replay.step + 1);
+  if (event.key === "ArrowLeft") gotoStep(state.replay.step - 1);
+});
+
+async function openRecordFile(event) {
+  const file = event.target.files[0];
+  if (!file) return;
+  showMessage("");
+  try {
+    const view = await api("POST", `/api/binfa/replays?title=${encodeURIComponent(file.name)}`, await file.text(), true);
+    history.pushState({}, "", `/binfa/replay/${view.replay.id}`);
+    enterReplay(view);
+  } catch (error) {
+    showMessage(`${file.name}: ${error.message}`);
+  }
+  event.target.value = "";
+}
+
+// ------------------------------------------------------------------ the new-game form
+
+function drawSeats(players, chosen) {
+  const box = $("#seats");
+  box.innerHTML = "<legend>Your seats</legend>" + Array.from({ length: players }, (_, p) =>
+    `<label><input type="checkbox" name="seat" value="${p}"${chosen.includes(p) ? " checked" : ""}> player ${p}</label>`).join("");
+}
+
+async function home() {
+  showScreen("home");
+  const options = await api("GET", "/api/binfa/options");
+  const d = options.defaults;
+  $("#agent").innerHTML = options.agents.map((a) => `<option>${esc(a)}</option>`).join("");
+  $("#players").innerHTML = options.players.map((p) => `<option>${p}</option>`).join("");
+  $("#level").innerHTML = options.levels.map((l) => `<option>${l}</option>`).join("");
+  $("#agent").value = d.agent;
+  $("#players").value = String(d.players);
+  $("#level").value = String(d.level);
+  drawSeats(d.players, d.seats);
+  $("#players").onchange = () => drawSeats(Number($("#players").value), [0]);
+  if (d.seed !== null && d.seed !== undefined) $("#seed").value = d.seed;
+  setReady(true);
+}
+
+async function route() {
+  const path = location.pathname;
+  try {
+    state.board = await api("GET", "/api/binfa/board");
+    if (path.startsWith("/binfa/play/")) {
+      enterGame((await api("GET", `/api/binfa/games/${path.slice(12)}`)).view);
+    } else if (path.startsWith("/binfa/replay/")) {
+      enterReplay(await api("GET", `/api/binfa/replays/${path.slice(14)}?step=${params.get("step") || 0}`));
+    } else {
+      await home();
+    }
+  } catch (error) {
+    if (path !== "/binfa") await home();
+    showMessage(error.message);
+  }
+}
+
+$("#new-game").addEventListener("submit", startGame);
+$("#record-file").addEventListener("change", openRecordFile);
+window.addEventListener("popstate", () => location.reload());
+route();

@@ -1,0 +1,306 @@
+"""Bin'Fa in the play app, without a browser: new games, legal answers, bad input, finished games, replays.
+
+The browser itself is driven in tests/play/test_binfa_play_browser.py. Rule ids: B0.9 (records), BD5 (the turn
+limit), B12 (players out).
+"""
+
+# ruff: noqa: E402  (the play extra is checked before it is imported)
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play_helpers import require_play_extra
+
+require_play_extra()
+from fastapi.testclient import TestClient
+
+from suntzu_env.binfa import Game
+from suntzu_env.binfa.geometry import N_CIRCLES, N_TRIANGLES
+from suntzu_env.play.__main__ import main
+from suntzu_env.play.app import create_app
+from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaReplay, places, position
+
+
+@pytest.fixture()
+def client(tmp_path: Path) -> TestClient:
+    """The app as its own page reaches it: at its address, bodies sent as JSON."""
+    return TestClient(create_app(tmp_path), base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
+
+
+def _new(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/binfa/games", json={"agent": "random", "seats": [0], **body})
+    assert response.status_code == 200, response.text
+    return response.json()["view"]
+
+
+def _live(client: TestClient, view: dict[str, Any]) -> BinFaGame:
+    game = client.app.state.binfa_games.get(view["game"]["id"])  # type: ignore[attr-defined]
+    assert isinstance(game, BinFaGame)
+    return game
+
+
+def _check(view: dict[str, Any], live: BinFaGame) -> None:
+    """The view is the server's game: its position, and its own legal answers when the person is to act."""
+    game = live.game
+    assert {k: v for k, v in view.items() if k not in ("legal", "log", "game")} == json.loads(
+        json.dumps(position(game))
+    )
+    if game.current_player in live.seats:
+        assert [a["action"] for a in view["legal"]] == game.legal_action_strings()
+    else:
+        assert view["legal"] == [] and game.current_player is None
+    assert ("seed" in view["game"]) == game.is_terminal  # the seed throws every die to come (B0.9)
+
+
+def test_the_board_and_the_form() -> None:
+    client = TestClient(create_app("."), base_url="http://127.0.0.1")
+    board = client.get("/api/binfa/board").json()
+    assert len(board["triangles"]) == N_TRIANGLES and len(board["circles"]) == N_CIRCLES
+    assert len({t["name"] for t in board["triangles"]}) == N_TRIANGLES
+    options = client.get("/api/binfa/options").json()
+    assert options["agents"] == list(AGENTS) == ["random", "greedy", "heuristic"]
+    assert options["players"] == [2, 3, 4, 5, 6] and options["levels"] == [1, 2, 3, 4]
+    for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa.js"):
+        assert client.get(path).status_code == 200
+
+
+def test_a_new_game_waits_for_the_person_with_the_games_legal_answers(client: TestClient) -> None:
+    view = _new(client, players=3, level=4, seats=[1], seed=5, agent="heuristic")
+    live = _live(client, view)
+    _check(view, live)
+    assert view["decision"]["player"] == 1 and view["decision"]["kind"] == "deploy"
+    assert len(view["whirlpools"]) == 3 and view["store"] is not None
+    assert all(e["player"] in (0, 2) for e in view["log"])  # the agents deployed before the person
+    assert all(a["places"] == [a["action"].split(":")[1]] for a in view["legal"])  # click the triangle
+
+
+def test_legal_answers_are_played_and_the_agents_answer_up_to_the_persons_turn(client: TestClient) -> None:
+    """Three players, the person in seat 1: every response stops at the person's decision or the end."""
+    view = _new(client, players=3, level=3, seats=[1], seed=11, agent="greedy")
+    live = _live(client, view)
+    rng = random.Random(11)
+    kinds = set()
+    for _ in range(60):
+        if view["winner"] is not None:
+            break
+        kinds.add(view["decision"]["kind"])
+        action = rng.choice(view["legal"])["action"]
+        body = client.post(f"/api/binfa/games/{live.id}/actions", json={"action": action}).json()
+        assert body["played"][0]["action"] == action and body["played"][0]["player"] == 1
+        assert [e["player"] for e in body["played"][1:]] == [
+            e["player"] for e in body["played"][1:] if e["player"] != 1
+        ]
+        view = body["view"]
+        _check(view, live)
+    assert {"deploy", "pawn", "declare"} <= kinds
+
+
+def test_places_name_what_each_answer_clicks() -> None:
+    assert places("move:red-2-1>red-2-2:3") == {"places": ["red-2-1", "red-2-2"]}
+    assert places("dislodge:red-2-1>red-2-2") == {"places": ["red-2-1", "red-2-2"]}
+    assert places("deploy:blue-4-6") == {"places": ["blue-4-6"]}
+    assert places("transfer:green-3-1:2") == {"places": ["green-3-1"]}
+    assert places("retreat:green-3-1:12") == {"places": ["green-3-1"]}
+    assert places("pawn:41") == {"places": [], "circle": 41}
+    for text in ("roll", "stop", "resupply", "army:violet", "pawn:+12"):
+        assert places(text) == {"places": []}
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"action": "stop"}, ["illegal action 'stop' for decision 'deploy' (player=0", "legal: deploy:"]),
+        ({"action": "fly"}, ["illegal action 'fly'", "legal: deploy:"]),
+        ({"action": 7}, ["an action is a string"]),
+        ({"move": "roll"}, ["missing key 'action'"]),
+        ({"action": "roll", "extra": 1}, ["unknown key 'extra'"]),
+    ],
+)  # fmt: skip
+def test_a_bad_action_gets_a_clear_error_and_changes_nothing(
+    client: TestClient, body: dict[str, Any], words: list[str]
+) -> None:
+    view = _new(client, seed=3)
+    live = _live(client, view)
+    before, log = live.game.to_dict(), list(live.log)
+    response = client.post(f"/api/binfa/games/{live.id}/actions", json=body)
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert "\n" not in message and all(w in message for w in words), message
+    assert live.game.to_dict() == before and live.log == log
+    assert client.get(f"/api/binfa/games/{live.id}").json()["view"] == view
+
+
+@pytest.mark.parametrize(
+    ("body", "words"),
+    [
+        ({"agent": "ismcts:10", "seats": [0]}, ["agent must be one of random, greedy, heuristic"]),
+        ({"agent": "random", "seats": [2]}, ["a player is a whole number 0..1"]),
+        ({"agent": "random", "seats": []}, ["seats must be a non-empty list"]),
+        ({"agent": "random", "seats": [0, 0], "players": 3}, ["listed twice"]),
+        ({"agent": "random", "seats": [0], "players": 7}, ["players must be an integer 2..6"]),
+        ({"agent": "random", "seats": [0], "level": 5}, ["level must be one of 1, 2, 3, 4"]),
+        ({"agent": "random", "seats": [0], "seed": -1}, ["seed must be a whole number"]),
+        ({"agent": "random", "seats": [0], "max_turns": 10**6}, ["max_turns must be a whole number 1..300 here"]),
+        ({"agent": "random", "seats": [0], "variant": "standard"}, ["unknown key 'variant'"]),
+    ],
+)
+def test_a_bad_new_game_is_refused_and_nothing_is_kept(
+    client: TestClient, body: dict[str, Any], words: list[str]
+) -> None:
+    response = client.post("/api/binfa/games", json=body)
+    assert response.status_code == 400
+    assert all(w in response.json()["error"] for w in words), response.json()
+    assert len(client.app.state.binfa_games) == 0  # type: ignore[attr-defined]
+
+
+def test_a_finished_game_gives_its_seed_and_record_which_replay_it(client: TestClient) -> None:
+    """BD5: a game of 4 turns ends undecided unless a player wins first; then no action is legal, and the record
+    (B0.9) replays to the same end, step by step."""
+    view = _new(client, seed=8, level=2, max_turns=4)
+    live = _live(client, view)
+    response = client.get(f"/api/binfa/games/{live.id}/record")
+    assert response.status_code == 409 and "once the game is over" in response.json()["error"]
+    rng = random.Random(8)
+    while view["winner"] is None:
+        view = client.post(
+            f"/api/binfa/games/{live.id}/actions", json={"action": rng.choice(view["legal"])["action"]}
+        ).json()["view"]
+    _check(view, live)
+    assert view["game"]["seed"] == 8 and view["legal"] == [] and view["decision"] is None
+    response = client.post(f"/api/binfa/games/{live.id}/actions", json={"action": "roll"})
+    assert response.status_code == 400 and "the game is over" in response.json()["error"]
+    record = client.get(f"/api/binfa/games/{live.id}/record").json()
+    assert record == live.game.record()
+    first = client.post("/api/binfa/replays?title=mine", content=json.dumps(record)).json()
+    steps = first["replay"]["steps"]
+    assert steps == len(record["actions"]) + 1 and first["replay"]["next"] == record["actions"][0]
+    last = client.get(f"/api/binfa/replays/{first['replay']['id']}?step=last").json()
+    assert last["stacks"] == view["stacks"] and last["winner"] == view["winner"] and last["replay"]["next"] is None
+    assert [e["action"] for e in last["log"]] == record["actions"][-len(last["log"]) :]
+
+
+def test_a_replay_steps_through_the_positions_of_its_record() -> None:
+    """Step k shows the position after the record's first k actions, across the replay's saved copies."""
+    game = Game.new(4, players=4, level=4)
+    rng = random.Random(4)
+    while not game.is_terminal and len(game.record()["actions"]) < 300:
+        game.apply(rng.choice(game.legal_actions()))
+    record = game.record()
+    replay = BinFaReplay(record, "four players")
+    again = Game.replay({**record, "actions": []})
+    for k, action in enumerate([*record["actions"], None]):
+        if k % 37 == 0 or k in (63, 64, 65, 128) or action is None:
+            view = replay.view(k)
+            assert {key: view[key] for key in position(again)} == position(again)
+            assert [a["action"] for a in view["legal"]] == again.legal_action_strings()
+        if action is not None:
+            again.apply(action)
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ('{"game": "binfa"', ["not JSON"]),
+        ("[1, 2]", ["a Bin'Fa record is a JSON object"]),
+        ('{"game": "suntzu", "rules_version": 1, "options": {}, "seed": 1, "actions": []}', ["record.game"]),
+        ('{"game": "binfa", "rules_version": 1, "options": {"level": 9}, "seed": 1, "actions": []}', ["level"]),
+        ('{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": ["roll"]}', ["record.actions[0]"]),
+        (
+            '{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": [], "code": "x"}',
+            ["unknown key"],
+        ),
+    ],
+)
+def test_a_bad_record_gets_a_one_line_error_and_nothing_is_kept(
+    client: TestClient, text: str, words: list[str]
+) -> None:
+    response = client.post("/api/binfa/replays", content=text)
+    assert response.status_code == 400
+    message = response.json()["error"]
+    assert "\n" not in message and all(w in message for w in words), message
+    assert len(client.app.state.binfa_replays) == 0  # type: ignore[attr-defined]
+
+
+def test_replay_steps_out_of_range_and_unknown_ids(client: TestClient) -> None:
+    record = Game.new(1).record()
+    replay_id = client.post("/api/binfa/replays", content=json.dumps(record)).json()["replay"]["id"]
+    assert (
+        "step must be a whole number in [0, 0]" in client.get(f"/api/binfa/replays/{replay_id}?step=1").json()["error"]
+    )
+    assert (
+        "step must be a whole number or 'last'" in client.get(f"/api/binfa/replays/{replay_id}?step=-1").json()["error"]
+    )
+    assert client.get("/api/binfa/replays/nope").status_code == 404
+    assert client.get("/api/binfa/games/nope").status_code == 404
+    assert client.post("/api/binfa/games/nope/actions", json={"action": "roll"}).status_code == 404
+
+
+def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
+    """Another site's page, another Host, a body that is not JSON: refused as for Sun Tzu."""
+    body = {"agent": "random", "seats": [0]}
+    assert client.post("/api/binfa/games", json=body, headers={"Origin": "http://evil.example"}).status_code == 403
+    assert client.post("/api/binfa/games", json=body, headers={"Host": "evil.example"}).status_code == 421
+    assert client.post("/api/binfa/games", content="x", headers={"Content-Type": "text/plain"}).status_code == 415
+    assert client.get("/api/binfa/board", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
+    assert len(client.app.state.binfa_games) == 0  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--game", "binfa", "--seats", "0,5"], ["a player is a whole number 0..1"]),
+        (["--game", "binfa", "--agent", "ismcts:10"], ["agent must be one of random, greedy, heuristic"]),
+        (["--game", "binfa", "--text"], ["--text is not offered for Bin'Fa"]),
+        (["--game", "binfa", "--seats", "a"], ["expected player numbers such as 0 or 0,2"]),
+        (["--game", "binfa", "--players", "7"], ["players must be an integer 2..6"]),
+        (["--game", "binfa", "--level", "0"], ["level must be one of 1, 2, 3, 4"]),
+    ],
+)
+def test_the_command_line_checks_binfas_flags(
+    argv: list[str], words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(argv)
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert all(w in err for w in words) and err.count("\n") == 1, err
+
+
+def test_the_command_line_opens_a_binfa_record(tmp_path: Path) -> None:
+    """`--replay` of a Bin'Fa record (B0.9) serves its viewer; a bad one is refused in one line."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    root = Path(__file__).resolve().parents[2]
+    game = Game.new(2, level=2, max_turns=3)
+    rng = random.Random(2)
+    while not game.is_terminal:
+        game.apply(rng.choice(game.legal_actions()))
+    record = game.record()
+    (tmp_path / "game.json").write_text(json.dumps(record))
+    (tmp_path / "bad.json").write_text(json.dumps({**record, "actions": ["fly"]}))
+    command = [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0", "--replay"]
+    out = subprocess.run([*command, str(tmp_path / "bad.json")], capture_output=True, text=True, cwd=root,
+                         timeout=300, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert out.returncode == 2 and "record.actions[0]: illegal action 'fly'" in out.stderr, out.stderr
+    assert len(out.stderr.strip().splitlines()) == 1
+    server = subprocess.Popen([*command, str(tmp_path / "game.json")], stdout=subprocess.PIPE, text=True, cwd=root,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+    try:
+        assert server.stdout is not None
+        line = server.stdout.readline()
+        assert line.startswith("Bin'Fa is served at http://127.0.0.1:") and "/binfa/replay/" in line, line
+        url = line.split()[4]
+        base, replay_id = url.split("/binfa/replay/")
+        with urllib.request.urlopen(f"{base}/api/binfa/replays/{replay_id}?step=last", timeout=60) as response:
+            last = json.loads(response.read())
+        assert last["replay"]["steps"] == len(record["actions"]) + 1 and last["replay"]["title"] == "game.json"
+        assert last["winner"] == game.winner
+    finally:
+        server.terminate()
+        server.wait(30)

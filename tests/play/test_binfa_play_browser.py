@@ -1,0 +1,287 @@
+"""Bin'Fa in the play app, in a real browser: headless Chromium (Debian's `chromium`) driven by Playwright.
+
+A game is played by clicking triangles, circles and buttons, the board checked against the server's game after
+every answer; a short game (BD5: a turn limit of 3) is played to its end and replayed; a record file is stepped
+through; an illegal action posted by hand gets a clear message and changes nothing. Screenshots go to
+`$SUNTZU_SCREENSHOTS` (docs/img/binfa-play.png comes from `SUNTZU_SCREENSHOTS=docs/img python -m pytest
+tests/play/test_binfa_play_browser.py`), else to a temporary folder.
+"""
+
+# ruff: noqa: E402  (the play extra is checked before it is imported)
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from play_helpers import require_play_extra
+
+require_play_extra()
+playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+from play_helpers import serve
+
+from suntzu_env.binfa import Game
+from suntzu_env.play.app import create_app
+from suntzu_env.play.binfa import BinFaGame, BinFaReplay
+
+CHROMIUM = os.environ.get("SUNTZU_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _chromium() -> str:
+    if Path(CHROMIUM).is_file():
+        return CHROMIUM
+    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SUNTZU_CHROMIUM)"
+    if os.environ.get("CI"):
+        pytest.fail(message)  # CI installs it: a missing browser is a failure there, not a skip
+    pytest.skip(message)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
+    app = create_app(tmp_path_factory.mktemp("root"))
+    with serve(app, start_within=30) as url:
+        yield app, url
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    path = _chromium()
+    with playwright.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        yield b
+        b.close()
+
+
+@pytest.fixture()
+def shots(tmp_path: Path) -> Path:
+    folder = Path(os.environ.get("SUNTZU_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _page(browser: Any) -> tuple[Any, list[tuple[str, Any]]]:
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    responses: list[tuple[str, Any]] = []
+
+    def keep(response: Any) -> None:
+        if "/api/" in response.url:
+            with contextlib.suppress(Exception):
+                responses.append((response.url, response.json()))
+
+    page.on("response", keep)
+    return page, responses
+
+
+def _ready(page: Any) -> None:
+    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+
+
+def _shown(page: Any) -> dict[str, Any]:
+    """What the page draws: its stacks (bottom to top), dice, pawns and whose turn."""
+    stacks = page.eval_on_selector_all("svg g.stack", "gs => gs.map(g => [g.dataset.stack, g.dataset.colours])")
+    pawns = page.eval_on_selector_all(
+        "svg circle.pawn", "ps => ps.map(p => [p.dataset.pawn, +p.parentNode.dataset.circle])"
+    )
+    return {
+        "stacks": {name: colours.split(",") for name, colours in stacks},
+        "dice": [int(d) for d in page.get_attribute("#dice", "data-dice").split(",")],
+        "pawns": dict(pawns),
+        "whose": page.get_attribute("#whose", "data-player") if page.query_selector("#whose") else None,
+    }
+
+
+def _check_board(page: Any, live: BinFaGame) -> None:
+    view = live.view()
+    shown = _shown(page)
+    assert shown["stacks"] == view["stacks"]
+    assert shown["dice"] == view["dice"]
+    assert shown["pawns"] == {a["colour"]: a["pawn"] for a in view["armies"] if a.get("pawn") is not None}
+    d = view["decision"]
+    assert shown["whose"] == (None if d is None else str(d["player"]))
+
+
+def _answer(page: Any, legal: list[dict[str, Any]], chosen: dict[str, Any]) -> str:
+    """Answers `chosen` as a person does: its triangles on the board (then a button when they leave several
+    answers open), its circle, or its button. Returns how it was answered."""
+    action, spots = chosen["action"], chosen["places"]
+    if "circle" in chosen:
+        page.click(f"svg g[data-circle='{chosen['circle']}']")
+        return "circle"
+    if not spots:
+        page.click(f"#decision button[data-action='{action}']")
+        return "button"
+    page.click(f"svg polygon[data-tri='{spots[0]}']")
+    left = [a for a in legal if a["places"][:1] == spots[:1]]
+    if len(spots) == 2 and len(left) > 1:
+        page.click(f"svg polygon[data-tri='{spots[1]}']")
+        left = [a for a in left if a["places"][1:] == spots[1:]]
+    if len(left) > 1:  # the counts of a move, a transfer or a retreat: the buttons left open
+        shown = page.eval_on_selector_all("#decision button[data-action]", "bs => bs.map(b => b.dataset.action)")
+        assert shown == [a["action"] for a in left]
+        page.click(f"#decision button[data-action='{action}']")
+        return "board+button"
+    return "board"
+
+
+def _play(page: Any, live: BinFaGame, rng: random.Random, clicks: int) -> tuple[set[str], set[str]]:
+    kinds, ways = set(), set()
+    for _ in range(clicks):
+        _ready(page)
+        _check_board(page, live)
+        view = live.view()
+        if view["winner"] is not None:
+            break
+        kinds.add(view["decision"]["kind"])
+        # the page's answers are the server's: a button for every legal action string
+        buttons = page.eval_on_selector_all("#decision button[data-action]", "bs => bs.map(b => b.dataset.action)")
+        assert buttons == [a["action"] for a in view["legal"]]
+        chosen = rng.choice([a for a in view["legal"] if a["action"] != "stop"] or view["legal"])
+        ways.add(_answer(page, view["legal"], chosen))
+        _ready(page)
+        assert live.log[-1]["action"] == chosen["action"] or chosen["action"] in [e["action"] for e in live.log]
+    return kinds, ways
+
+
+def test_a_game_played_by_clicks(server: tuple[Any, str], browser: Any, shots: Path) -> None:
+    """Level 3 against `greedy`: units placed by clicking triangles, the pawn by clicking a circle, the dice
+    thrown by a button, stacks moved by clicking a stack and then where it goes."""
+    app, url = server
+    page, responses = _page(browser)
+    page.goto(f"{url}/binfa")
+    _ready(page)
+    page.select_option("#agent", "greedy")
+    page.select_option("#players", "2")
+    page.select_option("#level", "3")
+    page.fill("#seed", "6")
+    page.click("#start")
+    page.wait_for_url("**/binfa/play/*")
+    _ready(page)
+    live = app.state.binfa_games.get(page.url.split("/binfa/play/")[1])
+    assert live.seats == (0,) and live.game.options.level == 3
+    kinds, ways = _play(page, live, random.Random(6), 70)
+    assert {"deploy", "pawn", "declare", "move"} <= kinds
+    assert {"board", "circle", "button"} <= ways
+    page.screenshot(path=str(shots / "binfa-play.png"))
+    for u, body in responses:  # the seed throws the dice to come: never sent while the game is on
+        if "/api/binfa/games" in u and body["view"]["winner"] is None:
+            assert "seed" not in body["view"]["game"]
+    page.close()
+
+
+def test_a_short_game_to_its_end_and_its_replay(server: tuple[Any, str], browser: Any) -> None:
+    """BD5: a game of 3 turns for 3 players, the person in two seats, played to its end by clicks; its record
+    opens in the viewer."""
+    app, url = server
+    page, _ = _page(browser)
+    page.goto(f"{url}/binfa")
+    _ready(page)
+    body = {"agent": "heuristic", "seats": [0, 2], "players": 3, "level": 4, "seed": 2, "max_turns": 3}
+    game_id = page.evaluate(
+        """async (body) => {
+            const r = await fetch("/api/binfa/games", {method: "POST", headers: {"Content-Type": "application/json"},
+                body: JSON.stringify(body)});
+            return (await r.json()).view.game.id;
+        }""",
+        body,
+    )
+    page.goto(f"{url}/binfa/play/{game_id}")
+    _ready(page)
+    live = app.state.binfa_games.get(game_id)
+    _play(page, live, random.Random(2), 400)
+    assert live.game.is_terminal
+    _ready(page)
+    outcome = page.inner_text("#game-over")
+    w = live.game.winner
+    assert outcome == (
+        "Undecided: nobody won." if w == "undecided" else "You win!" if w in (0, 2) else f"Player {w} wins. You lose."
+    )
+    page.click("#replay-this")
+    page.wait_for_url("**/binfa/replay/*")
+    _ready(page)
+    steps = len(live.game.record()["actions"]) + 1
+    assert page.inner_text("#replay-step") == f"step 1 of {steps}"
+    page.click("#replay-last")
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
+    assert page.inner_text("#game-over") == ("Undecided: nobody won." if w == "undecided" else f"Player {w} wins.")
+    assert _shown(page)["stacks"] == live.view()["stacks"]
+    page.close()
+
+
+def test_a_record_file_steps_through(server: tuple[Any, str], browser: Any, shots: Path, tmp_path: Path) -> None:
+    game = Game.new(9, players=4, level=4, max_turns=12)
+    rng = random.Random(9)
+    while not game.is_terminal:
+        game.apply(rng.choice(game.legal_actions()))
+    record = game.record()
+    (tmp_path / "binfa.json").write_text(json.dumps(record))
+    replay = BinFaReplay(record)
+    page, _ = _page(browser)
+    page.goto(f"{server[1]}/binfa")
+    _ready(page)
+    page.set_input_files("#record-file", str(tmp_path / "binfa.json"))
+    page.wait_for_url("**/binfa/replay/*")
+    _ready(page)
+    steps = len(record["actions"]) + 1
+    assert page.inner_text("#replay-step") == f"step 1 of {steps}"
+    for _ in range(5):
+        page.click("#replay-next")
+        _ready(page)
+    page.keyboard.press("ArrowRight")
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step 7 of {steps}"
+    assert _shown(page)["stacks"] == replay.view(6)["stacks"]
+    assert page.inner_text("#next-action") == record["actions"][6]
+    slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
+    page.eval_on_selector("#replay-slider", slide, steps - 40)
+    _ready(page)
+    assert page.inner_text("#replay-step") == f"step {steps - 39} of {steps}"
+    assert _shown(page)["stacks"] == replay.view(steps - 40)["stacks"]
+    assert page.query_selector_all("svg circle.whirlpool") and page.query_selector_all("svg polygon.terrain")
+    page.screenshot(path=str(shots / "binfa-replay.png"))
+    page.click("#replay-last")
+    _ready(page)
+    assert page.query_selector("#game-over")
+    page.close()
+
+
+def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], browser: Any, tmp_path: Path) -> None:
+    app, url = server
+    page, _ = _page(browser)
+    page.goto(f"{url}/binfa")
+    _ready(page)
+    bad = tmp_path / "broken.json"
+    bad.write_text('{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": ["fly"]}')
+    page.set_input_files("#record-file", str(bad))
+    page.locator("#message", has_text="record.actions[0]").wait_for()
+    assert page.inner_text("#message").startswith("broken.json: record.actions[0]: illegal action 'fly'")
+    page.click("#start")
+    page.wait_for_url("**/binfa/play/*")
+    _ready(page)
+    game_id = page.url.split("/binfa/play/")[1]
+    before = app.state.binfa_games.get(game_id).game.to_dict()
+    status, body = page.evaluate(
+        """async (id) => {
+            const r = await fetch(`/api/binfa/games/${id}/actions`, {method: "POST",
+                headers: {"Content-Type": "application/json"}, body: JSON.stringify({action: "roll"})});
+            return [r.status, await r.json()];
+        }""",
+        game_id,
+    )
+    assert (
+        status == 400 and "illegal action 'roll' for decision 'deploy'" in body["error"] and "legal:" in body["error"]
+    )
+    assert app.state.binfa_games.get(game_id).game.to_dict() == before
+    page.click("svg polygon.tri:not(.can)")  # a triangle no answer names: nothing is sent
+    _ready(page)
+    assert app.state.binfa_games.get(game_id).game.to_dict() == before
+    page.reload()
+    _ready(page)
+    assert page.query_selector_all("#decision button[data-action]")
+    page.close()
