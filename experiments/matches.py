@@ -294,8 +294,10 @@ def check_games(games: int, seats: int = 2) -> None:
     if seats == 2 and (not whole or games < 2 or games % 2):
         raise ValueError(f"games must be an even number >= 2 (each deck seed is played in both seats), got {games!r}")
     if not whole or games < seats or games % seats:
+        near = [n for n in ((games // seats) * seats, (games // seats + 1) * seats) if n >= seats] if whole else []
+        hint = f" ({' or '.join(map(str, near))} would do)" if near else ""
         raise ValueError(f"games must be a multiple of {seats} (each deck seed is played once with the first agent "
-                         f"in each of the {seats} seats), got {games!r}")  # fmt: skip
+                         f"in each of the {seats} seats), got {games!r}{hint}")  # fmt: skip
 
 
 def play_match(

@@ -82,6 +82,7 @@ def test_games_not_a_multiple_of_the_seats_is_one_line(
     assert exit_.value.code == 2 and err.count("\n") == 1, err
     assert f"games must be a multiple of 4 (each deck seed is played once with the first agent in each of the 4 " \
            f"seats), got {games}" in err  # fmt: skip
+    assert err.endswith({"10": " (8 or 12 would do)\n", "2": " (4 would do)\n", "0": " (4 would do)\n"}[games])
     assert not (tmp_path / "e").exists()
 
 
