@@ -40,7 +40,9 @@ PROGRESS_EVERY = 60.0  # seconds between PPO's plain progress lines when the out
 
 
 def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, final: bool) -> list[dict[str, Any]]:
-    """Seat-balanced games of the masked, deterministic policy against each of `cfg.eval_opponents`."""
+    """Seat-balanced games of the masked, deterministic policy against each of `cfg.eval_opponents` (with more than
+    two seats: copies of the baseline in every seat but the policy's; `games` rounded up to a multiple of the seats)."""
+    games = cfg.eval_games_played(games)
     rows = []
     for spec in cfg.eval_opponents:
         result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, options=cfg.options,

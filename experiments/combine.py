@@ -8,7 +8,8 @@ deck seed and seats (`experiments.evaluate`), the pieces `--games 1000 --seed 0`
 are exactly the games of `--games 2000 --seed 0`. Pieces may also hold different pairings: the combined folder
 has every pairing met in any of them, with its statistics, the Bradley-Terry ratings fitted to all of them,
 and the ladder, in the same files and report as `experiments.evaluate` writes. Folders of another game or
-played under other options, or playing a game twice, are refused in one line. The game is the one the folders
+played under other options, or playing a game twice, are refused in one line. With more than two seats a
+pairing (a, b) is a in one seat against copies of b, another pairing than (b, a). The game is the one the folders
 name (a game of one's own code, `<module>:<attribute>`, is imported only when `--game` names it too).
 """
 
@@ -23,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
-from experiments.game import DEFAULT, describe, game_name, option_keys, saved_game
+from experiments.game import DEFAULT, describe, game_name, option_keys, saved_game, seats_of
 from experiments.reports import publish
-from experiments.stats import bradley_terry, ladder, summarize
+from experiments.round_robin import rated
+from experiments.stats import summarize
 from suntzu_env.protocol import GameRules
 
 PROG = "python -m experiments.combine"
@@ -154,8 +156,9 @@ def _read_results(
 ) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
     path = folder / "summary.json"
     game, config, pairings, seconds, options = _check_config(_json(path, None, path.read_text()), path, given)
-    seats = game.seats
-    template = game.new(0, game.options(**{k: _tuples(v) for k, v in options.items()})).record()
+    played_under = game.options(**{k: _tuples(v) for k, v in options.items()})
+    seats = seats_of(game, played_under)
+    template = game.new(0, played_under).record()
     rules = {k: v for k, v in template.items() if k not in RECORD_KEYS}
     names = {f"{p['a']} vs {p['b']}": p for p in pairings}
     csv_path, jsonl_path = folder / "games.csv", folder / "games.jsonl"
@@ -177,8 +180,12 @@ def _read_results(
         if name not in names:
             raise _Bad(csv_path, row_line, "pairing", f"{name!r} is not a pairing of summary.json")
         a, b = names[name]["a"], names[name]["b"]
-        if {row[seats[0]], row[seats[1]]} != {a, b}:
+        if len(seats) == 2 and {row[seats[0]], row[seats[1]]} != {a, b}:
             raise _Bad(csv_path, row_line, seats[0], f"the seats of {name!r} must hold {a} and {b}")
+        if sorted(row[seat] == a for seat in seats) != [False] * (len(seats) - 1) + [True] or \
+                any(row[seat] not in (a, b) for seat in seats):  # fmt: skip
+            raise _Bad(csv_path, row_line, seats[0], f"the seats of {name!r} must hold {a} in one and {b} in the "
+                       "others")  # fmt: skip
         if row["winner"] not in (*seats, "draw"):
             raise _Bad(csv_path, row_line, "winner", f"expected {', '.join(seats)} or draw, got {row['winner']!r}")
         seed = _integer(row["seed"], csv_path, row_line, "seed", 0)
@@ -189,7 +196,7 @@ def _read_results(
         if not isinstance(record, dict):
             raise _Bad(jsonl_path, line, "record", 'expected an object {"record": {...}}')
         _check_record(game, record, jsonl_path, line, rules, seed, row["winner"], score, decisions)
-        a_seat = seats[0] if row[seats[0]] == a else seats[1]
+        a_seat = next(seat for seat in seats if row[seat] == a)
         by_pairing.setdefault(name, []).append({
             "seed": seed, "a_seat": a_seat, "result": _result(row["winner"], a_seat), "winner": row["winner"],
             "score": score, "decisions": decisions, "record": record,
@@ -226,7 +233,7 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
     options: dict[str, Any] | None = None
     game: GameRules[Any] | None = None
     labels: list[str] = []
-    games: dict[frozenset[str], tuple[str, str, dict[tuple[int, str], dict[str, Any]]]] = {}
+    games: dict[frozenset[str] | tuple[str, str], tuple[str, str, dict[tuple[int, str], dict[str, Any]]]] = {}
     seconds = 0.0
     for folder in folders:
         config, pairings, spent = read_results(folder, given)
@@ -241,23 +248,24 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
         elif these != options:
             raise UserError(f"--results {folder} was played under {describe(game, these)}, {first} under "
                             f"{describe(game, options)}: only games under the same options combine")  # fmt: skip
+        seats = seats_of(rules, {k: _tuples(v) for k, v in these.items()})
         for a, b, rows in pairings:
             labels += [label for label in (a, b) if label not in labels]
-            key = frozenset((a, b))
+            key = frozenset((a, b)) if len(seats) == 2 else (a, b)  # with more seats, (b, a) is another pairing
             if key not in games:
                 games[key] = (a, b, {})
             ours, _, kept = games[key]
             for row in rows:
                 seen = row
                 if a != ours:  # the pairing the other way round: the same games from the first agent's view
-                    row = dict(row, a_seat=rules.seats[1 - rules.seats.index(row["a_seat"])], result=-row["result"])
+                    row = dict(row, a_seat=seats[1 - seats.index(row["a_seat"])], result=-row["result"])
                 played = (row["seed"], row["a_seat"])
                 if played in kept:
                     raise UserError(f"--results {folder}: its game of {a} vs {b} on deck seed {row['seed']} with "
                                     f"{a} as {seen['a_seat']} is counted already")  # fmt: skip
                 kept[played] = row
     assert options is not None and game is not None
-    seats = game.seats
+    seats = seats_of(game, {k: _tuples(v) for k, v in options.items()})
     pairings, rows_by_pairing = [], []
     for a, b, kept in games.values():
         rows = [kept[g] for g in sorted(kept, key=lambda g: (g[0], seats.index(g[1])))]
@@ -266,6 +274,7 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
     counts = sorted({p["games"] for p in pairings})
     first_seed = min(p["first_seed"] for p in pairings)
     total = sum(p["games"] for p in pairings)
+    ratings, rungs = rated(labels, pairings, len(seats), game)
     return {
         "config": {
             "agents": labels,
@@ -278,8 +287,8 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
             "sources": [str(folder) for folder in folders],
         },
         "pairings": pairings,
-        "ratings": bradley_terry(labels, pairings, game=game),
-        "ladder": ladder(pairings, game),
+        "ratings": ratings,
+        "ladder": rungs,
         "seconds": seconds,
         "games_per_second": total / seconds if seconds > 0 else None,
         "games": rows_by_pairing,

@@ -29,6 +29,7 @@ from experiments.game import (
     option_names,
     options_of,
     saved_game,
+    seats_of,
     with_game,
 )
 from suntzu_env.protocol import GameOptions, GameRules
@@ -137,9 +138,11 @@ class TrainConfig:
     eval_every: int = 500_000
     """evaluate against the baselines every this many timesteps (0: only at the end)"""
     eval_games: int = 200
-    """seat-balanced games per baseline at each periodic evaluation (even, >= 2)"""
+    """seat-balanced games per baseline at each periodic evaluation (even, >= 2; with n > 2 seats, rounded up to a
+    multiple of n: the policy in each seat, copies of the baseline in the others)"""
     final_eval_games: int = 1000
-    """seat-balanced games per baseline at the end of the run (even; 0: none)"""
+    """seat-balanced games per baseline at the end of the run (even; 0: none; with n > 2 seats, rounded up to a
+    multiple of n)"""
     eval_opponents: tuple[str, ...] = ()
     """agent specs evaluated against"""
     workers: int = 2
@@ -203,13 +206,15 @@ class TrainConfig:
         if not self.net_arch or min(self.net_arch) < 1:
             got = " ".join(map(str, self.net_arch)) or "none"
             raise ConfigError(f"net_arch must be one or more layer sizes, each at least 1, got {got}")
-        if self.eval_games < 2 or self.eval_games % 2:
+        rules = game_of(self.game)
+        if self.seats == 2 and (self.eval_games < 2 or self.eval_games % 2):
             raise ConfigError(f"eval_games must be an even number >= 2 (each deck seed is played in both seats; "
                               f"no periodic evaluations: --eval-every 0), got {self.eval_games}")  # fmt: skip
-        if self.final_eval_games < 0 or self.final_eval_games % 2:
+        if self.seats == 2 and (self.final_eval_games < 0 or self.final_eval_games % 2):
             raise ConfigError("final_eval_games must be 0 or an even number (each deck seed is played in both "
                               f"seats), got {self.final_eval_games}")  # fmt: skip
-        rules = game_of(self.game)
+        _at_least(self, "eval_games", 1)
+        _at_least(self, "final_eval_games", 0)
         weights = self.opponent_weights  # checks the pairs
         if POOL in weights and not rules.self_play_pool:
             raise ConfigError(f"opponents: {rules.name}'s batched env plays only its scripted agents "
@@ -230,6 +235,16 @@ class TrainConfig:
     def options(self) -> GameOptions:
         """The game's options (its option fields): what every game of the run is played under."""
         return options_of(self, self.game)
+
+    @property
+    def seats(self) -> int:
+        """How many seats the game has under the run's options."""
+        return len(seats_of(self.game, self.options))
+
+    def eval_games_played(self, games: int) -> int:
+        """The games of an evaluation asked to play `games`: rounded up to a whole number of deck seeds, each
+        played with the policy in every seat."""
+        return -(-games // self.seats) * self.seats
 
     @property
     def env_id(self) -> str:

@@ -6,11 +6,16 @@
 |-----------|---------------------------------------------------------------------------------------|
 | pairings  | every pair of the named agents (a round robin), in the order given                    |
 | games     | per pairing, deck seeds `seed .. seed + games/2 - 1`, each played twice, seats swapped |
-| players   | agents are reset before every game with a seed drawn from the game seed and the seat |
+| agents    | agents are reset before every game with a seed drawn from the game seed and the seat |
 | counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
 | win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
 | ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, the game's anchor at 0      |
 | ladder    | each rung's bar over the rung below (the game's `ladder`), for the rungs that both play |
+
+A game whose options give it more than two seats (`GameRules.seats_of`) plays each pair (a, b), a named first, as a
+in one seat and copies of b in all the others: `--games` is a multiple of the seat count n, deck seeds
+`seed .. seed + games/n - 1` each played once with a in each seat; a's win rate counts an undecided game 1/n and
+is shown beside 1/n, what a seat gets against its equals (no ratings or ladder: both compare two seats).
 
 The game is `--game` (a registered name, default `suntzu_env.games.DEFAULT`), its options its own flags
 (`--help` with `--game` shows them); the agents are the game's. Every game of an evaluation is played under
@@ -46,6 +51,7 @@ from experiments.game import (
     option_names,
     options_of,
     saved_game,
+    seats_of,
     with_game,
 )
 from experiments.matches import (
@@ -107,7 +113,8 @@ class EvaluateConfig:
     agents: tuple[str, ...] = ()
     """two or more of {agents} (twice: self-play)"""
     games: int = 2000
-    """games per pairing, even: games/2 deck seeds, each played in both seats"""
+    """games per pairing, even: games/2 deck seeds, each played in both seats (with n seats: a multiple of n, each
+    deck seed played with the first agent in each seat)"""
     seed: int = 0
     """first deck seed, in [0, 2**62): the games use seeds seed .. seed + games/2 - 1"""
     game: str = DEFAULT
@@ -150,7 +157,7 @@ class EvaluateConfig:
             except ValueError as error:
                 raise ConfigError(f"agents: {error}") from None
         try:
-            check_games(self.games)
+            check_games(self.games, len(seats_of(rules, self.options)))
         except ValueError as error:
             raise ConfigError(str(error)) from None
         if not 0 <= self.seed < 2**62:

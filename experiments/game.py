@@ -150,3 +150,20 @@ def describe(game: GameLike, config: Mapping[str, Any]) -> str:
     """The options a summary's config (or any mapping holding the option fields) was played under, in words."""
     rules = game_of(game)
     return rules.describe_options({key: config.get(key) for key in option_keys(rules)})
+
+
+def seats_of(game: GameLike, options: Any = None) -> tuple[str, ...]:
+    """The seats of `game` under `options` (an options value, a mapping of its fields, or None: the defaults)."""
+    rules = game_of(game)
+    return tuple(rules.seats_of(rules.options(options)))
+
+
+def config_seats(game: GameLike, config: Mapping[str, Any]) -> tuple[str, ...]:
+    """The seats of the options a summary's config (or any mapping holding the option fields) was played under."""
+    keys = [key for key in option_keys(game) if key in config]
+    return seats_of(game, {key: _tuples(config[key]) for key in keys})
+
+
+def _tuples(value: Any) -> Any:
+    """Lists as tuples, all the way down (an options field read back from JSON)."""
+    return tuple(_tuples(v) for v in value) if isinstance(value, list) else value

@@ -6,17 +6,21 @@ trained policies) is played many games at once in the game's batched environment
 `play_batched`); any other pairing game by game over worker processes (`--workers`), or as Ray tasks
 (`experiments.cluster`). Every way plays the same games: a game depends only on its deck seed and seats, and
 each agent is reset before it with a seed drawn from both (`agent_seed`).
+
+A game of two seats (`GameRules.seats_of` its options) plays a against b; a game of more seats plays a in one seat
+and copies of b in all the others, each deck seed once with a in each seat.
 """
 
 from __future__ import annotations
 
+import copy
 import multiprocessing
 import signal
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from experiments.game import DEFAULT, GameLike, game_name, game_of
+from experiments.game import DEFAULT, GameLike, game_name, game_of, seats_of
 from experiments.stats import summarize, wilson
 from suntzu_env.protocol import GameOptions, ask
 
@@ -43,10 +47,12 @@ def play_game(game_seed: int, *players: Any, options: OptionsLike = None, game: 
     decisions the agents answered and the game's record (which the game's `replay` plays again).
     """
     rules = game_of(game)
-    if len(players) != len(rules.seats):
-        raise ValueError(f"play_game needs one agent per seat {rules.seats}, got {len(players)}")
-    played = rules.new(game_seed, rules.options(options))
-    by_seat = dict(zip(rules.seats, players, strict=True))
+    options = rules.options(options)
+    seats = tuple(rules.seats_of(options))
+    if len(players) != len(seats):
+        raise ValueError(f"play_game needs one agent per seat {seats}, got {len(players)}")
+    played = rules.new(game_seed, options)
+    by_seat = dict(zip(seats, players, strict=True))
     for side, agent in enumerate(players):
         agent.reset(agent_seed(game_seed, side))
     decisions = 0
@@ -94,12 +100,16 @@ def run_job(job: Job, on_game: Callable[[], None] | None = None) -> tuple[int, l
         a, b = _loaded(job.a, 0, job.game), _loaded(job.b, 1, job.game)
         count = (lambda k, out: on_game()) if on_game is not None else None
         return job.pairing, _play_batched(job, a, b, count)
-    a, b = _agent(job.a, 0, job.game), _agent(job.b, 1, job.game)
-    first = game_of(job.game).seats[0]
+    seats = seats_of(job.game, job.options)
+    a = _agent(job.a, 0, job.game)
+    others = [_agent(job.b, slot, job.game) for slot in range(1, len(seats))]  # b in every seat but a's
+    if not isinstance(job.b, str):  # an object: a copy of it in each seat after the first
+        others[1:] = [copy.deepcopy(job.b) for _ in others[1:]]
     rows = []
     for seed in range(job.first_seed, job.first_seed + job.n_seeds):
         for a_seat in job.a_seats:
-            players = (a, b) if a_seat == first else (b, a)
+            i = seats.index(a_seat)
+            players = (*others[:i], a, *others[i:])
             out = play_game(seed, *players, options=job.options, game=job.game)
             result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
             rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
@@ -150,8 +160,9 @@ def play_games(
 ) -> list[list[dict[str, Any]]]:
     """Every game of `game` of every pairing, per pairing in (seed, seat) order, whatever the worker count or backend.
 
-    Mirrored (the default), `games` is even and each deck seed is played twice, a in the first seat then
-    in the second; otherwise each of `games` deck seeds is played once, a in the first seat. `options`: the
+    Mirrored (the default), `games` is a multiple of the seat count (even with two seats) and each deck seed is
+    played once with a in each seat, in seat order (b in the others); otherwise each of `games` deck seeds is
+    played once, a in the first seat. `options`: the
     game's options (an options value or a mapping of its fields; None: the defaults).
 
     The games are cut into jobs (`plan_jobs`). A pairing of agents the game's batched environment plays
@@ -167,20 +178,20 @@ def play_games(
     `done`: the rows of units of work already played, by (pairing, first deck seed), which are not played
     again; `on_job(pairing, rows)` is called as each other unit ends (to keep it, for a resume).
     """
+    rules = game_of(game)
+    options = rules.options(options)
+    seats = tuple(rules.seats_of(options))
     if mirrored:
-        check_games(games)
+        check_games(games, len(seats))
     elif not isinstance(games, int) or isinstance(games, bool) or games < 1:
         raise ValueError(f"games must be a whole number >= 1, got {games!r}")
     if backend not in BACKENDS:
         raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-    rules = game_of(game)
-    options = rules.options(options)
     for a, b in pairings:
         for agent in (a, b):
             if isinstance(agent, str):
                 rules.check_agent(agent)
-    seats = rules.seats
-    seeds, a_seats = (games // 2, seats) if mirrored else (games, seats[:1])
+    seeds, a_seats = (games // len(seats), seats) if mirrored else (games, seats[:1])
     jobs = plan_jobs(pairings, seeds, seed, options, a_seats, batched, game)
     results: list[list[dict[str, Any]]] = [[] for _ in pairings]
     bar = _progress_bar(len(pairings) * games, progress)
@@ -250,15 +261,20 @@ def _play_batched(
 ) -> list[dict[str, Any]]:
     """A job's games in the game's batched environment, each agent seeded per game as `play_game` does."""
     rules = game_of(job.game)
-    seats = rules.seats
+    seats = tuple(rules.seats_of(job.options))
     order = [(s, seat) for s in range(job.first_seed, job.first_seed + job.n_seeds) for seat in job.a_seats]
-    games = [(s, seat, agent_seed(s, seats.index(seat)), agent_seed(s, 1 - seats.index(seat))) for s, seat in order]
+    games = [(s, seat, *(agent_seed(s, k) for k in _a_first(seats.index(seat), len(seats)))) for s, seat in order]
     played = rules.play_batched(a, b, games, job.options, on_game=on_game)
     rows = []
     for (s, a_seat), out in zip(order, played, strict=True):
         result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
         rows.append({"pairing": job.pairing, "seed": s, "a_seat": a_seat, "result": result, **out})
     return rows
+
+
+def _a_first(a: int, seats: int) -> list[int]:
+    """The seat indices in the order `play_batched` takes their seeds: a's, then the others in seat order."""
+    return [a, *(k for k in range(seats) if k != a)]
 
 
 def ignore_interrupts() -> None:
@@ -272,9 +288,16 @@ def _progress_bar(total: int, enabled: bool) -> Any:
     return tqdm(total=total, unit="game", disable=not enabled, smoothing=0.1, dynamic_ncols=True)
 
 
-def check_games(games: int) -> None:
-    if not isinstance(games, int) or isinstance(games, bool) or games < 2 or games % 2:
+def check_games(games: int, seats: int = 2) -> None:
+    """`games` must play each deck seed once with the first agent in each of the `seats` seats."""
+    whole = isinstance(games, int) and not isinstance(games, bool)
+    if seats == 2 and (not whole or games < 2 or games % 2):
         raise ValueError(f"games must be an even number >= 2 (each deck seed is played in both seats), got {games!r}")
+    if not whole or games < seats or games % seats:
+        near = [n for n in ((games // seats) * seats, (games // seats + 1) * seats) if n >= seats] if whole else []
+        hint = f" ({' or '.join(map(str, near))} would do)" if near else ""
+        raise ValueError(f"games must be a multiple of {seats} (each deck seed is played once with the first agent "
+                         f"in each of the {seats} seats), got {games!r}{hint}")  # fmt: skip
 
 
 def play_match(
@@ -289,7 +312,8 @@ def play_match(
 ) -> dict[str, Any]:
     """Play `games` seat-balanced games of `game` of a against b and summarize them from a's view.
 
-    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a in the first seat then the second. Agents are
+    Deck seeds `seed .. seed + games/2 - 1` are each played twice, a in the first seat then the second (with more
+    seats, `seed .. seed + games/n - 1` each n times, a in each seat and copies of b in the others). Agents are
     specs (the game's agent names) or `Agent` objects (distinct objects for a and b); objects are copied
     into the worker processes when `workers > 1`. Returns `wins`, `draws`, `losses`, `games`,
     `win_rate` (draws count as half a win), the Wilson 95% interval `ci_low`/`ci_high`, the same
@@ -297,7 +321,7 @@ def play_match(
     `pairs_split`, `pairs_lost_both`).
     """
     (rows,) = play_games([(agent_a, agent_b)], games, seed, options, workers, progress, game=game)
-    return summarize(rows, game_of(game).seats)
+    return summarize(rows, seats_of(game, options))
 
 
 def seat_advantage(
@@ -309,21 +333,22 @@ def seat_advantage(
     progress: bool = False,
     game: GameLike = DEFAULT,
 ) -> list[dict[str, Any]]:
-    """How often the first seat wins when both seats are played by the same agent, one entry per agent.
+    """How often the first seat wins when every seat is played by the same agent, one entry per agent.
 
-    Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in both
-    seats, swapping the seats would replay the very same game. Returns `games`, `<first seat>_wins`, `draws`,
-    `<second seat>_wins`, `<first seat>_win_rate` (draws count half) and its Wilson 95% interval `ci_low`/`ci_high`.
+    Each agent plays itself on deck seeds `seed .. seed + games - 1`, once each: with one agent in every
+    seat, moving it would replay the very same game. Returns `games`, `<first seat>_wins`, `draws`, each other
+    seat's `<seat>_wins`, `<first seat>_win_rate` (draws count 1/n of n seats: half with two) and its Wilson 95%
+    interval `ci_low`/`ci_high`.
     """
-    first, second = game_of(game).seats
+    first, *others = seats_of(game, options)
     out = []
     for rows in play_games([(s, s) for s in specs], games, seed, options, workers, progress, mirrored=False,
                            game=game):  # fmt: skip
         wins = sum(r["winner"] == first for r in rows)
         draws = sum(r["winner"] == "draw" for r in rows)
-        points = wins + 0.5 * draws
+        points = wins + draws / (1 + len(others))
         low, high = wilson(points, len(rows))
         out.append({"games": len(rows), f"{first}_wins": wins, "draws": draws,
-                    f"{second}_wins": len(rows) - wins - draws, f"{first}_win_rate": points / len(rows),
-                    "ci_low": low, "ci_high": high})  # fmt: skip
+                    **{f"{seat}_wins": sum(r["winner"] == seat for r in rows) for seat in others},
+                    f"{first}_win_rate": points / len(rows), "ci_low": low, "ci_high": high})  # fmt: skip
     return out

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from experiments.cli import UserError
-from experiments.game import DEFAULT, describe, game_of
+from experiments.game import DEFAULT, config_seats, describe, game_of
 from experiments.partial import Partial
 from experiments.runs import save_atomic, write_atomic, write_json
 from experiments.stats import anchor_note, anchored, oriented
@@ -42,7 +42,7 @@ def write_results(
         partial = Partial(out, {})
         partial.start()
     folder = partial.folder
-    seats = game_of(results["config"].get("game", DEFAULT)).seats
+    seats = config_seats(results["config"].get("game", DEFAULT), results["config"])
     try:
         summary = {k: v for k, v in results.items() if k != "games"}
         write_json(folder / "summary.json", summary)
@@ -50,14 +50,11 @@ def write_results(
         games = []
         for pairing, rows in zip(results["pairings"], results["games"], strict=True):
             for r in rows:
-                ours = r["a_seat"] == seats[0]
-                first, second = (pairing["a"], pairing["b"]) if ours else (pairing["b"], pairing["a"])
                 games.append(
                     {
                         "pairing": f"{pairing['a']} vs {pairing['b']}",
                         "seed": r["seed"],
-                        seats[0]: first,
-                        seats[1]: second,
+                        **{seat: pairing["a"] if seat == r["a_seat"] else pairing["b"] for seat in seats},
                         "winner": r["winner"],
                         "score": r["score"],
                         "decisions": r["decisions"],
@@ -92,12 +89,13 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
 
     labels = results["config"]["labels"]
     rules = game_of(results["config"].get("game", DEFAULT))
+    seats = len(config_seats(rules, results["config"]))
     n = len(labels)
     rate = np.full((n, n), np.nan)
     text = [[""] * n for _ in range(n)]
     for i, a in enumerate(labels):
         for j, b in enumerate(labels):
-            p = oriented(results["pairings"], a, b) if i != j else None
+            p = oriented(results["pairings"], a, b, seats == 2) if i != j else None
             if p is not None:
                 rate[i, j] = p["win_rate"]
                 text[i][j] = f"{100 * p['win_rate']:.1f}%\n[{100 * p['ci_low']:.1f}, {100 * p['ci_high']:.1f}]"
@@ -112,10 +110,15 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
     shown = [rules.short_label(label) for label in labels]
     ax.set_xticks(range(n), shown, rotation=30, ha="right")
     ax.set_yticks(range(n), shown)
-    ax.set_xlabel("opponent")
-    ax.set_ylabel("agent")
     cfg = results["config"]
-    ax.set_title(f"win rate (draws half), Wilson 95%\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
+    if seats == 2:
+        ax.set_xlabel("opponent")
+        title = "win rate (draws half), Wilson 95%"
+    else:
+        ax.set_xlabel(f"opponent ({seats - 1} copies)")
+        title = f"win rate in {seats} seats (draws 1/{seats}; an even share {100 / seats:.0f}%), Wilson 95%"
+    ax.set_ylabel("agent")
+    ax.set_title(f"{title}\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()
     save_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120))
@@ -126,7 +129,9 @@ def report(results: dict[str, Any]) -> str:
     """The printed summary: pairings, ratings, the ladder."""
     cfg = results["config"]
     rules = game_of(cfg.get("game", DEFAULT))
-    seats = rules.seats
+    seats = config_seats(rules, cfg)
+    if len(seats) != 2:
+        return _report_seats(results, seats)
     shown = {label: rules.short_label(label, 24) for label in cfg["labels"]}
     names = [f"{shown[p['a']]} vs {shown[p['b']]}" for p in results["pairings"]]
     width = max([28, *map(len, names)])
@@ -156,9 +161,44 @@ def report(results: dict[str, Any]) -> str:
             f"[{100 * rung['ci_low']:.1f}, {100 * rung['ci_high']:.1f}] over {rung['games']} games "
             f"(bar {100 * rung['bar']:.0f}%): {verdict}"
         )
+    lines.append(_time(results))
+    return "\n".join(lines)
+
+
+def _time(results: dict[str, Any]) -> str:
     rate = results["games_per_second"]
     pace = f"{rate:.0f} games/s" if rate >= 10 else f"{rate:.2g} games/s"  # search agents play under one a second
-    lines.append(f"time: {results['seconds']:.1f} s" + (f" ({pace})" if rate else ""))
+    return f"time: {results['seconds']:.1f} s" + (f" ({pace})" if rate else "")
+
+
+def _report_seats(results: dict[str, Any], seats: Sequence[str]) -> str:
+    """The printed summary of a game of more than two seats: each pairing's a in one seat, copies of b in the
+    others; a's win rate (draws count 1/n) beside the even share 1/n, its undecided share, its rate per seat."""
+    cfg = results["config"]
+    rules = game_of(cfg.get("game", DEFAULT))
+    n = len(seats)
+    shown = {label: rules.short_label(label, 24) for label in cfg["labels"]}
+    names = [f"{shown[p['a']]} vs {n - 1} {shown[p['b']]}" for p in results["pairings"]]
+    width = max([28, *map(len, names)])
+    lines = [
+        f"{n} seats: {len(cfg['labels'])} agents, {cfg['games_per_pairing']} games per pairing, each pairing's first "
+        f"agent in one seat and copies of the second in the other {n - 1} (deck seeds "
+        f"{cfg['game_seeds'][0]}..{cfg['game_seeds'][1]}, each with it in every seat), {describe(rules, cfg)}",
+        f"win rate: wins + undecided / {n}, beside {100 / n:.1f}% (1/{n}: what a seat gets against its equals)",
+        f"{'pairing':<{width}} {'W':>5} {'D':>4} {'L':>5}  {'win rate':>8}  {'95% CI':<16} {'1/' + str(n):>6} "
+        f"{'undecided':>9}  " + " ".join(f"{'as ' + seat:>11}" for seat in seats),
+    ]
+    for name, p in zip(names, results["pairings"], strict=True):
+        lines.append(
+            f"{name:<{width}} {p['wins']:>5} {p['draws']:>4} {p['losses']:>5}  "
+            f"{100 * p['win_rate']:>7.1f}%  [{100 * p['ci_low']:5.1f}, {100 * p['ci_high']:5.1f}]   "
+            f"{100 / n:>5.1f}% {100 * p['draws'] / max(1, p['games']):>8.1f}%  "
+            + " ".join(f"{100 * p[f'{seat}_win_rate']:>10.1f}%" for seat in seats)
+        )
+    if any(shown[label] != label for label in cfg["labels"]):
+        lines.append("agents: " + "; ".join(f"{shown[label]} = {label}" for label in cfg["labels"]
+                                            if shown[label] != label))  # fmt: skip
+    lines.append(_time(results))
     return "\n".join(lines)
 
 

@@ -38,36 +38,46 @@ def bradley_terry(
 
 
 def summarize(rows: Sequence[dict[str, Any]], seats: Sequence[str]) -> dict[str, Any]:
-    """Counts from agent a's view: overall, per seat, per seed pair; win rate (draws half) and Wilson CI."""
+    """Counts from agent a's view: overall, per seat, per seed pair; win rate (draws half) and Wilson CI.
+
+    With n > 2 seats (a in one, copies of b in the others) a draw (an undecided game) counts 1/n, a seat's even
+    share, so that an agent no stronger than its opponents scores 1/n (`even_share`); `draw_rate` is the share of
+    undecided games, and the per seed pair counts are left out."""
+    share = 1 / len(seats)
     out: dict[str, Any] = {"games": len(rows)}
     for prefix, subset in (("", rows), *((f"{seat}_", [r for r in rows if r["a_seat"] == seat]) for seat in seats)):
         out[f"{prefix}wins"] = sum(1 for r in subset if r["result"] == 1)
         out[f"{prefix}draws"] = sum(1 for r in subset if r["result"] == 0)
         out[f"{prefix}losses"] = sum(1 for r in subset if r["result"] == -1)
     n = len(rows)
-    points = out["wins"] + 0.5 * out["draws"]
+    points = out["wins"] + share * out["draws"]
     out["win_rate"] = points / n if n else 0.0
     out["ci_low"], out["ci_high"] = wilson(points, n)
     for seat in seats:
         m = out[f"{seat}_wins"] + out[f"{seat}_draws"] + out[f"{seat}_losses"]
-        out[f"{seat}_win_rate"] = (out[f"{seat}_wins"] + 0.5 * out[f"{seat}_draws"]) / m if m else 0.0
+        out[f"{seat}_win_rate"] = (out[f"{seat}_wins"] + share * out[f"{seat}_draws"]) / m if m else 0.0
     by_seed: dict[int, int] = {}
     for r in rows:
         by_seed[r["seed"]] = by_seed.get(r["seed"], 0) + r["result"]
-    out["pairs_won_both"] = sum(1 for v in by_seed.values() if v == 2)
-    out["pairs_lost_both"] = sum(1 for v in by_seed.values() if v == -2)
-    out["pairs_split"] = len(by_seed) - out["pairs_won_both"] - out["pairs_lost_both"]
+    if len(seats) == 2:
+        out["pairs_won_both"] = sum(1 for v in by_seed.values() if v == 2)
+        out["pairs_lost_both"] = sum(1 for v in by_seed.values() if v == -2)
+        out["pairs_split"] = len(by_seed) - out["pairs_won_both"] - out["pairs_lost_both"]
+    else:
+        out["draw_rate"] = out["draws"] / n if n else 0.0
+        out["even_share"] = share
     out["first_seed"] = min(by_seed) if by_seed else None
     out["last_seed"] = max(by_seed) if by_seed else None
     return out
 
 
-def oriented(pairings: Sequence[dict[str, Any]], a: str, b: str) -> dict[str, Any] | None:
-    """The statistics of a against b, from a's view, whichever way the pairing was played."""
+def oriented(pairings: Sequence[dict[str, Any]], a: str, b: str, two_seats: bool = True) -> dict[str, Any] | None:
+    """The statistics of a against b, from a's view, whichever way the pairing was played (with more than two
+    seats, `two_seats` False, only as it was played: b's view of copies of a is another pairing)."""
     for p in pairings:
         if p["a"] == a and p["b"] == b:
             return p
-        if p["a"] == b and p["b"] == a:
+        if p["a"] == b and p["b"] == a and two_seats:
             flipped = dict(p, a=a, b=b, wins=p["losses"], losses=p["wins"], win_rate=1 - p["win_rate"])
             flipped["ci_low"], flipped["ci_high"] = 1 - p["ci_high"], 1 - p["ci_low"]
             return flipped

@@ -37,24 +37,25 @@ BC_GAMES_PER_JOB = 50
 def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results.
 
-    The teacher plays the game's `teacher_opponents` in turn (None: itself, both seats recorded)."""
+    The teacher plays the game's `teacher_opponents` in turn (None: itself, every seat recorded), in one seat with
+    copies of the opponent in the others."""
     game_name, teacher_spec, first, n, options = job
     rules = game_of(game_name)
-    seats, against = rules.seats, rules.teacher_opponents
-    teacher, twin = rules.make_agent(teacher_spec), rules.make_agent(teacher_spec)
-    opponents = {spec: rules.make_agent(spec) for spec in against if spec is not None}
+    seats, against = tuple(rules.seats_of(options)), rules.teacher_opponents
+    teacher = rules.make_agent(teacher_spec)
+    twins = [rules.make_agent(teacher_spec) for _ in seats[1:]]
+    opponents = {spec: [rules.make_agent(spec) for _ in seats[1:]] for spec in against if spec is not None}
     rng = np.random.default_rng(first)
     obs, masks, actions, results = [], [], [], []
     for seed in range(first, first + n):
         game = rules.new(seed, options)
         opp_spec = against[seed % len(against)]
-        seat = seed // len(against) % 2  # the teacher's seat (its twin's when it plays itself)
-        players = [teacher, twin] if opp_spec is None else [teacher, opponents[opp_spec]]
-        if seat:
-            players.reverse()
-        recorded = {0, 1} if opp_spec is None else {seat}
+        seat = seed // len(against) % len(seats)  # the teacher's seat (a twin's when it plays itself)
+        others = twins if opp_spec is None else opponents[opp_spec]
+        players = [*others[:seat], teacher, *others[seat:]]
+        recorded = set(range(len(seats))) if opp_spec is None else {seat}
         for side, player in enumerate(players):
-            player.reset(seed * 2 + side)
+            player.reset(seed * len(seats) + side)
         start = len(actions)
         sides = []
         while (name := game.current_player) is not None:

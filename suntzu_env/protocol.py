@@ -5,10 +5,10 @@ by providing one `GameRules` value and registering it under a name (`suntzu_env.
 a game. `GamePlugin` is a base that answers most of `GameRules` from a few facts (a turn game, its options
 dataclass, its agents), so that a small game is a few dozen lines.
 
-A game is turn-based, with two named seats, a flat discrete action space (`n_actions` ids, each with a
-string) and a flat float32 observation of `observation_size` per seat. Simultaneous decisions are asked one
-seat at a time. All its randomness comes from the seed it is made with, so seed, options and actions (its
-`record()`) replay it exactly.
+A game is turn-based, with named seats (two, or as many as its options say: `seats_of`), a flat discrete
+action space (`n_actions` ids, each with a string) and a flat float32 observation of `observation_size` per
+seat. Simultaneous decisions are asked one seat at a time. All its randomness comes from the seed it is made
+with, so seed, options and actions (its `record()`) replay it exactly.
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ class GameRules(Protocol[O]):
     name: str
     """short name, part of run names (`<name>-<options label>__...`)"""
     seats: tuple[str, ...]
-    """seat names in seat order; the first is the one `score` counts toward"""
+    """seat names in seat order under the default options; the first is the one `score` counts toward"""
     n_actions: int
     observation_size: int
     options_type: type[O]
@@ -161,6 +161,13 @@ class GameRules(Protocol[O]):
 
     def label(self, options: O) -> str:
         """A short name of the options, fit for a folder name (`standard-events`)."""
+        ...
+
+    def seats_of(self, options: O | None = None) -> tuple[str, ...]:
+        """The seats of a game under `options` (None: the defaults, whose seats are `seats`), in seat order.
+
+        With two seats the experiments play round robins; with more, one agent in one seat against copies of
+        another in all the others."""
         ...
 
     # ------------------------------------------------------------ games
@@ -217,13 +224,14 @@ class GameRules(Protocol[O]):
         self,
         a: Any,
         b: Any,
-        games: Sequence[tuple[int, str, int, int]],
+        games: Sequence[tuple[Any, ...]],
         options: O | None = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
-        """Each game `(deck seed, a's seat, a's seed, b's seed)` of a against b, many at once: per game, in order,
-        `{"winner", "score", "decisions", "record"}`, the same as playing it alone with agents reset to those
-        seeds; `on_game(k, result)` as game k ends."""
+        """Each game `(deck seed, a's seat, a's seed, b's seed, ...)` of a against b, many at once: per game, in
+        order, `{"winner", "score", "decisions", "record"}`, the same as playing it alone with agents reset to
+        those seeds; `on_game(k, result)` as game k ends. With more than two seats (`seats_of`), b plays every
+        seat but a's, the copy in each reset to the next of b's seeds, in seat order."""
         ...
 
     def compile_notice(self) -> str | None:
@@ -354,6 +362,9 @@ class GamePlugin:
                    if getattr(options, f.name) != getattr(default, f.name)]  # fmt: skip
         return "-".join(changed) or "default"
 
+    def seats_of(self, options: Any = None) -> tuple[str, ...]:
+        return self.seats
+
     # ------------------------------------------------------------ games
     def new(self, seed: int, options: Any = None) -> TurnGame:
         raise NotImplementedError
@@ -403,7 +414,7 @@ class GamePlugin:
         self,
         a: Any,
         b: Any,
-        games: Sequence[tuple[int, str, int, int]],
+        games: Sequence[tuple[Any, ...]],
         options: Any = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:

@@ -33,7 +33,7 @@ class TurnAECEnv(AECEnv):
         super().__init__()
         self.rules, self.options, self.render_mode = rules, options, render_mode
         self.metadata = {"name": f"{rules.name}_turn", "render_modes": [], "is_parallelizable": False}
-        self.possible_agents = list(rules.seats)
+        self.possible_agents = list(rules.seats_of(options))
         box, actions = _spaces(rules)
         mask = spaces.Box(0, 1, (rules.n_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({OBSERVATION: box, MASK: mask}) for a in self.possible_agents}
@@ -150,7 +150,8 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
             while True:
                 seed = int(self._rng.integers(2**31))
                 game = rules.new(seed, options)
-                self._seats[i] = rules.seats[int(self._rng.integers(len(rules.seats)))]
+                seats = rules.seats_of(options)
+                self._seats[i] = seats[int(self._rng.integers(len(seats)))]
                 self._opponents[i] = int(self._rng.choice(len(self._slots), p=self._mix))
                 self._slots[self._opponents[i]][2].reset(seed)
                 self._games[i] = game

@@ -1,7 +1,7 @@
 """`BINFA`: Bin'Fa as a `suntzu_env.protocol.GameRules`, registered as the game "binfa" (`suntzu_env.games`).
 
-The experiments play it two-handed: seats `player_0`, `player_1` (3 to 6 players play in the environments,
-`suntzu_env.binfa.env`). Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
+Its seats are `player_0` .. `player_<n-1>` for the `players` option (2 by default, up to 6: `seats_of`).
+Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
 Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
 game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position.
@@ -24,11 +24,14 @@ from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 
-SEATS = AGENT_NAMES[:2]
+SEATS = AGENT_NAMES[:2]  # the default options' seats
 RANDOM = "random"  # terrain and whirlpools drawn from the seed
 OPTION_FLAGS = (
     OptionFlag("level", Literal[LEVELS], 1, "rules level: 1 dice, 2 + terrain, 3 + supply, 4 + whirlpools"),  # type: ignore[valid-type]
-    OptionFlag("armies_per_player", Literal[1, 3], 1, "armies each seat commands (BD4)"),
+    OptionFlag("players", Literal[2, 3, 4, 5, 6], 2,
+               "seats player_0 .. player_<n-1>; with more than 2, an agent evaluated or trained plays each seat in "
+               "turn, copies of its opponent all the others"),
+    OptionFlag("armies_per_player", Literal[1, 2, 3], 1, "armies each seat commands (BD4): 2 with 3 players, 3 with 2"),
     OptionFlag("terrain", tuple[str, ...] | None, None,
                "terrain markers (level 2+): up to 9 triangle names such as red-4-6 (None: drawn from the seed, B21)",
                metavar="{None}|TRIANGLE [...]"),
@@ -46,24 +49,19 @@ LADDER: tuple[Rung, ...] = (
 )
 
 
-def _seat_index(seat: str) -> int:
-    if seat not in SEATS:
-        raise ValueError(f"seat must be one of {', '.join(SEATS)}, got {seat!r:.40}")
-    return SEATS.index(seat)
-
-
-def _two_players(options: Options, where: str = "players") -> Options:
-    if options.players != 2:
-        raise ValueError(f"{where}: the experiments play Bin'Fa with 2 players (seats {', '.join(SEATS)}), got "
-                         f"{options.players}; 3 to 6 players play in the environments")  # fmt: skip
-    return options
+def _seat_index(seat: str, players: int = 2) -> int:
+    seats = AGENT_NAMES[:players]
+    if seat not in seats:
+        raise ValueError(f"seat must be one of {', '.join(seats)}, got {seat!r:.40}")
+    return seats.index(seat)
 
 
 class SeatGame:
-    """A two-player `suntzu_env.binfa.Game` as a `protocol.TurnGame`: seats by name, learning ids, seat views."""
+    """A `suntzu_env.binfa.Game` as a `protocol.TurnGame`: seats by name, learning ids, seat views."""
 
     def __init__(self, game: Game) -> None:
         self.game = game
+        self.seats = AGENT_NAMES[: game.players]
 
     @property
     def current_player(self) -> str | None:
@@ -80,12 +78,12 @@ class SeatGame:
         self.game.apply(engine_action(self.game, action))
 
     def observation(self, seat: str) -> np.ndarray:
-        return self.game.observation(_seat_index(seat))
+        return self.game.observation(_seat_index(seat, self.game.players))
 
     def returns(self) -> dict[str, float]:
-        """+1 to the winner, -1 to the other seat (out, B12); 0 to both while on and when undecided (BD5)."""
+        """+1 to the winner, -1 to every other seat (out, B12); 0 to all while on and when undecided (BD5, BD21)."""
         w = self.winner
-        return {s: 0.0 if w in (None, "draw") else 1.0 if s == w else -1.0 for s in SEATS}
+        return {s: 0.0 if w in (None, "draw") else 1.0 if s == w else -1.0 for s in self.seats}
 
     @property
     def winner(self) -> str | None:
@@ -99,7 +97,7 @@ class SeatGame:
     @property
     def score(self) -> int:
         """The first seat's result: +1 win, -1 out, 0 otherwise."""
-        return int(self.returns()[SEATS[0]])
+        return int(self.returns()[self.seats[0]])
 
     @property
     def round(self) -> int:
@@ -175,7 +173,7 @@ class BinFaRules(GamePlugin):
 
     # ------------------------------------------------------------ options
     def options(self, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
-        return _two_players(Options.of(options, **fields))
+        return Options.of(options, **fields)
 
     def options_from_flags(self, flags: Mapping[str, Any]) -> Options:
         """`--terrain red-4-6 ...` (None or `random`: drawn from the seed), `--level`, `--deployment`, ..."""
@@ -193,8 +191,9 @@ class BinFaRules(GamePlugin):
 
     def describe_options(self, fields: Mapping[str, Any]) -> str:
         """`level 1, 1 army each, deployment choose, max 300 turns` (chosen terrain and whirlpools named)."""
-        armies = fields["armies_per_player"]
-        text = f"level {fields['level']}, {armies} arm{'y' if armies == 1 else 'ies'} each"
+        armies, players = fields["armies_per_player"], fields.get("players", 2)
+        text = f"level {fields['level']}" + (f", {players} players" if players != 2 else "")
+        text += f", {armies} arm{'y' if armies == 1 else 'ies'} each"
         for key in ("terrain", "whirlpools"):
             if fields.get(key, RANDOM) != RANDOM:
                 text += f", {key} {' '.join(fields[key])}"
@@ -215,14 +214,16 @@ class BinFaRules(GamePlugin):
             label += f"-turns{options.max_turns}"
         return label
 
+    def seats_of(self, options: Options | None = None) -> tuple[str, ...]:
+        """`player_0` .. `player_<n-1>` for the options' `players`."""
+        return AGENT_NAMES[: self.options(options).players]
+
     # ------------------------------------------------------------ games
     def new(self, seed: int, options: Options | None = None) -> SeatGame:
         return SeatGame(Game.new(seed, self.options(options)))
 
     def replay(self, record: dict[str, Any]) -> SeatGame:
-        game = Game.replay(record)
-        _two_players(game.options, "record.options.players")
-        return SeatGame(game)
+        return SeatGame(Game.replay(record))
 
     def action_string(self, action: int) -> str:
         return learn_action_name(action)
@@ -262,7 +263,7 @@ class BinFaRules(GamePlugin):
         self,
         a: Any,
         b: Any,
-        games: Sequence[tuple[int, str, int, int]],
+        games: Sequence[tuple[Any, ...]],
         options: Options | None = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
@@ -272,10 +273,14 @@ class BinFaRules(GamePlugin):
         rules = self.options(options)
         scratch = new_scratch()
         results = []
-        for k, (seed, a_seat, a_seed, b_seed) in enumerate(games):
-            first = _seat_index(a_seat)
-            kinds = [AGENTS.index(a), AGENTS.index(b)] if first == 0 else [AGENTS.index(b), AGENTS.index(a)]
-            rngs = [agent_rng(a_seed), agent_rng(b_seed)] if first == 0 else [agent_rng(b_seed), agent_rng(a_seed)]
+        for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):
+            first = _seat_index(a_seat, rules.players)
+            if len(b_seeds) != rules.players - 1:
+                raise ValueError(f"games[{k}]: expected a's seed and b's for each of the other {rules.players - 1} "
+                                 f"seats, got {len(b_seeds)} of b's")  # fmt: skip
+            kinds, rngs = [AGENTS.index(b)] * rules.players, [agent_rng(x) for x in b_seeds]
+            kinds[first] = AGENTS.index(a)
+            rngs.insert(first, agent_rng(a_seed))
             game = Game.new(seed, rules)
             decisions = 0
             while game.current_player is not None:

@@ -63,6 +63,7 @@ def test_facts_and_options(rules: GameRules[Any]) -> None:
     assert isinstance(rules, GameRules)
     assert len(rules.seats) == 2 and len(set(rules.seats)) == 2 and rules.n_actions > 0 < rules.observation_size
     defaults = rules.options()
+    assert tuple(rules.seats_of(defaults)) == tuple(rules.seats_of()) == tuple(rules.seats)  # the defaults' seats
     assert rules.options_from_flags({flag.name: flag.default for flag in rules.option_flags}) == defaults
     fields = json.loads(json.dumps(rules.option_fields(defaults)))
     assert rules.options(fields) == defaults and rules.describe_options(fields)

@@ -33,8 +33,10 @@ def test_the_flags_read_random_or_triangles() -> None:
     assert BINFA.label(chosen).startswith("level2-2p-terrain") and BINFA.label(chosen) != "level2-2p-terrain"
     with pytest.raises(ValueError, match="terrain: level 1 has no terrain"):
         BINFA.options_from_flags(flags | {"terrain": ("red-4-6",)})
-    with pytest.raises(ValueError, match="players: the experiments play Bin'Fa with 2 players"):
-        BINFA.options(players=3)
+    assert BINFA.seats_of(BINFA.options_from_flags(flags | {"players": 4})) == tuple(f"player_{i}" for i in range(4))
+    assert BINFA.seats_of() == BINFA.seats == ("player_0", "player_1")
+    with pytest.raises(ValueError, match=r"players must be an integer 2\.\.6"):
+        BINFA.options(players=7)
 
 
 def test_an_agent_plays_only_when_handed_the_game() -> None:
