@@ -4,7 +4,10 @@ The experiments play it two-handed: seats `player_0`, `player_1` (3 to 6 players
 `suntzu_env.binfa.env`). Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
 Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
-game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position.
+game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
+trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.players.trained_kinds`,
+loaded as data for Bin'Fa's observation and action sizes): it sees its seat's observation and answers a learning
+id, as the learner did in training.
 """
 
 from __future__ import annotations
@@ -15,13 +18,15 @@ from typing import Any, Literal
 
 import numpy as np
 
+from suntzu_env.agent import ModelError
 from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.layout import TO_ACT
-from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
+from suntzu_env.players import short_label, trained_kinds, trained_spec
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 
 SEATS = AGENT_NAMES[:2]
@@ -224,6 +229,9 @@ class BinFaRules(GamePlugin):
         _two_players(game.options, "record.options.players")
         return SeatGame(game)
 
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return observation_bounds()
+
     def action_string(self, action: int) -> str:
         return learn_action_name(action)
 
@@ -289,6 +297,36 @@ class BinFaRules(GamePlugin):
             if on_game is not None:
                 on_game(k, result)
         return results
+
+    # ------------------------------------------------------------ agents: the compiled ones and trained models
+    user_errors: tuple[type[Exception], ...] = (ModelError,)
+
+    def valid_agents(self) -> str:
+        """`random, greedy, heuristic, or ppo:<path-to-model>`."""
+        specs = [*self.agents, *(f"{kind.name}:{kind.argument}" for kind in trained_kinds().values())]
+        return ", ".join(specs[:-1]) + f", or {specs[-1]}" if len(specs) > 1 else specs[0]
+
+    def check_agent(self, spec: str) -> None:
+        if not (isinstance(spec, str) and (spec in self.agents or trained_spec(spec) is not None)):
+            raise ValueError(f"unknown agent {spec!r:.80}; valid: {self.valid_agents()}")
+
+    def make_agent(self, spec: str, seed: int | None = None) -> Any:
+        """A compiled agent by name, or a trained model (`ppo:<path>`, loaded for Bin'Fa: a model of another game
+        is refused with `ModelError`)."""
+        self.check_agent(spec)
+        trained = trained_spec(spec)
+        if trained is None:
+            return self.agents[spec](seed)
+        kind, argument = trained
+        assert kind.load is not None
+        return kind.load(argument, seed, self)
+
+    def short_label(self, spec: str, width: int = 28) -> str:
+        return short_label(spec, width)
+
+    def trained_model(self, spec: str) -> str | None:
+        trained = trained_spec(spec)
+        return None if trained is None else trained[1]
 
     def compile_notice(self) -> str | None:
         """Said before a first run compiles the engine and agents with numba, so that the wait is not a hang."""

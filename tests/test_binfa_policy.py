@@ -1,0 +1,109 @@
+"""A trained Bin'Fa policy as a player: `ppo:<path>` in the plugin's `make_agent` and the command lines, loaded as
+data for Bin'Fa's sizes, playing from its seat's point of view exactly as the learner did in training."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from experiments import evaluate  # noqa: E402
+from suntzu_env.agent import IncompatibleModelError  # noqa: E402
+from suntzu_env.binfa.plugin import BINFA, GreedyAgent  # noqa: E402
+from suntzu_env.binfa.vec_env import BinFaVecEnv  # noqa: E402
+from suntzu_env.protocol import ask  # noqa: E402
+
+OPTIONS = {"max_turns": 20}
+OPPONENT_SALT = 0x5BD1E995  # BinFaVecEnv seeds a game's opponent with its game seed ^ this
+
+
+def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0) -> tuple[object, Path]:
+    """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved."""
+    from sb3_contrib import MaskablePPO
+
+    env = BinFaVecEnv(2, "random", seed=0, options=OPTIONS)
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=seed,
+                        policy_kwargs={"net_arch": [16]})  # fmt: skip
+    path = tmp_path / name
+    model.save(path)
+    return model, path
+
+
+def test_a_trained_model_plays_the_game_the_learner_played(tmp_path: Path) -> None:
+    """`ppo:<zip>` asked move by move in a Bin'Fa game answers what the model answered in `BinFaVecEnv`, from the
+    same seat's observation and learning ids (both seats: the board turns with the seat)."""
+    model, path = binfa_model(tmp_path)
+    for seat in (0, 1):
+        env = BinFaVecEnv(1, "greedy", seed=11, seat=seat, options=OPTIONS)
+        obs = env.reset()
+        trained: list[int] = []
+        while True:
+            action, _ = model.predict(obs, action_masks=env.action_masks(), deterministic=True)  # type: ignore[attr-defined]
+            trained.append(int(action[0]))
+            obs, _, done, infos = env.step(action)
+            if done[0]:
+                break
+        players = {f"player_{seat}": BINFA.make_agent(f"ppo:{path}", 0),
+                   f"player_{1 - seat}": GreedyAgent(11 ^ OPPONENT_SALT)}  # fmt: skip
+        game = BINFA.new(11, BINFA.options(OPTIONS))
+        played: list[int] = []
+        while (current := game.current_player) is not None:
+            action = ask(players[current], game, current)
+            if current == f"player_{seat}":
+                played.append(action)
+            game.apply(action)
+        assert played == trained and game.winner == infos[0]["winner"], seat
+
+
+def test_a_model_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
+    """A Sun Tzu model given to Bin'Fa, and a Bin'Fa model given to Sun Tzu, are refused naming both sizes."""
+    from sb3_contrib import MaskablePPO
+
+    from agents import make_agent
+    from suntzu_env.gym_env import SunTzuGymEnv
+
+    suntzu = tmp_path / "suntzu.zip"
+    MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
+                policy_kwargs={"net_arch": [8]}).save(suntzu)  # fmt: skip
+    _, binfa = binfa_model(tmp_path)
+    for load, path, game in ((BINFA.make_agent, suntzu, "binfa"), (make_agent, binfa, "suntzu-env")):
+        with pytest.raises(IncompatibleModelError) as refused:
+            load(f"ppo:{path}")
+        message = str(refused.value)
+        assert "\n" not in message and str(path) in message and game in message, message
+    with pytest.raises(ValueError, match="valid: random, greedy, heuristic, or ppo:<path-to-model>"):
+        BINFA.make_agent("ismcts")
+    assert BINFA.trained_model(f"ppo:{binfa}") == str(binfa) and BINFA.trained_model("greedy") is None
+
+
+def test_evaluate_plays_a_trained_binfa_model(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`experiments.evaluate --game binfa --agents ppo:<run folder> greedy` plays it (its final model.zip)."""
+    run = tmp_path / "run"
+    run.mkdir()
+    binfa_model(run)
+    out = tmp_path / "eval"
+    results = evaluate.main(["--game", "binfa", "--max-turns", "20", "--agents", f"ppo:{run}", "greedy",
+                             "--games", "4", "--workers", "1", "--out", str(out), "--no-progress"])  # fmt: skip
+    rows = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(rows) == 4 and all(r["record"]["game"] == "binfa" for r in rows)
+    assert results["config"]["agents"] == [f"ppo:{run}", "greedy"]
+    assert "ppo:run vs greedy" in capsys.readouterr().out
+    with pytest.raises(SystemExit) as stopped:  # a Sun Tzu spec that Bin'Fa does not know: one line, exit 2
+        evaluate.main(["--game", "binfa", "--agents", "ismcts", "greedy", "--games", "2", "--out", str(tmp_path / "x")])
+    assert stopped.value.code == 2
+
+
+def test_the_agent_s_observations_are_its_seat_s(tmp_path: Path) -> None:
+    """What the agent is asked with is the seat's own view and learning mask (the view turns with the seat)."""
+    _, path = binfa_model(tmp_path)
+    agent = BINFA.make_agent(f"ppo:{path}", 0)
+    game = BINFA.new(4, BINFA.options(OPTIONS))
+    seat = game.current_player
+    assert seat is not None
+    x, mask = game.observation(seat), game.legal_mask()
+    logits = agent.actor.logits(x)  # type: ignore[attr-defined]
+    assert ask(agent, game, seat) == int(np.flatnonzero(mask)[np.argmax(logits[mask == 1])])
