@@ -450,8 +450,10 @@ class GamePlugin:
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
         shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
         if shape != (self.observation_size,) or n != self.n_actions:
-            raise IncompatibleModelError(f"{path} was trained on observations of shape {shape} and {n} actions; "
-                                         f"{self.name} has ({self.observation_size},) and {self.n_actions}")
+            raise IncompatibleModelError(
+                f"{path} was trained on observations of shape {shape} and {n} actions; "
+                f"{self.name} has ({self.observation_size},) and {self.n_actions}"
+            )
 
     # ------------------------------------------------------------ training defaults
     @property
