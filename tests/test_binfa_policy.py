@@ -107,3 +107,37 @@ def test_the_agent_s_observations_are_its_seat_s(tmp_path: Path) -> None:
     x, mask = game.observation(seat), game.legal_mask()
     logits = agent.actor.logits(x)  # type: ignore[attr-defined]
     assert ask(agent, game, seat) == int(np.flatnonzero(mask)[np.argmax(logits[mask == 1])])
+
+
+def test_play_batched_plays_policies_game_for_game_as_played_alone(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A policy against a compiled agent, a sampling policy, and another policy: `play_batched` (in blocks and
+    chunks, made small here) gives each game's record, winner and decisions as `play_game` plays it alone."""
+    import copy
+
+    from agents.ppo import load_ppo_agent
+    from experiments.matches import agent_seed, play_game
+    from suntzu_env.binfa import plugin
+
+    monkeypatch.setattr(plugin, "PLAY_BLOCK", 4)
+    monkeypatch.setattr(plugin, "PLAY_CHUNK", 7)
+    _, path = binfa_model(tmp_path)
+    _, other = binfa_model(tmp_path, "other.zip", seed=1)
+    argmax = BINFA.make_agent(f"ppo:{path}")
+    sampling = load_ppo_agent(path, deterministic=False, game=BINFA)
+    options = BINFA.options(OPTIONS)
+    games = [(s, seat, agent_seed(s, i), agent_seed(s, 1 - i)) for s in range(3) for i, seat in enumerate(BINFA.seats)]
+    for a, b in ((argmax, "greedy"), ("heuristic", sampling), (f"ppo:{other}", argmax)):
+        assert BINFA.batchable(a) and BINFA.batchable(b)
+        ended: list[int] = []
+        batched = BINFA.play_batched(a, b, games, options, on_game=lambda k, _: ended.append(k))
+        assert sorted(ended) == list(range(len(games)))
+        agent_a, agent_b = (BINFA.make_agent(x) if isinstance(x, str) else copy.deepcopy(x) for x in (a, b))
+        for (seed, seat, _, _), result in zip(games, batched, strict=True):
+            alone = play_game(seed, *((agent_a, agent_b) if seat == "player_0" else (agent_b, agent_a)),
+                              options=options, game="binfa")  # fmt: skip
+            assert result == alone, (a, b, seed, seat)
+    assert not BINFA.batchable("ismcts") and not BINFA.batchable(object())
+    with pytest.raises(ValueError, match="play_batched plays the compiled agents"):
+        BINFA.play_batched("greedy", object(), games, options)

@@ -19,17 +19,23 @@ from typing import Any, Literal
 import numpy as np
 
 from suntzu_env.agent import ModelError
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
+from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.layout import TO_ACT
+from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
+from suntzu_env.binfa.policy import NET, compiled_net, play_chunk
+from suntzu_env.engine.rng import rng_seed
 from suntzu_env.players import short_label, trained_kinds, trained_spec
+from suntzu_env.policy_net import PolicyNet, pack_nets
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 
 SEATS = AGENT_NAMES[:2]
+PLAY_BLOCK = 512  # games `play_batched` plays at once
+PLAY_CHUNK = 1024  # decisions a game of the block makes between two looks from Python (a long game takes several)
 RANDOM = "random"  # terrain and whirlpools drawn from the seed
 OPTION_FLAGS = (
     OptionFlag("level", Literal[LEVELS], 1, "rules level: 1 dice, 2 + terrain, 3 + supply, 4 + whirlpools"),  # type: ignore[valid-type]
@@ -49,6 +55,13 @@ LADDER: tuple[Rung, ...] = (
     # it scored 79.8% over 2,000 games at level 1 (seeds 0-999, draws a half): 1,293 won, 101 lost, 606 undecided (BD5)
     ("heuristic", "greedy", 0.65),
 )
+
+
+def _agent_seed(seed: Any) -> int:
+    """An agent's seed for one game, as its `reset(seed)` takes it."""
+    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
+        raise ValueError(f"an agent's seed must be an integer 0..2**63-1, got {seed!r:.40}")
+    return int(seed)
 
 
 def _seat_index(seat: str) -> int:
@@ -264,7 +277,14 @@ class BinFaRules(GamePlugin):
         return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options))
 
     def batchable(self, agent: Any) -> bool:
-        return isinstance(agent, str) and agent in AGENTS
+        """A compiled agent's name, a trained model's spec (`ppo:<path>`) or an agent whose policy network plays in
+        compiled code (`compiled_policy()`, as a loaded `ppo:` agent)."""
+        if isinstance(agent, str):
+            return agent in AGENTS or trained_spec(agent) is not None
+        try:
+            return compiled_net(agent, "agent") is not None
+        except ValueError:
+            return False
 
     def play_batched(
         self,
@@ -274,29 +294,65 @@ class BinFaRules(GamePlugin):
         options: Options | None = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
-        for agent in (a, b):
-            if not self.batchable(agent):
-                raise ValueError(f"play_batched plays the compiled agents {', '.join(AGENTS)}; got {agent!r:.40}")
+        """Each game `(seed, a's seat, a's seed, b's seed)` of a against b (what `batchable` accepts), up to
+        `PLAY_BLOCK` at once in compiled code (threads over games): the games played one at a time with the agents
+        reset to those seeds (a policy plays the argmax, or samples from its seed, as its agent does)."""
+        slots = [self._slot(agent) for agent in (a, b)]
         rules = self.options(options)
-        scratch = new_scratch()
-        results = []
-        for k, (seed, a_seat, a_seed, b_seed) in enumerate(games):
-            first = _seat_index(a_seat)
-            kinds = [AGENTS.index(a), AGENTS.index(b)] if first == 0 else [AGENTS.index(b), AGENTS.index(a)]
-            rngs = [agent_rng(a_seed), agent_rng(b_seed)] if first == 0 else [agent_rng(b_seed), agent_rng(a_seed)]
-            game = Game.new(seed, rules)
-            decisions = 0
-            while game.current_player is not None:
-                p = game.current_player
-                game.apply(int(agent_action(kinds[p], game._s, game._legal, game._n, rngs[p], scratch)))
-                decisions += 1
-            seat_game = SeatGame(game)
-            result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": decisions,
-                      "record": game.record()}  # fmt: skip
-            results.append(result)
-            if on_game is not None:
-                on_game(k, result)
+        params, headers, width = pack_nets([net for _, net in slots])
+        slot_agents = np.array([agent for agent, _ in slots], dtype=np.int64)
+        results: list[dict[str, Any]] = []
+        for start in range(0, len(games), PLAY_BLOCK):
+            block = games[start : start + PLAY_BLOCK]
+            g = len(block)
+            played = [Game.new(seed, rules) for seed, *_ in block]
+            states = np.stack([game._s for game in played])
+            legal = np.stack([game._legal for game in played])
+            n_legal = np.array([game._n for game in played], dtype=np.int64)
+            seat_slots = np.zeros((g, len(SEATS)), dtype=np.int64)
+            rngs = np.zeros((g, len(SEATS), 1), dtype=np.uint64)
+            net_rngs = np.zeros((g, len(SEATS), 1), dtype=np.int64)
+            for k, (_, a_seat, a_seed, b_seed) in enumerate(block):
+                first = _seat_index(a_seat)
+                for slot, (p, seed) in enumerate(((first, a_seed), (1 - first, b_seed))):
+                    seat_slots[k, p] = slot
+                    rngs[k, p] = agent_rng(_agent_seed(seed))
+                    net_rngs[k, p] = rng_seed(_agent_seed(seed))
+            scratch = np.zeros((g, SCRATCH_SIZE), dtype=STATE_DTYPE)
+            obs = np.zeros((g, OBSERVATION_SIZE), dtype=np.float32)
+            masks = np.zeros((g, N_LEARN_ACTIONS), dtype=np.int8)
+            ids = np.zeros((g, LEGAL_CAPACITY), dtype=np.int64)
+            work = np.zeros((g, width), dtype=np.float32)
+            chunk = np.zeros((g, PLAY_CHUNK), dtype=np.int32)
+            lengths = np.zeros(g, dtype=np.int64)
+            moves: list[list[np.ndarray]] = [[] for _ in block]
+            while n_legal.any():
+                play_chunk(states, legal, n_legal, seat_slots, slot_agents, params, headers, rngs, net_rngs, scratch,
+                           obs, masks, ids, work, chunk, lengths)  # fmt: skip
+                for k in np.flatnonzero(lengths).tolist():
+                    moves[k].append(chunk[k, : lengths[k]].copy())
+            for k, game in enumerate(played):
+                actions = np.concatenate(moves[k]).tolist() if moves[k] else []
+                game._s[:], game._n = states[k], 0
+                game._actions = actions
+                seat_game = SeatGame(game)
+                result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": len(actions),
+                          "record": game.record()}  # fmt: skip
+                results.append(result)
+                if on_game is not None:
+                    on_game(start + k, result)
         return results
+
+    def _slot(self, agent: Any) -> tuple[int, tuple[PolicyNet, bool] | None]:
+        """A player of `play_batched` as a slot: a compiled agent's id, or `NET` and its network."""
+        if not self.batchable(agent):
+            raise ValueError(f"play_batched plays the compiled agents {', '.join(AGENTS)}, trained models (ppo:<path>) "
+                             f"and agents with a compiled policy network; got {agent!r:.60}")  # fmt: skip
+        if isinstance(agent, str) and agent in AGENTS:
+            return AGENTS.index(agent), None
+        if isinstance(agent, str):
+            agent = self.make_agent(agent)
+        return NET, compiled_net(agent, str(getattr(agent, "name", "agent")))
 
     # ------------------------------------------------------------ agents: the compiled ones and trained models
     user_errors: tuple[type[Exception], ...] = (ModelError,)
