@@ -128,9 +128,10 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     sampling = load_ppo_agent(path, deterministic=False, game=BINFA)
     options = BINFA.options(OPTIONS)
     games = [(s, seat, agent_seed(s, i), agent_seed(s, 1 - i)) for s in range(3) for i, seat in enumerate(BINFA.seats)]
+    ended: list[int] = []
     for a, b in ((argmax, "greedy"), ("heuristic", sampling), (f"ppo:{other}", argmax)):
         assert BINFA.batchable(a) and BINFA.batchable(b)
-        ended: list[int] = []
+        ended.clear()
         batched = BINFA.play_batched(a, b, games, options, on_game=lambda k, _: ended.append(k))
         assert sorted(ended) == list(range(len(games)))
         agent_a, agent_b = (BINFA.make_agent(x) if isinstance(x, str) else copy.deepcopy(x) for x in (a, b))
@@ -141,3 +142,81 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     assert not BINFA.batchable("ismcts") and not BINFA.batchable(object())
     with pytest.raises(ValueError, match="play_batched plays the compiled agents"):
         BINFA.play_batched("greedy", object(), games, options)
+
+
+@pytest.mark.parametrize("deterministic", [True, False])
+def test_the_batched_env_plays_a_policy_opponent_as_the_game_plays_it(tmp_path: Path, deterministic: bool) -> None:
+    """A policy opponent inside `BinFaVecEnv`'s compiled step (its own seat's view; sampling from the game's
+    generator) answers as the same agent asked move by move in a Bin'Fa game: the learner's games are the same."""
+    from agents.ppo import load_ppo_agent
+    from suntzu_env.binfa.vec_env import NET_SALT
+
+    _, path = binfa_model(tmp_path)
+    _, other = binfa_model(tmp_path, "other.zip", seed=1)
+    learner = BINFA.make_agent(f"ppo:{other}")
+    opponent = load_ppo_agent(path, deterministic=deterministic, game=BINFA)
+    for seat in (0, 1):
+        env = BinFaVecEnv(1, opponent, seed=5, seat=seat, options=OPTIONS)
+        obs = env.reset()
+        trained: list[int] = []
+        while True:
+            trained.append(learner.act(obs[0], env.action_masks()[0].astype(np.int8)))
+            obs, _, done, infos = env.step(np.array(trained[-1:]))
+            if done[0]:
+                break
+        assert infos[0]["opponent"] == str(path)
+        opponent.reset(5 ^ NET_SALT)
+        players = {f"player_{seat}": learner, f"player_{1 - seat}": opponent}
+        game = BINFA.new(5, BINFA.options(OPTIONS))
+        played: list[int] = []
+        while (current := game.current_player) is not None:
+            action = ask(players[current], game, current)
+            if current == f"player_{seat}":
+                played.append(action)
+            game.apply(action)
+        assert played == trained and game.winner == infos[0]["winner"], seat
+
+
+def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path) -> None:
+    """`get_state` holds the policy networks' slots: an env restored from it (given the pool's agents, or from the
+    saved networks alone, or a trained model's spec made again) plays on exactly as the original."""
+    from agents.ppo import load_ppo_agent
+
+    _, path = binfa_model(tmp_path)
+    snapshot = load_ppo_agent(path, deterministic=False, game=BINFA)
+    mix = {"greedy": 1.0, snapshot: 1.0, f"ppo:{path}": 1.0}
+    env = BinFaVecEnv(4, mix, seed=3, options=OPTIONS, make_agent=BINFA.make_agent)
+    env.reset()
+
+    def play(env: BinFaVecEnv, steps: int, seed: int) -> list[np.ndarray]:
+        rng = np.random.default_rng(seed)
+        out = []
+        for _ in range(steps):
+            masks = env.action_masks()
+            actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+            obs, rewards, dones, _ = env.step(actions)
+            out += [obs.copy(), rewards, dones]
+        return out
+
+    play(env, 30, 1)
+    state = env.get_state()
+    slot = env.opponent_slot(snapshot)
+    assert env.opponent_slot(f"ppo:{path}") != slot and state["mix"].size == 5 and f"slot{slot}_w0" in state
+    expected = play(env, 60, 2)
+    for opponents in ({slot: snapshot}, None):
+        again = BinFaVecEnv(4, "random", seed=99, options=OPTIONS, make_agent=BINFA.make_agent)
+        again.set_state(state, opponents)
+        assert all(np.array_equal(a, b) for a, b in zip(play(again, 60, 2), expected, strict=True))
+        if opponents:
+            assert again.opponent_slot(snapshot) == slot
+
+    from sb3_contrib import MaskablePPO
+
+    from suntzu_env.gym_env import SunTzuGymEnv
+
+    with pytest.raises(ValueError, match="opponents: Bin'Fa's batched env plays random, greedy, heuristic"):
+        BinFaVecEnv(2, {"greedy": 1, "ismcts": 1})
+    MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
+                policy_kwargs={"net_arch": [8]}).save(tmp_path / "suntzu.zip")  # fmt: skip
+    with pytest.raises(ValueError, match="Bin'Fa needs"):
+        BinFaVecEnv(2, load_ppo_agent(tmp_path / "suntzu.zip"))

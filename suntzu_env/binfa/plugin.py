@@ -186,7 +186,7 @@ class BinFaRules(GamePlugin):
     ladder = LADDER
     rating_anchor = "greedy"
     training_opponents = "random=1,greedy=2"
-    self_play_pool = False
+    self_play_pool = True
     eval_opponents = ("random", "greedy")
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
@@ -269,12 +269,13 @@ class BinFaRules(GamePlugin):
         options: Options | None = None,
         shaped_reward: float = 0.0,
     ) -> Any:
-        """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix of the compiled agents drawn per game, the
-        learner's seat alternating; it plays no self-play pool (`self_play_pool` is False)."""
+        """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix drawn per game of the compiled agents, trained
+        models (`ppo:<path>`) and the self-play pool's snapshots, all played in its compiled step; the learner's
+        seat alternating."""
         from suntzu_env.binfa.vec_env import BinFaVecEnv  # lazy: imports Stable-Baselines3
 
         _no_shaping(shaped_reward)
-        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options))
+        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options), make_agent=self.make_agent)
 
     def batchable(self, agent: Any) -> bool:
         """A compiled agent's name, a trained model's spec (`ppo:<path>`) or an agent whose policy network plays in
