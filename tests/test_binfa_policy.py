@@ -142,6 +142,10 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     assert not BINFA.batchable("ismcts") and not BINFA.batchable(object())
     with pytest.raises(ValueError, match="play_batched plays the compiled agents"):
         BINFA.play_batched("greedy", object(), games, options)
+    ended.clear()
+    with pytest.raises(ValueError, match="seat must be one of player_0, player_1"):  # checked before any game
+        BINFA.play_batched("greedy", "random", [*games, (0, "player_9", 1, 2)], options, lambda k, _: ended.append(k))
+    assert not ended
 
 
 @pytest.mark.parametrize("deterministic", [True, False])

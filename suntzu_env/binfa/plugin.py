@@ -29,6 +29,7 @@ from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.binfa.policy import NET, compiled_net, play_chunk
 from suntzu_env.engine.rng import rng_seed
+from suntzu_env.options import check_seed
 from suntzu_env.players import short_label, trained_kinds, trained_spec
 from suntzu_env.policy_net import PolicyNet, pack_nets
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
@@ -55,13 +56,6 @@ LADDER: tuple[Rung, ...] = (
     # it scored 79.8% over 2,000 games at level 1 (seeds 0-999, draws a half): 1,293 won, 101 lost, 606 undecided (BD5)
     ("heuristic", "greedy", 0.65),
 )
-
-
-def _agent_seed(seed: Any) -> int:
-    """An agent's seed for one game, as its `reset(seed)` takes it."""
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
-        raise ValueError(f"an agent's seed must be an integer 0..2**63-1, got {seed!r:.40}")
-    return int(seed)
 
 
 def _seat_index(seat: str) -> int:
@@ -300,6 +294,8 @@ class BinFaRules(GamePlugin):
         reset to those seeds (a policy plays the argmax, or samples from its seed, as its agent does)."""
         slots = [self._slot(agent) for agent in (a, b)]
         rules = self.options(options)
+        for seed, a_seat, a_seed, b_seed in games:  # every game checked before any is played
+            check_seed(seed), _seat_index(a_seat), check_seed(a_seed, "a's seed"), check_seed(b_seed, "b's seed")
         params, headers, width = pack_nets([net for _, net in slots])
         slot_agents = np.array([agent for agent, _ in slots], dtype=np.int64)
         results: list[dict[str, Any]] = []
@@ -317,8 +313,8 @@ class BinFaRules(GamePlugin):
                 first = _seat_index(a_seat)
                 for slot, (p, seed) in enumerate(((first, a_seed), (1 - first, b_seed))):
                     seat_slots[k, p] = slot
-                    rngs[k, p] = agent_rng(_agent_seed(seed))
-                    net_rngs[k, p] = rng_seed(_agent_seed(seed))
+                    rngs[k, p] = agent_rng(int(seed))
+                    net_rngs[k, p] = rng_seed(int(seed))
             scratch = np.zeros((g, SCRATCH_SIZE), dtype=STATE_DTYPE)
             obs = np.zeros((g, OBSERVATION_SIZE), dtype=np.float32)
             masks = np.zeros((g, N_LEARN_ACTIONS), dtype=np.int8)

@@ -58,7 +58,7 @@ def policy_action(
     return a
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seat_action(
     agent: int,
     s: np.ndarray,
@@ -75,7 +75,8 @@ def seat_action(
     work: np.ndarray,
 ) -> int:
     """The answer of a slot's agent: compiled agent `agent` (its generator `rng`, a spare state `scratch`) or, for
-    `NET`, the net of `header` (`policy_action`, its generator `net_rng`)."""
+    `NET`, the net of `header` (`policy_action`, its generator `net_rng`). Inlined where it is called: a compiled
+    agent's answer then passes no more arrays than before the nets (each array passed costs reference counts)."""
     if agent == NET:
         return policy_action(s, legal, n, params, header, net_rng, obs, mask, ids, work)
     return agent_action(agent, s, legal, n, rng, scratch)

@@ -98,14 +98,15 @@ STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scra
               "terminal_obs", "masks", "ids", "rewards")  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _opponents(
     s: np.ndarray, legal: np.ndarray, n: int, seat: int, agent: int, rng: np.ndarray, scratch: np.ndarray,
     net_params: np.ndarray, header: np.ndarray, net_rng: np.ndarray, net_obs: np.ndarray, net_mask: np.ndarray,
     net_ids: np.ndarray, work: np.ndarray,
 ) -> int:  # fmt: skip
     """Every other seat answers (the opponent slot's agent: a compiled agent, or a policy network from each seat's
-    own point of view, `seat_action`) until the learner must act, is out (B12), or the game ends."""
+    own point of view, `seat_action`) until the learner must act, is out (B12), or the game ends. Inlined into
+    the kernels (passing its 14 arrays to a call would cost a good part of a step)."""
     while n > 0 and s[TO_ACT] != seat and s[OUT_RANK + seat] == 0:
         a = seat_action(agent, s, legal, n, rng, scratch, net_params, header, net_rng, net_obs, net_mask, net_ids,
                         work)  # fmt: skip
@@ -141,9 +142,10 @@ def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.nd
     empty = np.zeros(0, dtype=np.int64)
     game_seed = seed + params[P_ENVS] * k + i
     rngs[i] = agent_rng(game_seed ^ AGENT_SALT)
-    table[i, G_NET_RNG] = rng_seed(game_seed ^ NET_SALT)[0]
     opponent = _draw_opponent(mix, game_seed)
     table[i, G_OPPONENT] = opponent
+    if slot_agents[opponent] == NET:  # only a net reads it
+        table[i, G_NET_RNG] = rng_seed(game_seed ^ NET_SALT)[0]
     s = states[i]
     n = init_state(s, game_seed, params[P_LEVEL], players, params[P_ARMIES], params[P_RANDOM_DEPLOY],
                    params[P_MAX_TURNS], 0, empty, empty, legal[i])  # fmt: skip
@@ -279,6 +281,7 @@ class OpponentSlots:
     def __init__(self, n_envs: int, make_agent: Callable[[str], Any] | None) -> None:
         self.n_envs = n_envs
         self.make_agent = make_agent
+        self.work = np.zeros((n_envs, 0), dtype=np.float32)  # the nets' forward passes' scratch, per env
         self.replace([])
 
     def __len__(self) -> int:
@@ -326,7 +329,7 @@ class OpponentSlots:
         self.agents = np.array([*range(len(AGENTS)), *[NET] * len(nets)], dtype=np.int64)
         packed = [None] * len(AGENTS) + [(slot.net, slot.deterministic) for slot in nets]
         self.net_params, self.net_headers, width = pack_nets(packed)
-        if getattr(self, "work", None) is None or self.work.shape[1] < width:
+        if self.work.shape[1] < width:
             self.work = np.zeros((self.n_envs, width), dtype=np.float32)
 
     def mix(self, opponents: Any) -> np.ndarray:
