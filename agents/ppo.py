@@ -15,6 +15,7 @@ import json
 import logging
 import zipfile
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -25,6 +26,8 @@ from suntzu_env.policy_net import ACTIVATIONS, PolicyNet, net_act, net_act_batch
 
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
+
+    from suntzu_env.protocol import GameRules
 
 log = logging.getLogger(__name__)
 MODEL_FILE = "model.zip"  # a run folder's final model
@@ -176,11 +179,17 @@ def model_candidates(path: str | Path) -> list[Path]:
     return [p]
 
 
-def check_spaces(observation_space: Any, action_space: Any, path: Path) -> None:
-    """Refuse a model whose observation or action space is not this package's (`SUNTZU.check_spaces`)."""
+def check_spaces(observation_space: Any, action_space: Any, path: Path, game: GameRules[Any] | None = None) -> None:
+    """Refuse a model whose observation or action space is not the game's (`GameRules.check_spaces`; None: Sun
+    Tzu's)."""
+    _game(game).check_spaces(observation_space, action_space, path)
+
+
+def _game(game: GameRules[Any] | None) -> GameRules[Any]:
+    """The game a model is loaded for: `game`, or Sun Tzu."""
     from suntzu_env.suntzu_game import SUNTZU
 
-    SUNTZU.check_spaces(observation_space, action_space, path)
+    return SUNTZU if game is None else game
 
 
 def check_sizes(n_inputs: int, n_outputs: int, path: Path) -> None:
@@ -216,30 +225,26 @@ def _activation_of(entry: Any) -> str:
     return name
 
 
-def safe_objects(data: dict[str, Any], path: Path) -> dict[str, Any]:
+def safe_objects(data: dict[str, Any], path: Path, game: GameRules[Any] | None = None) -> dict[str, Any]:
     """What replaces every pickled entry of a model's `data` (`MaskablePPO.load(custom_objects=...)`), so that
-    loading unpickles nothing: the policy class, this package's spaces, plain schedules, `policy_kwargs` rebuilt
-    from their readable copy; any other pickled entry becomes None. The saved spaces must be this version's."""
+    loading unpickles nothing: the policy class, the game's spaces (None: Sun Tzu's), plain schedules,
+    `policy_kwargs` rebuilt from their readable copy; any other pickled entry becomes None. The saved spaces must
+    be the game's (a model of another game is refused, `IncompatibleModelError`)."""
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
-    from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
-    from suntzu_env.observation import observation_bounds
-
+    rules = _game(game)
     obs, act = data.get("observation_space"), data.get("action_space")
     shape = tuple(obs.get("_shape", ())) if isinstance(obs, dict) else None
     n = act.get("n") if isinstance(act, dict) else None
-    if shape != (OBSERVATION_SIZE,) or str(n) != str(N_ACTIONS):
-        raise IncompatibleModelError(
-            f"{path} was trained on observations of shape {shape} and {n} actions; this version of suntzu-env "
-            f"has ({OBSERVATION_SIZE},) and {N_ACTIONS}"
-        )
-    low, high = observation_bounds()
+    n = int(n) if str(n).isascii() and str(n).isdigit() else n
+    rules.check_spaces(SimpleNamespace(shape=shape), SimpleNamespace(n=n), path)
+    low, high = rules.observation_bounds()
     replace: dict[str, Any] = {
         "policy_class": MaskableActorCriticPolicy,
         "observation_space": spaces.Box(low=low, high=high, dtype=np.float32),
-        "action_space": spaces.Discrete(N_ACTIONS),
+        "action_space": spaces.Discrete(rules.n_actions),
         "lr_schedule": lambda _: 0.0,
         "learning_rate": 0.0,
         "clip_range": lambda _: 0.2,
@@ -261,9 +266,10 @@ def safe_objects(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return out
 
 
-def read_model(file: Path, **kwargs: Any) -> Any:
-    """The MaskablePPO model saved in `file`, read as data: the JSON fields (every pickled one replaced by
-    `safe_objects`) and the tensors (`torch.load(weights_only=True)`); nothing in the file runs code."""
+def read_model(file: Path, game: GameRules[Any] | None = None, **kwargs: Any) -> Any:
+    """The MaskablePPO model saved in `file` for `game` (None: Sun Tzu), read as data: the JSON fields (every
+    pickled one replaced by `safe_objects`) and the tensors (`torch.load(weights_only=True)`); nothing in the
+    file runs code."""
     from sb3_contrib import MaskablePPO
 
     with zipfile.ZipFile(file) as archive:
@@ -275,21 +281,22 @@ def read_model(file: Path, **kwargs: Any) -> Any:
         data = json.loads(archive.read("data"))
     if not isinstance(data, dict):
         raise ValueError("its data is not a JSON object")
-    return MaskablePPO.load(file, device=kwargs.pop("device", "cpu"), custom_objects=safe_objects(data, file), **kwargs)
+    objects = safe_objects(data, file, game)
+    return MaskablePPO.load(file, device=kwargs.pop("device", "cpu"), custom_objects=objects, **kwargs)
 
 
-def load_model(path: str | Path, **kwargs: Any) -> tuple[Any, Path]:
-    """The first readable MaskablePPO model of `model_candidates(path)`, and its file (`read_model`: read as
-    data, never unpickled; `kwargs` go to `MaskablePPO.load`).
+def load_model(path: str | Path, game: GameRules[Any] | None = None, **kwargs: Any) -> tuple[Any, Path]:
+    """The first readable MaskablePPO model of `model_candidates(path)` for `game` (None: Sun Tzu), and its file
+    (`read_model`: read as data, never unpickled; `kwargs` go to `MaskablePPO.load`).
 
     In a run folder an unreadable file is skipped with a warning naming it; a model trained for other spaces
-    than this version's is refused.
+    than the game's (another game's, or another version's) is refused.
     """
     candidates = model_candidates(path)
     skipped = []
     for candidate in candidates:
         try:
-            model = read_model(candidate, **kwargs)
+            model = read_model(candidate, game, **kwargs)
         except IncompatibleModelError:
             raise
         except Exception as error:  # a zip fails in many ways: bad archive, bad JSON, bad tensors, missing parts
@@ -298,7 +305,7 @@ def load_model(path: str | Path, **kwargs: Any) -> tuple[Any, Path]:
                 raise ModelError(reason) from None
             skipped.append(candidate.name)
             continue
-        check_spaces(model.observation_space, model.action_space, candidate)
+        check_spaces(model.observation_space, model.action_space, candidate, game)
         if skipped:
             log.warning("%s: %s unreadable; playing %s", path, ", ".join(skipped), candidate.relative_to(path))
         return model, candidate
@@ -310,9 +317,14 @@ def resolve_model_path(path: str | Path) -> Path:
     return load_model(path)[1]
 
 
-def load_ppo_agent(path: str | Path, seed: int | None = None, deterministic: bool = True) -> PPOAgent:
-    """The agent of a MaskablePPO model: a run folder (`runs/<name>`) or a saved `.zip`."""
-    model, file = load_model(path)
+def load_ppo_agent(
+    path: str | Path, seed: int | None = None, deterministic: bool = True, game: GameRules[Any] | None = None
+) -> PPOAgent:
+    """The agent of a MaskablePPO model of `game` (None: Sun Tzu): a run folder (`runs/<name>`) or a saved `.zip`.
+
+    It plays as the learner did in training: from the observation and the mask over the game's actions that its
+    seat is given (a Bin'Fa agent sees the board from its own seat and answers a learning id)."""
+    model, file = load_model(path, game)
     try:
         actor = PolicyActor.from_policy(model.policy)
     except (ValueError, AttributeError) as error:  # a policy that is not a flat-observation MLP

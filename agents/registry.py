@@ -5,6 +5,8 @@ registry's functions are re-exported here, so `agents.make_agent(spec)` is `sunt
 
 from __future__ import annotations
 
+from typing import Any
+
 from suntzu_env.agent import Agent, AgentKind
 from suntzu_env.baselines.players import BASELINE_KINDS
 from suntzu_env.players import check_spec, make_agent, short_label, valid_specs
@@ -34,6 +36,12 @@ def _ppo(argument: str | None, seed: int | None) -> Agent:
     return load_ppo_agent(str(argument), seed)
 
 
+def _ppo_for(argument: str, seed: int | None, rules: Any) -> Agent:
+    from agents.ppo import load_ppo_agent
+
+    return load_ppo_agent(argument, seed, game=rules)
+
+
 def _rllib(argument: str | None, seed: int | None) -> Agent:
     from agents.rllib import load_rllib_agent
 
@@ -41,7 +49,7 @@ def _rllib(argument: str | None, seed: int | None) -> Agent:
 
 
 ISMCTS = AgentKind("ismcts", _ismcts, argument="<iterations>", check=_iterations)
-PPO = AgentKind("ppo", _ppo, argument="<path-to-model>", bare=False, batched=True)
+PPO = AgentKind("ppo", _ppo, argument="<path-to-model>", bare=False, batched=True, load=_ppo_for)
 RLLIB = AgentKind("rllib", _rllib, argument="<checkpoint>", bare=False, batched=True)
 AGENT_KINDS: tuple[AgentKind, ...] = (ISMCTS, PPO, RLLIB)  # pyproject.toml's entry points name each
 

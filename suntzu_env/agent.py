@@ -54,7 +54,10 @@ class AgentKind:
 
     `make(argument, seed)` builds the agent (argument None for the bare name); `check(argument)` raises
     ValueError, saying why, for an argument `make` would refuse, without loading anything. `batched`: its
-    agents have `act_batch` and do not search the game, so batched play can play them.
+    agents have `act_batch` and do not search the game, so batched play can play them. `load(argument, seed,
+    rules)`: a kind of trained model that any game can play, loaded for `rules`' observation and action sizes
+    (a model of another game refused); the games other than Sun Tzu name only such kinds besides their own
+    agents.
     """
 
     name: str
@@ -63,6 +66,7 @@ class AgentKind:
     bare: bool = True
     check: Callable[[str], None] | None = None
     batched: bool = False
+    load: Callable[[str, int | None, Any], Agent] | None = None
 
 
 class ModelError(ValueError):

@@ -69,6 +69,18 @@ def agent_kind(spec: str) -> AgentKind:
     return kind
 
 
+def trained_kinds() -> dict[str, AgentKind]:
+    """The installed kinds of trained model any game can play (`AgentKind.load`: `ppo`), by name."""
+    return {kind.name: kind for kind in _installed() if kind.load is not None and kind.argument is not None}
+
+
+def trained_spec(spec: str) -> tuple[AgentKind, str] | None:
+    """The kind and the argument of a spec `<kind>:<argument>` of `trained_kinds()`; None for any other spec."""
+    name, colon, argument = spec.partition(":") if isinstance(spec, str) else ("", "", "")
+    kind = trained_kinds().get(name)
+    return (kind, argument) if colon and argument and kind is not None else None
+
+
 def check_spec(spec: str) -> None:
     """Raise ValueError unless `spec` names an agent (without loading any model)."""
     agent_kind(spec)
@@ -119,5 +131,7 @@ __all__ = [
     "make_agent",
     "model_path",
     "short_label",
+    "trained_kinds",
+    "trained_spec",
     "valid_specs",
 ]

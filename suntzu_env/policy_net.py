@@ -122,6 +122,23 @@ def header_of(widths: Sequence[int], activation: str) -> np.ndarray:
     return header
 
 
+def pack_nets(nets: Sequence[tuple[PolicyNet, bool] | None]) -> tuple[np.ndarray, np.ndarray, int]:
+    """What compiled code reads of several nets, one per slot (None: a slot without one): their parameters in one
+    vector, a header per slot (each net playing the argmax or sampling, as paired; zeros for None), and the scratch
+    width the widest forward pass needs (0: no net)."""
+    headers = np.zeros((len(nets), HEADER_SIZE), dtype=np.int64)
+    parts, at, width = [], 0, 0
+    for k, entry in enumerate(nets):
+        if entry is not None:
+            net, deterministic = entry
+            headers[k] = net.playing(deterministic)
+            headers[k, H_OFFSET] = at
+            parts.append(net.params)
+            at += net.params.size
+            width = max(width, net.work_size)
+    return (np.concatenate(parts) if parts else np.zeros(1, dtype=np.float32)), headers, width
+
+
 def work_size(widths: Sequence[int]) -> int:
     """Scratch of a forward pass through layers of these widths: two halves, each the widest layer after the input."""
     return 2 * max(widths[1:])

@@ -21,6 +21,7 @@ from typing import Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
+from suntzu_env.agent import IncompatibleModelError
 from suntzu_env.asking import ask as ask  # re-exported: the protocol's way to ask an agent
 from suntzu_env.asking import hand_game as hand_game
 
@@ -177,6 +178,10 @@ class GameRules(Protocol[O]):
 
     def replay(self, record: dict[str, Any]) -> TurnGame:
         """The game a `TurnGame.record()` describes, replayed; a bad record raises ValueError naming the key."""
+        ...
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The lowest and the highest value of each entry of an observation (a trained model's observation space)."""
         ...
 
     def action_string(self, action: int) -> str:
@@ -372,6 +377,10 @@ class GamePlugin:
     def replay(self, record: dict[str, Any]) -> TurnGame:
         raise NotImplementedError
 
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return (np.full(self.observation_size, -np.inf, dtype=np.float32),
+                np.full(self.observation_size, np.inf, dtype=np.float32))  # fmt: skip
+
     def action_string(self, action: int) -> str:
         return str(int(action))
 
@@ -452,8 +461,10 @@ class GamePlugin:
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
         shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
         if shape != (self.observation_size,) or n != self.n_actions:
-            raise ValueError(f"{path} was trained on observations of shape {shape} and {n} actions; {self.name} has "
-                             f"({self.observation_size},) and {self.n_actions}")  # fmt: skip
+            raise IncompatibleModelError(
+                f"{path} was trained on observations of shape {shape} and {n} actions; "
+                f"{self.name} has ({self.observation_size},) and {self.n_actions}"
+            )
 
     # ------------------------------------------------------------ training defaults
     @property

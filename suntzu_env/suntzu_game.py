@@ -12,11 +12,13 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
+import numpy as np
+
 from suntzu_env import players
 from suntzu_env.actions import N_ACTIONS, action_to_string
 from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.game import Game
-from suntzu_env.observation import OBSERVATION_SIZE
+from suntzu_env.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.options import Options
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 from suntzu_env.rules import ADJACENCY, PROVINCES, SEATS, VARIANTS, adjacency_masks
@@ -116,6 +118,9 @@ class SunTzuRules(GamePlugin):
 
     def replay(self, record: dict[str, Any]) -> Game:
         return Game.replay(record)
+
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return observation_bounds()
 
     def action_string(self, action: int) -> str:
         return action_to_string(action)

@@ -4,7 +4,10 @@ Its seats are `player_0` .. `player_<n-1>` for the `players` option (2 by defaul
 Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
 Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
-game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position.
+game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
+trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.players.trained_kinds`,
+loaded as data for Bin'Fa's observation and action sizes): it sees its seat's observation and answers a learning
+id, as the learner did in training.
 """
 
 from __future__ import annotations
@@ -15,16 +18,25 @@ from typing import Any, Literal
 
 import numpy as np
 
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
+from suntzu_env.agent import ModelError
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, new_scratch
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
+from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.layout import TO_ACT
-from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
+from suntzu_env.binfa.policy import NET, compiled_net, play_chunk
+from suntzu_env.engine.rng import rng_seed
+from suntzu_env.options import check_seed
+from suntzu_env.players import short_label, trained_kinds, trained_spec
+from suntzu_env.policy_net import PolicyNet, pack_nets
 from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
 
 SEATS = AGENT_NAMES[:2]  # the default options' seats
+PLAY_BLOCK = 512  # games `play_batched` plays at once
+PLAY_CHUNK = 1024  # decisions a game of the block makes between two looks from Python (a long game takes several)
 RANDOM = "random"  # terrain and whirlpools drawn from the seed
 OPTION_FLAGS = (
     OptionFlag("level", Literal[LEVELS], 1, "rules level: 1 dice, 2 + terrain, 3 + supply, 4 + whirlpools"),  # type: ignore[valid-type]
@@ -166,7 +178,7 @@ class BinFaRules(GamePlugin):
     ladder = LADDER
     rating_anchor = "greedy"
     training_opponents = "random=1,greedy=2"
-    self_play_pool = False
+    self_play_pool = True
     eval_opponents = ("random", "greedy")
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
@@ -225,6 +237,9 @@ class BinFaRules(GamePlugin):
     def replay(self, record: dict[str, Any]) -> SeatGame:
         return SeatGame(Game.replay(record))
 
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return observation_bounds()
+
     def action_string(self, action: int) -> str:
         return learn_action_name(action)
 
@@ -249,15 +264,23 @@ class BinFaRules(GamePlugin):
         options: Options | None = None,
         shaped_reward: float = 0.0,
     ) -> Any:
-        """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix of the compiled agents drawn per game, the
-        learner's seat alternating; it plays no self-play pool (`self_play_pool` is False)."""
+        """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix drawn per game of the compiled agents, trained
+        models (`ppo:<path>`) and the self-play pool's snapshots, all played in its compiled step; the learner's
+        seat alternating."""
         from suntzu_env.binfa.vec_env import BinFaVecEnv  # lazy: imports Stable-Baselines3
 
         _no_shaping(shaped_reward)
-        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options))
+        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options), make_agent=self.make_agent)
 
     def batchable(self, agent: Any) -> bool:
-        return isinstance(agent, str) and agent in AGENTS
+        """A compiled agent's name, a trained model's spec (`ppo:<path>`) or an agent whose policy network plays in
+        compiled code (`compiled_policy()`, as a loaded `ppo:` agent)."""
+        if isinstance(agent, str):
+            return agent in AGENTS or trained_spec(agent) is not None
+        try:
+            return compiled_net(agent, "agent") is not None
+        except ValueError:
+            return False
 
     def play_batched(
         self,
@@ -267,33 +290,105 @@ class BinFaRules(GamePlugin):
         options: Options | None = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
-        for agent in (a, b):
-            if not self.batchable(agent):
-                raise ValueError(f"play_batched plays the compiled agents {', '.join(AGENTS)}; got {agent!r:.40}")
+        """Each game `(seed, a's seat, a's seed, b's seed per other seat in seat order)` of a against copies of b
+        (what `batchable` accepts), up to
+        `PLAY_BLOCK` at once in compiled code (threads over games): the games played one at a time with the agents
+        reset to those seeds (a policy plays the argmax, or samples from its seed, as its agent does)."""
+        slots = [self._slot(agent) for agent in (a, b)]
         rules = self.options(options)
-        scratch = new_scratch()
-        results = []
-        for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):
-            first = _seat_index(a_seat, rules.players)
+        for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):  # every game checked before any is played
+            check_seed(seed), _seat_index(a_seat, rules.players), check_seed(a_seed, "a's seed")
             if len(b_seeds) != rules.players - 1:
                 raise ValueError(f"games[{k}]: expected a's seed and b's for each of the other {rules.players - 1} "
                                  f"seats, got {len(b_seeds)} of b's")  # fmt: skip
-            kinds, rngs = [AGENTS.index(b)] * rules.players, [agent_rng(x) for x in b_seeds]
-            kinds[first] = AGENTS.index(a)
-            rngs.insert(first, agent_rng(a_seed))
-            game = Game.new(seed, rules)
-            decisions = 0
-            while game.current_player is not None:
-                p = game.current_player
-                game.apply(int(agent_action(kinds[p], game._s, game._legal, game._n, rngs[p], scratch)))
-                decisions += 1
-            seat_game = SeatGame(game)
-            result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": decisions,
-                      "record": game.record()}  # fmt: skip
-            results.append(result)
-            if on_game is not None:
-                on_game(k, result)
+            for b_seed in b_seeds:
+                check_seed(b_seed, "b's seed")
+        params, headers, width = pack_nets([net for _, net in slots])
+        slot_agents = np.array([agent for agent, _ in slots], dtype=np.int64)
+        results: list[dict[str, Any]] = []
+        for start in range(0, len(games), PLAY_BLOCK):
+            block = games[start : start + PLAY_BLOCK]
+            g = len(block)
+            played = [Game.new(seed, rules) for seed, *_ in block]
+            states = np.stack([game._s for game in played])
+            legal = np.stack([game._legal for game in played])
+            n_legal = np.array([game._n for game in played], dtype=np.int64)
+            seat_slots = np.zeros((g, rules.players), dtype=np.int64)
+            rngs = np.zeros((g, rules.players, 1), dtype=np.uint64)
+            net_rngs = np.zeros((g, rules.players, 1), dtype=np.int64)
+            for k, (_, a_seat, a_seed, *b_seeds) in enumerate(block):
+                first = _seat_index(a_seat, rules.players)
+                seeds = list(b_seeds)
+                seeds.insert(first, a_seed)  # b's seeds in seat order, a's in its seat
+                for p, seed in enumerate(seeds):
+                    seat_slots[k, p] = int(p != first)
+                    rngs[k, p] = agent_rng(int(seed))
+                    net_rngs[k, p] = rng_seed(int(seed))
+            scratch = np.zeros((g, SCRATCH_SIZE), dtype=STATE_DTYPE)
+            obs = np.zeros((g, OBSERVATION_SIZE), dtype=np.float32)
+            masks = np.zeros((g, N_LEARN_ACTIONS), dtype=np.int8)
+            ids = np.zeros((g, LEGAL_CAPACITY), dtype=np.int64)
+            work = np.zeros((g, width), dtype=np.float32)
+            chunk = np.zeros((g, PLAY_CHUNK), dtype=np.int32)
+            lengths = np.zeros(g, dtype=np.int64)
+            moves: list[list[np.ndarray]] = [[] for _ in block]
+            while n_legal.any():
+                play_chunk(states, legal, n_legal, seat_slots, slot_agents, params, headers, rngs, net_rngs, scratch,
+                           obs, masks, ids, work, chunk, lengths)  # fmt: skip
+                for k in np.flatnonzero(lengths).tolist():
+                    moves[k].append(chunk[k, : lengths[k]].copy())
+            for k, game in enumerate(played):
+                actions = np.concatenate(moves[k]).tolist() if moves[k] else []
+                game._s[:], game._n = states[k], 0
+                game._actions = actions
+                seat_game = SeatGame(game)
+                result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": len(actions),
+                          "record": game.record()}  # fmt: skip
+                results.append(result)
+                if on_game is not None:
+                    on_game(start + k, result)
         return results
+
+    def _slot(self, agent: Any) -> tuple[int, tuple[PolicyNet, bool] | None]:
+        """A player of `play_batched` as a slot: a compiled agent's id, or `NET` and its network."""
+        if not self.batchable(agent):
+            raise ValueError(f"play_batched plays the compiled agents {', '.join(AGENTS)}, trained models (ppo:<path>) "
+                             f"and agents with a compiled policy network; got {agent!r:.60}")  # fmt: skip
+        if isinstance(agent, str) and agent in AGENTS:
+            return AGENTS.index(agent), None
+        if isinstance(agent, str):
+            agent = self.make_agent(agent)
+        return NET, compiled_net(agent, str(getattr(agent, "name", "agent")))
+
+    # ------------------------------------------------------------ agents: the compiled ones and trained models
+    user_errors: tuple[type[Exception], ...] = (ModelError,)
+
+    def valid_agents(self) -> str:
+        """`random, greedy, heuristic, or ppo:<path-to-model>`."""
+        specs = [*self.agents, *(f"{kind.name}:{kind.argument}" for kind in trained_kinds().values())]
+        return ", ".join(specs[:-1]) + f", or {specs[-1]}" if len(specs) > 1 else specs[0]
+
+    def check_agent(self, spec: str) -> None:
+        if not (isinstance(spec, str) and (spec in self.agents or trained_spec(spec) is not None)):
+            raise ValueError(f"unknown agent {spec!r:.80}; valid: {self.valid_agents()}")
+
+    def make_agent(self, spec: str, seed: int | None = None) -> Any:
+        """A compiled agent by name, or a trained model (`ppo:<path>`, loaded for Bin'Fa: a model of another game
+        is refused with `ModelError`)."""
+        self.check_agent(spec)
+        trained = trained_spec(spec)
+        if trained is None:
+            return self.agents[spec](seed)
+        kind, argument = trained
+        assert kind.load is not None
+        return kind.load(argument, seed, self)
+
+    def short_label(self, spec: str, width: int = 28) -> str:
+        return short_label(spec, width)
+
+    def trained_model(self, spec: str) -> str | None:
+        trained = trained_spec(spec)
+        return None if trained is None else trained[1]
 
     def compile_notice(self) -> str | None:
         """Said before a first run compiles the engine and agents with numba, so that the wait is not a hang."""

@@ -2,11 +2,15 @@
 
 A Stable-Baselines3 `VecEnv` (with `action_masks()` for sb3-contrib's `MaskablePPO`) whose `step` plays, for
 every game in one compiled call (threads over games): the learner's action (a learning id,
-`suntzu_env.binfa.encoding`), every other seat's answers by a compiled opponent (`random`, `greedy` or
-`heuristic`, `suntzu_env.binfa.agents`; one, or a weighted mix drawn per game), the rewards and ends, the next
+`suntzu_env.binfa.encoding`), every other seat's answers by the game's opponent (a compiled agent, `random`,
+`greedy` or `heuristic` of `suntzu_env.binfa.agents`, or a policy network: a trained model, a self-play pool's
+snapshot, each seat seen from its own point of view, `suntzu_env.binfa.policy`; one, or a weighted mix drawn per
+game), the rewards and ends, the next
 game where one ended, and the observations (`suntzu_env.binfa.observation`, the learner's point of view, BD12)
 and masks. It plays the games `BinFaGymEnv` plays, with the same engine, encoding, observation and rewards.
-`get_state()`/`set_state()` hold everything its future depends on (a training checkpoint's games in progress).
+`get_state()`/`set_state()` hold everything its future depends on (a training checkpoint's games in progress,
+the policy networks of its opponents included). The settings the kernels read and the per-game table's columns
+are declared once, with their meaning (`PARAM_FIELDS`, `TABLE_FIELDS`).
 It is Bin'Fa's `GameRules.batched_env` (`suntzu_env.binfa.plugin`). `BinFaVectorEnv` is the same under
 Gymnasium's vector API.
 
@@ -16,7 +20,7 @@ Gymnasium's vector API.
     env = BinFaVecEnv(64, opponent={"random": 1, "greedy": 2}, seed=0)
     MaskablePPO("MlpPolicy", env).learn(100_000)
 
-The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 200 --threads 2`.
+The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 600 --threads 2`.
 """
 
 from __future__ import annotations
@@ -25,8 +29,8 @@ import argparse
 import math
 import sys
 import time
-from collections.abc import Mapping
-from typing import Any, ClassVar
+from collections.abc import Callable, Mapping
+from typing import Any, ClassVar, NamedTuple
 
 import gymnasium
 import numba
@@ -36,32 +40,77 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
-from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, below
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_rng, below
 from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
 from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
+from suntzu_env.binfa.policy import NET, compiled_net, seat_action
+from suntzu_env.engine.rng import rng_seed
+from suntzu_env.layout import Field, append_field
 from suntzu_env.options import check_seed
+from suntzu_env.policy_net import PolicyNet, pack_nets
 
-P_LEVEL, P_PLAYERS, P_ARMIES, P_RANDOM_DEPLOY, P_MAX_TURNS, P_SEAT, P_ENVS = range(7)
 SEAT_ALTERNATE = -1
-# per-game columns of the table: games begun, the game's seat, legal actions, opponent; the last step's end
-G_GAMES, G_SEAT, G_N, G_OPPONENT, G_WINNER, G_DONE, G_TRUNCATED, G_ILLEGAL, G_ENDED_SEAT, G_ENDED_OPPONENT = range(10)
-TABLE_COLUMNS = 10
+# The settings the kernels read (`params`), declared once with their meaning.
+PARAM_FIELDS: list[Field] = []
+
+
+def _param(name: str, doc: str) -> int:
+    return append_field(PARAM_FIELDS, name, 1, doc)
+
+
+P_LEVEL = _param("level", "the rules level, 1 to 4")
+P_PLAYERS = _param("players", "the seats of every game")
+P_ARMIES = _param("armies", "armies per player (BD4)")
+P_RANDOM_DEPLOY = _param("random_deploy", "1: the seed places the units; 0: the seats place them (B1)")
+P_MAX_TURNS = _param("max_turns", "turns before a game ends undecided (BD5)")
+P_SEAT = _param("seat", "the learner's seat in every game, or SEAT_ALTERNATE: (env + game) mod players")
+P_ENVS = _param("envs", "the number of envs: game k of env i is seeded seed + envs * k + i")
+PARAM_COUNT = len(PARAM_FIELDS)
+
+# Columns of the per-game table (one row per env), declared once with their meaning.
+TABLE_FIELDS: list[Field] = []
+
+
+def _column(name: str, doc: str) -> int:
+    return append_field(TABLE_FIELDS, name, 1, doc)
+
+
+G_GAMES = _column("games", "games begun in this env")
+G_SEAT = _column("seat", "the learner's seat in the game in progress")
+G_N = _column("n_legal", "legal actions of the pending decision (0: the game is over)")
+G_OPPONENT = _column("opponent", "the opponent slot of the game in progress: an id of AGENTS, or a policy network's")
+G_NET_RNG = _column("net_rng", "a sampling policy network's generator in the game in progress (one int64)")
+G_WINNER = _column("winner", "the game the last step ended: its winner (UNDECIDED: none; -1: an illegal action)")
+G_DONE = _column("done", "1 when the last step ended a game")
+G_TRUNCATED = _column("truncated", "1 when that game ended undecided at the turn limit (BD5)")
+G_ILLEGAL = _column("illegal", "1 when that game ended by the learner's illegal action")
+G_ENDED_SEAT = _column("ended_seat", "the learner's seat in that game")
+G_ENDED_OPPONENT = _column("ended_opponent", "that game's opponent slot")
+TABLE_COLUMNS = len(TABLE_FIELDS)
 DRAW_SALT = 0x2545F4914F6CDD1D  # the opponent's draw has its own generator: the opponent's own draws stay as they were
+AGENT_SALT = 0x5BD1E995  # a compiled opponent's generator: agent_rng(game seed ^ this)
+NET_SALT = 0x3C6EF372  # a sampling policy network opponent's generator: rng_seed(game seed ^ this)
 STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "flip",
               "terminal_obs", "masks", "ids", "rewards")  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _opponents(
-    s: np.ndarray, legal: np.ndarray, n: int, seat: int, opponent: int, rng: np.ndarray, scratch: np.ndarray
-) -> int:
-    """Every other seat answers until the learner must act, is out (B12), or the game ends."""
+    s: np.ndarray, legal: np.ndarray, n: int, seat: int, agent: int, rng: np.ndarray, scratch: np.ndarray,
+    net_params: np.ndarray, header: np.ndarray, net_rng: np.ndarray, net_obs: np.ndarray, net_mask: np.ndarray,
+    net_ids: np.ndarray, work: np.ndarray,
+) -> int:  # fmt: skip
+    """Every other seat answers (the opponent slot's agent: a compiled agent, or a policy network from each seat's
+    own point of view, `seat_action`) until the learner must act, is out (B12), or the game ends. Inlined into
+    the kernels (passing its 14 arrays to a call would cost a good part of a step)."""
     while n > 0 and s[TO_ACT] != seat and s[OUT_RANK + seat] == 0:
-        n = step(s, agent_action(opponent, s, legal, n, rng, scratch), legal)
+        a = seat_action(agent, s, legal, n, rng, scratch, net_params, header, net_rng, net_obs, net_mask, net_ids,
+                        work)  # fmt: skip
+        n = step(s, a, legal)
     return n
 
 
@@ -81,7 +130,9 @@ def _draw_opponent(mix: np.ndarray, game_seed: int) -> int:
 
 @njit(cache=True)
 def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray, legal: np.ndarray,
-           table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray) -> None:  # fmt: skip
+           table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, slot_agents: np.ndarray, net_params: np.ndarray,
+           net_headers: np.ndarray, net_obs: np.ndarray, net_masks: np.ndarray, net_ids: np.ndarray,
+           work: np.ndarray) -> None:  # fmt: skip
     """Env `i` starts its next game: seed `seed + n_envs * games + i`, the seat alternating or fixed, the
     opponent drawn from the mix."""
     k = table[i, G_GAMES]
@@ -90,13 +141,17 @@ def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.nd
     table[i, G_SEAT] = seat
     empty = np.zeros(0, dtype=np.int64)
     game_seed = seed + params[P_ENVS] * k + i
-    rngs[i] = agent_rng(game_seed ^ 0x5BD1E995)
+    rngs[i] = agent_rng(game_seed ^ AGENT_SALT)
     opponent = _draw_opponent(mix, game_seed)
     table[i, G_OPPONENT] = opponent
+    if slot_agents[opponent] == NET:  # only a net reads it
+        table[i, G_NET_RNG] = rng_seed(game_seed ^ NET_SALT)[0]
     s = states[i]
     n = init_state(s, game_seed, params[P_LEVEL], players, params[P_ARMIES], params[P_RANDOM_DEPLOY],
                    params[P_MAX_TURNS], 0, empty, empty, legal[i])  # fmt: skip
-    table[i, G_N] = _opponents(s, legal[i], n, seat, opponent, rngs[i], scratch[i])
+    table[i, G_N] = _opponents(s, legal[i], n, seat, slot_agents[opponent], rngs[i], scratch[i], net_params,
+                               net_headers[opponent], table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i],
+                               net_ids[i], work[i])  # fmt: skip
 
 
 @njit(cache=True)
@@ -126,18 +181,22 @@ def _clear_mask(i: int, table: np.ndarray, masks: np.ndarray, ids: np.ndarray) -
 @njit(cache=True, parallel=True)
 def reset_games(seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray, legal: np.ndarray,
                 table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray, masks: np.ndarray,
-                ids: np.ndarray) -> None:  # fmt: skip
+                ids: np.ndarray, slot_agents: np.ndarray, net_params: np.ndarray, net_headers: np.ndarray,
+                net_obs: np.ndarray, net_masks: np.ndarray, net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
         _clear_mask(i, table, masks, ids)
         table[i, G_GAMES] = 0
-        _start(i, seed, params, mix, states, legal, table, rngs, scratch)
+        _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
+               net_obs, net_masks, net_ids, work)  # fmt: skip
         _emit(i, states, legal, table, obs, masks, ids)
 
 
 @njit(cache=True, parallel=True)
 def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray,
                legal: np.ndarray, table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, obs: np.ndarray,
-               masks: np.ndarray, ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray) -> None:  # fmt: skip
+               masks: np.ndarray, ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray,
+               slot_agents: np.ndarray, net_params: np.ndarray, net_headers: np.ndarray, net_obs: np.ndarray,
+               net_masks: np.ndarray, net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
     """Plays every env's learner action and the replies; a finished game's env starts its next game."""
     for i in prange(states.shape[0]):
         s = states[i]
@@ -159,7 +218,10 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarr
             table[i, G_WINNER] = -1
         else:
             n = step(s, a, legal[i])
-            n = _opponents(s, legal[i], n, seat, table[i, G_OPPONENT], rngs[i], scratch[i])
+            slot = table[i, G_OPPONENT]
+            n = _opponents(s, legal[i], n, seat, slot_agents[slot], rngs[i], scratch[i], net_params,
+                           net_headers[slot], table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i],
+                           net_ids[i], work[i])  # fmt: skip
             table[i, G_N] = n
             out = s[OUT_RANK + seat] > 0
             rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
@@ -173,7 +235,8 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarr
             table[i, G_ENDED_SEAT] = seat
             table[i, G_ENDED_OPPONENT] = table[i, G_OPPONENT]
             table[i, G_GAMES] += 1
-            _start(i, seed, params, mix, states, legal, table, rngs, scratch)
+            _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
+                   net_obs, net_masks, net_ids, work)  # fmt: skip
         _emit(i, states, legal, table, obs, masks, ids)
 
 
@@ -194,36 +257,151 @@ def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray)
                 k -= 1
 
 
-def mix_of(opponents: Any) -> np.ndarray:
-    """A compiled opponent's name, or a mapping name -> weight (>= 0, not all 0), as the cumulative probabilities
-    the compiled step draws from (one per agent of `AGENTS`)."""
-    allowed = f"one of {', '.join(AGENTS)} or a mapping of them to weights"
-    given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
-    weights = np.zeros(len(AGENTS), dtype=np.float64)
-    for name, weight in given.items():
-        if not isinstance(name, str) or name not in AGENTS:
-            raise ValueError(f"opponents: Bin'Fa's batched env plays its compiled agents only ({allowed}; no "
-                             f"self-play pool or trained policy), got {name!r:.40}")  # fmt: skip
-        if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or \
-                not 0 <= weight < math.inf:  # fmt: skip
-            raise ValueError(f"opponents: each weight must be a finite number >= 0, got {name}={weight!r:.40}")
-        weights[AGENTS.index(name)] += float(weight)
-    if weights.sum() <= 0:
-        raise ValueError(f"opponents: expected {allowed} with weights not all 0, got {opponents!r:.60}")
-    cumulative = np.cumsum(weights / weights.sum())
-    cumulative[np.flatnonzero(weights)[-1] :] = 1.0
-    return cumulative
+OPPONENTS_HELP = (
+    f"{', '.join(AGENTS)}, a trained model (ppo:<path>), an agent whose policy network plays in "
+    "compiled code (a loaded ppo: agent, a self-play pool's snapshot), or a mapping of them to weights"
+)
+
+
+class _NetSlot(NamedTuple):
+    """A policy network's opponent slot: what named it (an agent, or a spec), its name, the net and whether it
+    plays the argmax."""
+
+    key: Any
+    name: str
+    net: PolicyNet
+    deterministic: bool
+
+
+class OpponentSlots:
+    """The opponents a batched env draws from, by slot: first the compiled agents (slot k: `AGENTS[k]`), then each
+    policy network named since (`nets`), played inside the compiled step (`policy.seat_action`). `make_agent`
+    makes a trained model's spec (`ppo:<path>`) into its agent (the plugin's `make_agent`; None: specs refused)."""
+
+    def __init__(self, n_envs: int, make_agent: Callable[[str], Any] | None) -> None:
+        self.n_envs = n_envs
+        self.make_agent = make_agent
+        self.work = np.zeros((n_envs, 0), dtype=np.float32)  # the nets' forward passes' scratch, per env
+        self.replace([])
+
+    def __len__(self) -> int:
+        return len(AGENTS) + len(self.nets)
+
+    def name(self, k: int) -> str:
+        return AGENTS[k] if k < len(AGENTS) else self.nets[k - len(AGENTS)].name
+
+    def find(self, opponent: Any) -> int:
+        """The slot of `opponent`, -1 if it has none (a spec is one slot, however often named)."""
+        if isinstance(opponent, str) and opponent in AGENTS:
+            return AGENTS.index(opponent)
+        for k, slot in enumerate(self.nets):
+            if slot.key is opponent or (isinstance(opponent, str) and slot.key == opponent):
+                return len(AGENTS) + k
+        return -1
+
+    def index(self, opponent: Any) -> int:
+        """The slot of `opponent`, added if new; ValueError for what this env cannot play."""
+        k = self.find(opponent)
+        if k >= 0:
+            return k
+        self.replace([*self.nets, self.net_slot(opponent, opponent)])
+        return len(self) - 1
+
+    def net_slot(self, key: Any, opponent: Any) -> _NetSlot:
+        """The slot of a trained model's spec or of an agent with a compiled policy network."""
+        agent, name = opponent, str(getattr(opponent, "name", type(opponent).__name__))
+        if isinstance(opponent, str):
+            if self.make_agent is None or ":" not in opponent:
+                raise ValueError(f"opponents: Bin'Fa's batched env plays {OPPONENTS_HELP}; got {opponent!r:.60}")
+            agent, name = self.make_agent(opponent), opponent
+        try:
+            net = compiled_net(agent, f"opponents: {name!r:.60}")
+        except ValueError as error:
+            raise ValueError(str(error)) from None
+        if net is None:
+            raise ValueError(f"opponents: Bin'Fa's batched env plays {OPPONENTS_HELP}; got {opponent!r:.60}")
+        return _NetSlot(key, name, *net)
+
+    def replace(self, nets: list[_NetSlot]) -> None:
+        """These policy networks' slots from now on, and what the compiled step reads of all slots: each slot's
+        agent (`agents`), the nets packed (`net_params`, `net_headers`) and their scratch per env (`work`)."""
+        self.nets = nets
+        self.agents = np.array([*range(len(AGENTS)), *[NET] * len(nets)], dtype=np.int64)
+        packed = [None] * len(AGENTS) + [(slot.net, slot.deterministic) for slot in nets]
+        self.net_params, self.net_headers, width = pack_nets(packed)
+        if self.work.shape[1] < width:
+            self.work = np.zeros((self.n_envs, width), dtype=np.float32)
+
+    def mix(self, opponents: Any) -> np.ndarray:
+        """One opponent, or a mapping opponent -> weight (>= 0, not all 0), as the cumulative probabilities over the
+        slots that the compiled step draws each game's opponent from."""
+        given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
+        for name, weight in given.items():
+            if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or \
+                    not 0 <= weight < math.inf:  # fmt: skip
+                raise ValueError(f"opponents: each weight must be a finite number >= 0, got "
+                                 f"{name!r:.40}={weight!r:.40}")  # fmt: skip
+        if sum(float(w) for w in given.values()) <= 0:
+            raise ValueError(f"opponents: expected {OPPONENTS_HELP}, with weights not all 0, got {opponents!r:.60}")
+        slots = [self.index(name) for name in given]
+        weights = np.zeros(len(self), dtype=np.float64)
+        for k, weight in zip(slots, given.values(), strict=True):
+            weights[k] += float(weight)
+        cumulative = np.cumsum(weights / weights.sum())
+        cumulative[np.flatnonzero(weights)[-1] :] = 1.0
+        return cumulative
+
+    def state(self) -> dict[str, np.ndarray]:
+        """The policy networks' slots as arrays (`slot<k>_net`: activation and "argmax" or "sample";
+        `slot<k>_w<i>`, `slot<k>_b<i>`: its layers; `slot_names`, `slot_specs`: every slot's)."""
+        out = {
+            "slot_names": np.array([self.name(k) for k in range(len(self))], dtype=str),
+            "slot_specs": np.array([*AGENTS, *(s.key if isinstance(s.key, str) else "" for s in self.nets)], dtype=str),
+        }
+        for j, slot in enumerate(self.nets):
+            k = len(AGENTS) + j
+            out[f"slot{k}_net"] = np.array([slot.net.activation, "argmax" if slot.deterministic else "sample"], str)
+            for i, (w, b) in enumerate(slot.net.layers()):
+                out[f"slot{k}_w{i}"], out[f"slot{k}_b{i}"] = w.copy(), b.copy()
+        return out
+
+    def restored(self, state: Mapping[str, np.ndarray], count: int, opponents: Mapping[int, Any]) -> list[_NetSlot]:
+        """The policy networks' slots of a `state` of `count` slots: a slot in `opponents` (slot -> agent) plays
+        that agent's net, one named by a spec is made again from it, any other plays its saved net."""
+        for k in opponents:
+            if not len(AGENTS) <= k < count:
+                raise ValueError(f"slot {k!r:.20} is not a policy network's (slots {len(AGENTS)} to {count - 1})")
+        nets = []
+        for k in range(len(AGENTS), count):
+            name, spec = str(state["slot_names"][k]), str(state["slot_specs"][k])
+            if k in opponents:
+                nets.append(self.net_slot(opponents[k], opponents[k])._replace(name=name))
+            elif spec:
+                nets.append(self.net_slot(spec, spec))
+            else:
+                activation, how = (str(x) for x in state[f"slot{k}_net"])
+                n = sum(1 for key in state if key.startswith(f"slot{k}_w"))
+                net = PolicyNet([state[f"slot{k}_w{i}"] for i in range(n)], [state[f"slot{k}_b{i}"] for i in range(n)],
+                                activation)  # fmt: skip
+                nets.append(_NetSlot(object(), name, net, how == "argmax"))
+        return nets
 
 
 class _Core:
     """The arrays of `n` games and the compiled calls over them, shared by both vector faces."""
 
     def __init__(
-        self, n: int, opponent: Any, seed: int | None, seat: int | str, options: Any, threads: int | None
+        self,
+        n: int,
+        opponent: Any,
+        seed: int | None,
+        seat: int | str,
+        options: Any,
+        threads: int | None,
+        make_agent: Callable[[str], Any] | None = None,
     ) -> None:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
             raise ValueError(f"n_envs must be an integer >= 1, got {n!r:.40}")
-        self.mix = mix_of(opponent)
         self.rules = Options.of(options)
         players = self.rules.players
         if seat != "alternate" and (
@@ -239,12 +417,13 @@ class _Core:
         self.seed = check_seed(seed, optional=True)
         if self.seed is None:
             self.seed = int(np.random.default_rng().integers(2**62))
+        self.slots = OpponentSlots(self.n, make_agent)
+        self.mix = self.slots.mix(opponent)
         r = self.rules
-        self.params = np.array(
-            [r.level, players, r.armies_per_player, int(r.deployment == "random"), r.max_turns,
-             SEAT_ALTERNATE if seat == "alternate" else int(seat), self.n],
-            dtype=np.int64,
-        )  # fmt: skip
+        params = {"level": r.level, "players": players, "armies": r.armies_per_player,
+                  "random_deploy": int(r.deployment == "random"), "max_turns": r.max_turns,
+                  "seat": SEAT_ALTERNATE if seat == "alternate" else int(seat), "envs": self.n}  # fmt: skip
+        self.params = np.array([params[field.name] for field in PARAM_FIELDS], dtype=np.int64)
         self.states = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
         self.legal = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int32)
         self.table = np.zeros((self.n, TABLE_COLUMNS), dtype=np.int64)
@@ -260,6 +439,15 @@ class _Core:
         self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_)
         self.ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)
         self.rewards = np.zeros(self.n, dtype=np.float32)
+        # a policy network opponent's view, mask (clear between its answers) and learning ids: scratch
+        self.net_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
+        self.net_masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.int8)
+        self.net_ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)
+
+    def _opponent_arrays(self) -> tuple[np.ndarray, ...]:
+        """What the compiled step reads of the opponents: the slots' agents and nets, the nets' scratch."""
+        s = self.slots
+        return s.agents, s.net_params, s.net_headers, self.net_obs, self.net_masks, self.net_ids, s.work
 
     @property
     def obs(self) -> np.ndarray:
@@ -274,7 +462,7 @@ class _Core:
         self._threads()
         self.flip = 1 - self.flip
         reset_games(self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs, self.scratch,
-                    self.obs, self.masks, self.ids)  # fmt: skip
+                    self.obs, self.masks, self.ids, *self._opponent_arrays())  # fmt: skip
 
     def step(self, actions: np.ndarray) -> None:
         actions = np.asarray(actions).reshape(-1).astype(np.int64)
@@ -283,7 +471,8 @@ class _Core:
         self._threads()
         self.flip = 1 - self.flip
         step_games(actions, self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs,
-                   self.scratch, self.obs, self.masks, self.ids, self.rewards, self.terminal_obs)  # fmt: skip
+                   self.scratch, self.obs, self.masks, self.ids, self.rewards, self.terminal_obs,
+                   *self._opponent_arrays())  # fmt: skip
 
     def info(self, i: int) -> dict[str, Any]:
         """Env i's info after a step: at the end of a game, its seat, winner ("draw" when undecided, BD5; None
@@ -296,7 +485,7 @@ class _Core:
             "terminal_observation": self.terminal_obs[i].copy(),
             "seat": AGENT_NAMES[row[G_ENDED_SEAT]],
             "winner": None if winner < 0 else ("draw" if winner == UNDECIDED else AGENT_NAMES[winner]),
-            "opponent": AGENTS[row[G_ENDED_OPPONENT]],
+            "opponent": self.slots.name(int(row[G_ENDED_OPPONENT])),
             "TimeLimit.truncated": bool(row[G_TRUNCATED]),
         }
         if row[G_ILLEGAL]:
@@ -308,27 +497,37 @@ class _Core:
         return {key: np.stack(self.buffers) if key == "buffers" else getattr(self, key) for key in STATE_KEYS}
 
     def get_state(self) -> dict[str, np.ndarray]:
-        """Copies of every array the games' future depends on (with the seed, the mix and the settings)."""
-        return {key: np.array(value, copy=True) for key, value in self._state_values().items()}
+        """Copies of every array the games' future depends on (with the seed, the mix and the settings), and the
+        opponent slots (a policy network's layers included)."""
+        out = {key: np.array(value, copy=True) for key, value in self._state_values().items()}
+        return out | self.slots.state()
 
-    def set_state(self, state: Mapping[str, np.ndarray]) -> None:
+    def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
         """Continue from `get_state`'s arrays: refused, changing nothing, unless they are an env's of this size and
-        these settings."""
-        missing = [key for key in STATE_KEYS if key not in state]
+        these settings. A policy network's slot plays the agent `opponents` names for it (slot -> agent: then
+        `set_opponents` finds it again), else the model its spec names, else its saved network."""
+        missing = [key for key in (*STATE_KEYS, "slot_names", "slot_specs") if key not in state]
         if missing:
             raise ValueError(f"set_state: not a BinFaVecEnv state (no {', '.join(missing)})")
         mine = {key: np.asarray(value) for key, value in self._state_values().items()}
         for key in STATE_KEYS:
             value = np.asarray(state[key])
-            if value.shape != mine[key].shape or value.dtype != mine[key].dtype:
+            if key != "mix" and (value.shape != mine[key].shape or value.dtype != mine[key].dtype):
                 raise ValueError(f"set_state: {key} has shape {value.shape} {value.dtype}; this env's is "
                                  f"{mine[key].shape} {mine[key].dtype} ({self.n} envs)")  # fmt: skip
         if not np.array_equal(state["params"], self.params):
             raise ValueError("set_state: the state is of an env with other options or seat (params "
                              f"{np.asarray(state['params']).tolist()}, this env's {self.params.tolist()})")  # fmt: skip
         mix = np.asarray(state["mix"], dtype=np.float64)
-        if not (np.all(np.diff(mix, prepend=0.0) >= 0) and mix[-1] == 1.0):
-            raise ValueError(f"set_state: mix must be cumulative probabilities ending at 1, got {mix.tolist()}")
+        if not (mix.ndim == 1 and mix.size >= len(AGENTS) and np.all(np.diff(mix, prepend=0.0) >= 0)
+                and mix[-1] == 1.0 and len(state["slot_names"]) == len(state["slot_specs"]) == mix.size):  # fmt: skip
+            raise ValueError("set_state: mix must be cumulative probabilities ending at 1, one per opponent slot, got "
+                             f"{mix.tolist()}")  # fmt: skip
+        try:
+            nets = self.slots.restored(state, mix.size, dict(opponents or {}))
+        except (KeyError, IndexError, TypeError, ValueError) as error:
+            raise ValueError(f"set_state: the opponent slots cannot be made again ({error})") from None
+        self.slots.replace(nets)
         for key in STATE_KEYS:
             if key not in ("seed", "flip", "params", "mix", "buffers"):
                 getattr(self, key)[...] = state[key]
@@ -339,13 +538,18 @@ class _Core:
 
 
 class BinFaVecEnv(VecEnv):
-    """`n_envs` games of Bin'Fa, a learner seat each, against compiled opponents (see the module docstring).
+    """`n_envs` games of Bin'Fa, a learner seat each, against opponents played in compiled code (see the module
+    docstring).
 
-    Arguments: `n_envs`; `opponent`: "random", "greedy" or "heuristic", or a mapping of them to weights (each
-    game's opponent drawn from its seed); `seed` (game k of env i is seeded `seed + n_envs * k + i`; None:
-    fresh entropy); `seat`: "alternate" (env i's game k seats the learner at (i + k) mod players) or a seat;
+    Arguments: `n_envs`; `opponent`: "random", "greedy" or "heuristic", a trained model's spec (`ppo:<path>`, with
+    `make_agent`), an agent whose policy network plays in compiled code (`compiled_policy()`: a loaded `ppo:`
+    agent, a self-play pool's snapshot), or a mapping of them to weights (each game's opponent drawn from its
+    seed; a policy network answers for every other seat, each from its own point of view); `seed` (game k of env
+    i is seeded `seed + n_envs * k + i`; None: fresh entropy); `seat`: "alternate" (env i's game k seats the
+    learner at (i + k) mod players) or a seat;
     `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and whirlpools drawn from each seed);
-    `threads`: numba threads for a step (None: numba's setting).
+    `threads`: numba threads for a step (None: numba's setting); `make_agent`: how a trained model's spec becomes
+    its agent (the plugin's `BINFA.make_agent`; None: specs other than the compiled agents' names are refused).
     The observations a step returns are not copied: they stay as they are until the step after next.
     An illegal learner action ends that game with −1 (`info["illegal_action"]`). A finished game's env starts
     its next game in the same step; its info holds "terminal_observation", "seat" and "winner" (seat names
@@ -356,13 +560,14 @@ class BinFaVecEnv(VecEnv):
     def __init__(
         self,
         n_envs: int,
-        opponent: str | Mapping[str, float] = "random",
+        opponent: Any = "random",
         seed: int | None = 0,
         seat: int | str = "alternate",
         options: Options | dict[str, Any] | None = None,
         threads: int | None = None,
+        make_agent: Callable[[str], Any] | None = None,
     ) -> None:
-        self.core = _Core(n_envs, opponent, seed, seat, options, threads)
+        self.core = _Core(n_envs, opponent, seed, seat, options, threads, make_agent)
         self.render_mode = None
         super().__init__(self.core.n, observation_box(), spaces.Discrete(N_LEARN_ACTIONS))
         self._actions = np.zeros(self.core.n, dtype=np.int64)
@@ -382,29 +587,28 @@ class BinFaVecEnv(VecEnv):
         return core.obs, core.rewards.copy(), done, infos
 
     def set_opponents(self, opponents: Any) -> None:
-        """Draw each game's opponent from `opponents` (a compiled agent's name, or a mapping of them to weights)
-        from the next game on; the games in progress keep theirs."""
-        self.core.mix = mix_of(opponents)
+        """Draw each game's opponent from `opponents` (one opponent, or a mapping of them to weights; see the class
+        docstring) from the next game on; the games in progress keep theirs."""
+        self.core.mix = self.core.slots.mix(opponents)
 
     set_opponent = set_opponents
 
     def opponent_slot(self, opponent: Any) -> int:
-        """The slot of a compiled opponent: its index in `AGENTS` (this env plays no policy snapshots)."""
-        if not isinstance(opponent, str) or opponent not in AGENTS:
-            raise ValueError(f"opponent_slot: Bin'Fa's batched env plays only {', '.join(AGENTS)}, got "
-                             f"{opponent!r:.40}")  # fmt: skip
-        return AGENTS.index(opponent)
+        """The slot `opponent` plays in (as `set_state`'s `opponents` names it); ValueError if none."""
+        k = self.core.slots.find(opponent)
+        if k < 0:
+            raise ValueError(f"opponent_slot: {opponent!r:.60} is not one of this env's opponents")
+        return k
 
     def get_state(self) -> dict[str, np.ndarray]:
-        """The games in progress, their generators, the seed and the opponent mix, as arrays (a checkpoint's)."""
+        """The games in progress, their generators, the seed, the opponent mix and its slots (a policy network's
+        layers included), as arrays (a checkpoint's)."""
         return self.core.get_state()
 
     def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
-        """Continue exactly from `get_state`'s arrays (`opponents`: the policy snapshots of a pool, which this env
-        does not play, so none)."""
-        if opponents:
-            raise ValueError("set_state: Bin'Fa's batched env plays no policy snapshots (self-play pool); give none")
-        self.core.set_state(state)
+        """Continue exactly from `get_state`'s arrays; `opponents` (slot -> agent): the agents of its policy
+        networks' slots, as a self-play pool names its snapshots."""
+        self.core.set_state(state, opponents)
 
     def action_masks(self) -> np.ndarray:
         """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions."""

@@ -14,7 +14,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Opponent, Policy
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.players import make_agent
-from suntzu_env.policy_net import H_OFFSET, HEADER_SIZE, PolicyNet
+from suntzu_env.policy_net import HEADER_SIZE, PolicyNet, pack_nets
 
 OPPONENTS_HELP = (
     "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>'), a callable policy(observations[M, D], "
@@ -140,18 +140,7 @@ class OpponentSlots:
 
     def _pack_nets(self) -> None:
         """The compiled step's view of the slots' policy networks: one parameter vector, a header per slot."""
-        headers = np.zeros((len(self.slots), HEADER_SIZE), dtype=np.int64)
-        parts, at, width = [], 0, 0
-        for k, slot in enumerate(self.slots):
-            if slot.net is not None:
-                net, deterministic = slot.net
-                headers[k] = net.playing(deterministic)
-                headers[k, H_OFFSET] = at
-                parts.append(net.params)
-                at += net.params.size
-                width = max(width, net.work_size)
-        self.net_params = np.concatenate(parts) if parts else np.zeros(1, dtype=np.float32)
-        self.net_headers = headers
+        self.net_params, self.net_headers, width = pack_nets([slot.net for slot in self.slots])
         if self.work.shape[1] < width:
             self.work = np.zeros((self.n_envs, width), dtype=np.float32)
 

@@ -166,12 +166,23 @@ def test_batched_env_draws_each_game_s_opponent_from_the_mix_and_keeps_its_state
             np.testing.assert_array_equal(a, b)
         assert [i.get("opponent") for i in infos] == [i.get("opponent") for i in got[3]]
     now = again.get_state()
-    with pytest.raises(ValueError, match="compiled agents only"):
+    with pytest.raises(ValueError, match="batched env plays random, greedy, heuristic, a trained model"):
         again.set_opponents({"random": 1, "pool": 1})
     with pytest.raises(ValueError, match="weight must be a finite number >= 0"):
         again.set_opponents({"random": -1})
     with pytest.raises(ValueError, match=r"states has shape \(2, "):
         again.set_state(BinFaVecEnv(2).get_state())
-    with pytest.raises(ValueError, match="plays no policy snapshots"):
+    with pytest.raises(ValueError, match="slot 0 is not a policy network's"):
         again.set_state(now, {0: object()})
     assert all(np.array_equal(v, again.get_state()[k]) for k, v in now.items())
+
+
+def test_the_batched_env_s_columns_are_declared_once() -> None:
+    """The per-game table's columns and the kernels' settings are named fields, numbered by their declaration."""
+    from suntzu_env.binfa import vec_env
+
+    for fields, count in ((vec_env.TABLE_FIELDS, vec_env.TABLE_COLUMNS), (vec_env.PARAM_FIELDS, vec_env.PARAM_COUNT)):
+        assert [f.offset for f in fields] == list(range(count)) and len({f.name for f in fields}) == count
+        assert all(f.size == 1 and f.doc for f in fields)
+    env = BinFaVecEnv(2, "greedy", seed=0, seat=1)
+    assert env.core.table.shape == (2, vec_env.TABLE_COLUMNS) and env.core.params[vec_env.P_SEAT] == 1

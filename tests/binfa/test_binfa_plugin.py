@@ -10,8 +10,6 @@ from pathlib import Path
 import pytest
 
 from experiments import evaluate, train
-from experiments.cli import ConfigError
-from experiments.config import train_config_class
 from suntzu_env import games
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
 from suntzu_env.protocol import ask
@@ -114,19 +112,25 @@ def _weights(model_zip: Path) -> list[bytes]:
     return out
 
 
+@pytest.mark.parametrize("opponents", [None, "random=1,greedy=1,pool=2"])
 def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], opponents: str | None
 ) -> None:
-    """The smoke run trains on `BinFaVecEnv` (its mix drawn per game); resumed from its middle checkpoint it ends
-    with the uninterrupted run's weights and eval.csv, bit for bit."""
+    """The smoke run trains on `BinFaVecEnv` (its mix drawn per game: the default one, and one with the self-play
+    pool, whose snapshots it plays in its compiled step); resumed from its middle checkpoint it ends with the
+    uninterrupted run's weights and eval.csv, bit for bit."""
     from suntzu_env.binfa.vec_env import BinFaVecEnv
 
     assert isinstance(BINFA.batched_env(2, {"random": 1, "greedy": 2}, seed=0), BinFaVecEnv)
     monkeypatch.setenv("SUNTZU_TRAIN_SMOKE", "1")
-    summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--timestamp", "t",
+    mix = ["--opponents", opponents] if opponents else []
+    summary = train.main(["--game", "binfa", *SHORT, *mix, "--runs-dir", str(tmp_path / "runs"), "--timestamp", "t",
                           "--no-progress-bar"])  # fmt: skip
     assert summary["timesteps"] == 512
     (run,) = (tmp_path / "runs").iterdir()
+    if opponents:
+        assert json.loads((run / "config.json").read_text())["opponents"] == opponents
+        assert len(list((run / "pool").glob("snapshot_*.npz"))) > 1
     copy = tmp_path / "copy" / run.name
     shutil.copytree(run, copy)
     checkpoint = copy / "checkpoints" / "ppo_256_steps.zip"
@@ -134,8 +138,3 @@ def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
     assert resumed["timesteps"] == 512 and resumed["resumed_from"] == str(checkpoint)
     assert (copy / "eval.csv").read_text() == (run / "eval.csv").read_text()
     assert _weights(copy / "model.zip") == _weights(run / "model.zip")
-
-
-def test_the_self_play_pool_is_refused_for_binfa() -> None:
-    with pytest.raises(ConfigError, match="binfa's batched env plays only its scripted agents"):
-        train_config_class("binfa")(opponents="random=1,pool=1")

@@ -44,13 +44,14 @@ class Plant:
         return (os.mkdir, (self.path,))
 
 
-def crafted_zip(path: Path, marker: Path) -> Path:
-    """A MaskablePPO-shaped zip whose every pickle makes `marker` (its readable fields look right)."""
+def crafted_zip(path: Path, marker: Path, sizes: tuple[int, int] = (OBSERVATION_SIZE, N_ACTIONS)) -> Path:
+    """A MaskablePPO-shaped zip whose every pickle makes `marker` (its readable fields look right for a game of
+    these observation and action sizes: Sun Tzu's unless told)."""
     evil = {":type:": "<class 'dict'>", ":serialized:": base64.b64encode(pickle.dumps(Plant(marker))).decode()}
     data = {
         "policy_class": evil,
-        "observation_space": {**evil, "_shape": [OBSERVATION_SIZE]},
-        "action_space": {**evil, "n": str(N_ACTIONS)},
+        "observation_space": {**evil, "_shape": [sizes[0]]},
+        "action_space": {**evil, "n": str(sizes[1])},
         "policy_kwargs": {**evil, "net_arch": [8]},
         "lr_schedule": evil,
         "clip_range": evil,
@@ -105,6 +106,19 @@ def test_every_model_loader_refuses_the_probe_without_running_it(probe: tuple[Pa
         message = str(refused.value)
         assert "\n" not in message and str(tmp_path) in message and "readable" in message, (name, message)
         assert not marker.exists(), f"{name} ran code from the file"
+
+
+def test_binfa_s_loader_refuses_the_probe_without_running_it(tmp_path: Path) -> None:
+    """Bin'Fa's `ppo:` (its plugin's `make_agent`) reads a model of its sizes as data too."""
+    from suntzu_env.binfa.plugin import BINFA
+
+    marker = tmp_path / "PWNED"
+    zipped = crafted_zip(tmp_path / "binfa.zip", marker, (BINFA.observation_size, BINFA.n_actions))
+    with pytest.raises(ModelError) as refused:
+        BINFA.make_agent(f"ppo:{zipped}")
+    message = str(refused.value)
+    assert "\n" not in message and str(zipped) in message and "readable" in message, message
+    assert not marker.exists()
 
 
 def test_rllib_loader_refuses_a_pickled_module_state(tmp_path: Path) -> None:

@@ -1,0 +1,141 @@
+"""Trained policies in Bin'Fa's compiled code: a policy network (`suntzu_env.policy_net`) answering for the player to
+act, as the learner did in training, and many games between seated agents played at once.
+
+`policy_action` is the one place a net plays Bin'Fa in compiled code: it sees the acting player's observation
+(`suntzu_env.binfa.observation`, its own point of view, BD12) and the mask of the learning ids of the legal actions
+(`suntzu_env.binfa.encoding`, the board turned by `view_rotation`), and its learning id is played as the legal
+engine action it names. An agent is a slot: a compiled agent (its id in `AGENTS`, >= 0) or `NET` (the slot's net,
+described by its header row). `BinFaVecEnv` plays opponents this way inside its step, and `play_chunk` plays
+`BINFA.play_batched`'s games.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from numba import njit, prange
+
+from suntzu_env.binfa.agents import agent_action
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
+from suntzu_env.binfa.engine import step
+from suntzu_env.binfa.layout import TO_ACT
+from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
+from suntzu_env.policy_net import PolicyNet, net_act
+
+NET = -1  # a slot's agent: its policy network, not a compiled agent
+
+
+@njit(cache=True)
+def policy_action(
+    s: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    params: np.ndarray,
+    header: np.ndarray,
+    rng: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    ids: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """The legal engine action (of `legal[:n]`) that the net of `header` plays for the player to act: from that
+    player's observation (written into `obs`) and the mask of its learning ids (`mask`, int8 over N_LEARN_ACTIONS,
+    clear before and after; `ids` holds each legal action's id meanwhile). A sampling net draws from `rng`."""
+    p = s[TO_ACT]
+    observe(s, p, obs)
+    rot = view_rotation(s, p)
+    for k in range(n):
+        c = learn_id(s, legal[k], rot)
+        ids[k] = c
+        mask[c] = 1
+    c = net_act(params, header, obs, mask, rng, work)
+    a = legal[0]
+    for k in range(n):
+        mask[ids[k]] = 0
+        if ids[k] == c:
+            a = legal[k]
+    return a
+
+
+@njit(cache=True, inline="always")
+def seat_action(
+    agent: int,
+    s: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    rng: np.ndarray,
+    scratch: np.ndarray,
+    params: np.ndarray,
+    header: np.ndarray,
+    net_rng: np.ndarray,
+    obs: np.ndarray,
+    mask: np.ndarray,
+    ids: np.ndarray,
+    work: np.ndarray,
+) -> int:
+    """The answer of a slot's agent: compiled agent `agent` (its generator `rng`, a spare state `scratch`) or, for
+    `NET`, the net of `header` (`policy_action`, its generator `net_rng`). Inlined where it is called: a compiled
+    agent's answer then passes no more arrays than before the nets (each array passed costs reference counts)."""
+    if agent == NET:
+        return policy_action(s, legal, n, params, header, net_rng, obs, mask, ids, work)
+    return agent_action(agent, s, legal, n, rng, scratch)
+
+
+@njit(cache=True, parallel=True)
+def play_chunk(
+    states: np.ndarray,
+    legal: np.ndarray,
+    n_legal: np.ndarray,
+    seat_slots: np.ndarray,
+    slot_agents: np.ndarray,
+    params: np.ndarray,
+    headers: np.ndarray,
+    rngs: np.ndarray,
+    net_rngs: np.ndarray,
+    scratch: np.ndarray,
+    obs: np.ndarray,
+    masks: np.ndarray,
+    ids: np.ndarray,
+    work: np.ndarray,
+    actions: np.ndarray,
+    lengths: np.ndarray,
+) -> None:
+    """Plays game g on (its state `states[g]`, its pending decision `legal[g, :n_legal[g]]`), seat p answered by
+    slot `seat_slots[g, p]` with its generators `rngs[g, p]` and `net_rngs[g, p]`, until it ends or
+    `actions.shape[1]` decisions are made: they are written to `actions[g]`, their number to `lengths[g]`."""
+    cap = actions.shape[1]
+    for g in prange(states.shape[0]):
+        s = states[g]
+        n = n_legal[g]
+        count = 0
+        while n > 0 and count < cap:
+            p = s[TO_ACT]
+            slot = seat_slots[g, p]
+            a = seat_action(slot_agents[slot], s, legal[g], n, rngs[g, p], scratch[g], params, headers[slot],
+                            net_rngs[g, p], obs[g], masks[g], ids[g], work[g])  # fmt: skip
+            actions[g, count] = a
+            n = step(s, a, legal[g])
+            count += 1
+        n_legal[g] = n
+        lengths[g] = count
+
+
+def compiled_net(agent: Any, name: str) -> tuple[PolicyNet, bool] | None:
+    """The policy network an agent plays in compiled code and whether it plays the argmax (`compiled_policy()`,
+    as `agents.ppo.PPOAgent` gives it), None for an agent without one; ValueError for a net not of Bin'Fa's
+    sizes (a model of another game)."""
+    compiled = getattr(agent, "compiled_policy", None)
+    spec = compiled() if callable(compiled) else None
+    if spec is None:
+        return None
+    net, deterministic = spec
+    if not isinstance(net, PolicyNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_LEARN_ACTIONS):
+        raise ValueError(f"{name}: a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
+                         f"{getattr(net, 'n_outputs', '?')} outputs; Bin'Fa needs {OBSERVATION_SIZE} and "
+                         f"{N_LEARN_ACTIONS}")  # fmt: skip
+    net.check()
+    return net, bool(deterministic)
+
+
+__all__ = ["NET", "compiled_net", "play_chunk", "policy_action", "seat_action"]
