@@ -43,6 +43,8 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timesta
 FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "net_arch", "bc_teacher", "bc_games",
                    "bc_epochs")  # fmt: skip
 BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
+# what a game's `training_defaults` may not set: a run's own, or what the game declares elsewhere
+NOT_GAME_DEFAULTS = ("game", "resume", "timestamp", "opponents", "eval_opponents", "bc_teacher")
 
 
 def fixed_on_resume(game: GameLike) -> tuple[str, ...]:
@@ -349,11 +351,17 @@ def _check_agent(rules: GameRules[Any], spec: str, field: str) -> None:
 
 
 def train_defaults(game: GameLike) -> dict[str, Any]:
-    """The game's training defaults: its opponent mix, its evaluation opponents, its warm start."""
+    """The game's training defaults: its opponent mix, its evaluation opponents, its warm start, and the settings
+    of its default run that differ from `TrainConfig`'s (`GameRules.training_defaults`)."""
     rules = game_of(game)
+    own = dict(rules.training_defaults)
+    settable = [f.name for f in dataclasses.fields(TrainConfig) if f.name not in NOT_GAME_DEFAULTS]
+    for key in own:
+        if key not in settable:
+            raise ConfigError(f"{rules.name}: training_defaults may set {', '.join(settable)}; got {key!r}")
     return {"game": game_name(game), "opponents": rules.training_opponents,
             "eval_opponents": tuple(rules.eval_opponents), "bc_teacher": rules.teacher or "",
-            "bc_games": BC_GAMES if rules.teacher else 0}  # fmt: skip
+            "bc_games": BC_GAMES if rules.teacher else 0} | own  # fmt: skip
 
 
 def train_config_class(game: GameLike, base: type[TrainConfig] | None = None) -> type[TrainConfig]:

@@ -23,7 +23,7 @@ from experiments.config import (
 )
 from experiments.game import game_of
 from experiments.matches import ignore_interrupts
-from suntzu_env.protocol import GameOptions
+from suntzu_env.protocol import GameOptions, hand_game
 
 WARM_START_FILE = "warm_start.json"  # the behaviour cloning's figures
 
@@ -61,6 +61,7 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
         while (name := game.current_player) is not None:
             side = seats.index(name)
             o, m = game.observation(name), game.legal_mask()
+            hand_game(players[side], game, name)  # an agent that reads the position (`observe_game`) gets it
             a = players[side].act(o, m)
             if side in recorded:
                 obs.append(o.astype(np.float16))

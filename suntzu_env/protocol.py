@@ -293,6 +293,9 @@ class GameRules(Protocol[O]):
     """the agent imitated by the warm start (None: no warm start by default)"""
     teacher_opponents: tuple[str | None, ...]
     """the teacher's opponents in its demonstration games, in turn; None: itself"""
+    training_defaults: Mapping[str, Any]
+    """training settings of the game's default run that differ from the experiments' own (config field -> value:
+    `total_timesteps`, `n_envs`, `net_arch`, `bc_games`, ...); {}: the experiments' defaults"""
 
 
 def _json_ready(value: Any) -> Any:
@@ -331,6 +334,7 @@ class GamePlugin:
     user_errors: tuple[type[Exception], ...] = ()
     teacher: str | None = None
     teacher_opponents: tuple[str | None, ...] = (None,)
+    training_defaults: Mapping[str, Any] = {}
     playout_options: Mapping[str, Any] = {}
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
     self_play_pool: bool = True

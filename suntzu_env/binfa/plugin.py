@@ -180,6 +180,11 @@ class BinFaRules(GamePlugin):
     training_opponents = "random=1,greedy=2"
     self_play_pool = True
     eval_opponents = ("random", "greedy")
+    teacher = "heuristic"
+    teacher_opponents = ("greedy", "random")
+    training_defaults: Mapping[str, Any] = {"bc_games": 300, "bc_epochs": 5}
+    """300 demonstration games hold about 180,000 of heuristic's decisions (1.5 GB of observations and masks); the
+    experiments' 3,000 would hold ten times that"""
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
 

@@ -5,11 +5,16 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
+import numpy as np
 import pytest
 
 from experiments import evaluate, train
+from experiments.cli import ConfigError
+from experiments.config import train_config_class, train_defaults
 from suntzu_env import games
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
 from suntzu_env.protocol import ask
@@ -63,12 +68,13 @@ def test_the_agents_play_as_play_batched_plays_them() -> None:
 def test_binfa_trains_and_evaluates_through_the_command_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A short training run against its default mix (random and greedy) and an evaluation of greedy against random."""
+    """A short training run, warm-started by cloning heuristic (its compiled agents handed each game), against its
+    default mix (random and greedy), and an evaluation of greedy against random."""
     summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--exp-name", "bf",
                           "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
                           "--n-epochs", "1", "--net-arch", "8", "--eval-every", "0", "--final-eval-games", "2",
-                          "--workers", "1", "--no-progress-bar"])  # fmt: skip
-    assert summary["timesteps"] == 128 and summary["behaviour_cloning"] is None
+                          "--bc-games", "2", "--bc-epochs", "1", "--workers", "1", "--no-progress-bar"])  # fmt: skip
+    assert summary["timesteps"] == 128 and summary["behaviour_cloning"]["decisions"] > 0
     assert set(summary["final_eval"]) == {"random", "greedy"}
     (run,) = (tmp_path / "runs").iterdir()
     assert run.name.startswith("binfa-level1-2p-turns40__bf__0__")
@@ -138,3 +144,33 @@ def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
     assert resumed["timesteps"] == 512 and resumed["resumed_from"] == str(checkpoint)
     assert (copy / "eval.csv").read_text() == (run / "eval.csv").read_text()
     assert _weights(copy / "model.zip") == _weights(run / "model.zip")
+
+
+def test_the_warm_start_clones_heuristic_from_its_seat_s_view() -> None:
+    """The demonstrations hand the compiled teacher each game: every recorded decision is legal under its mask,
+    the observation is the teacher's seat's (BD12), and a result is +1, 0 or -1 (undecided 0, BD5)."""
+    from experiments.warm_start import _demo_job
+
+    assert BINFA.teacher == "heuristic" and set(BINFA.teacher_opponents) <= set(BINFA.agent_names)
+    obs, masks, actions, results = _demo_job(("binfa", "heuristic", 5, 2, BINFA.options(max_turns=20)))
+    assert len(obs) == len(masks) == len(actions) == len(results) > 0
+    assert masks[np.arange(len(actions)), actions].all() and set(results) <= {-1.0, 0.0, 1.0}
+    assert obs.shape[1] == BINFA.observation_size and masks.shape[1] == BINFA.n_actions
+
+
+def test_binfa_s_default_run_is_its_own() -> None:
+    """The default run's settings that differ from the experiments' come from the game (`training_defaults`)."""
+    config = train_config_class("binfa")()
+    assert config.bc_teacher == "heuristic"
+    for key, value in BINFA.training_defaults.items():
+        assert getattr(config, key) == value, key
+
+
+def test_a_game_s_defaults_set_only_training_settings() -> None:
+    """What the game declares elsewhere (its opponents, evaluation opponents, teacher) or a run's own is refused."""
+
+    class Odd(type(BINFA)):  # type: ignore[misc]
+        training_defaults: Mapping[str, Any] = {"opponents": "random=1"}
+
+    with pytest.raises(ConfigError, match=r"binfa: training_defaults may set .*; got 'opponents'"):
+        train_defaults(Odd())
