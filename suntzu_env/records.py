@@ -1140,7 +1140,8 @@ def _check_last_battle(c: _Checker, revealed: list[int]) -> None:
         c.as_round_start(("battle_winner", "feint_on", "counter_on", "devastate_on"), "before the first battle")
         return
     candidates = revealed if s[ORDER_HOLDER] >= 0 else [max(revealed)]
-    found = [(replay_battle(s, p, BS_DONE + 1), p) for p in candidates]
+    moved = c.phase in (PH_DRAW, PH_OVER) and scoring_column(int(s[ROUND])) >= 0  # R4.5: scored since
+    found = [(replay_battle(s, p, BS_DONE + 1, moved=moved), p) for p in candidates]
     if all(f.problem for f, _ in found):
         best, p = min(found, key=lambda fp: fp[0].misses)
         _check_replay(c, best, f"{PROVINCES[p]}'s battle, once over")
