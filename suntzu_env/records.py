@@ -40,6 +40,7 @@ import numpy as np
 
 from suntzu_env import engine
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.engine.board import values_at
 from suntzu_env.engine.checks import I_CARDS, I_PLAGUES, I_SIXES
 from suntzu_env.engine.replay import RESULT_FIELDS, Replay, replay_battle
 from suntzu_env.layout import (
@@ -169,7 +170,7 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
-from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES, scoring_column
+from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES, projected_score, scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
@@ -1140,8 +1141,12 @@ def _check_last_battle(c: _Checker, revealed: list[int]) -> None:
         c.as_round_start(("battle_winner", "feint_on", "counter_on", "devastate_on"), "before the first battle")
         return
     candidates = revealed if s[ORDER_HOLDER] >= 0 else [max(revealed)]
-    moved = c.phase in (PH_DRAW, PH_OVER) and scoring_column(int(s[ROUND])) >= 0  # R4.5: scored since
-    found = [(replay_battle(s, p, BS_DONE + 1, moved=moved), p) for p in candidates]
+    col = scoring_column(int(s[ROUND]))
+    before: tuple[int, ...] = ()
+    if c.phase in (PH_DRAW, PH_OVER) and col >= 0:  # R4.5: this round's scoring has moved the marker since
+        board = (s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], values_at(s, col))
+        before = tuple(v for v in range(1 - MAX_SCORE, MAX_SCORE) if projected_score(v, *board) == s[SCORE])
+    found = [(replay_battle(s, p, BS_DONE + 1, scores=before), p) for p in candidates]
     if all(f.problem for f, _ in found):
         best, p = min(found, key=lambda fp: fp[0].misses)
         _check_replay(c, best, f"{PROVINCES[p]}'s battle, once over")

@@ -156,25 +156,26 @@ def _start(s: np.ndarray, p: int, guess: Guess, cards: tuple[int, int] | None) -
     return t
 
 
-def _guesses(s: np.ndarray, earlier: bool, moved: bool) -> Iterator[Guess]:
+def _guesses(s: np.ndarray, earlier: bool, scores: tuple[int, ...]) -> Iterator[Guess]:
     """The starts to try: events none, then each ordering of some of those gone (and, `earlier`, a face-up
-    card since gone); the armies; the marker as the state has it (and, `earlier` or `moved`, a marker since
-    moved: a battle reads which side is behind); in the draw, an emptied deck as it stood before it."""
+    card since gone); the armies; the marker as the state has it, or among `scores` (and, `earlier`, on
+    either side of 0: a battle reads which side is behind); in the draw, an emptied deck as it stood before."""
     orders: list[tuple[int, ...] | None] = [None] if earlier else []
     orders.append(())
     if s[EVENTS_ON]:
         present = {int(s[EVENT_UP]), *s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]].tolist()}
         gone = [e for e in range(N_EVENTS) if e not in present]
         orders += [order for n in range(1, len(gone) + 1) for order in permutations(gone, n)]
-    scores: list[int | None] = [None]
-    if earlier or moved:
-        scores += [v for v in (-1, 0, 1) if v != s[SCORE]]
+    markers: list[int | None] = [None]
+    for v in (*scores, *((-1, 0, 1) if earlier else ())):
+        if v != s[SCORE] and v not in markers:
+            markers.append(v)
     decks: list[tuple[int, int] | None] = [None]
     if s[PHASE] == PH_DRAW and not (s[DECK_LEN] and s[DECK_LEN + 1]):
         decks.append((1, 1))
     for events in orders:
         for armies in ARMY_GUESSES:
-            for score in scores:
+            for score in markers:
                 for d in decks:
                     yield Guess(events, armies, score, d)
 
@@ -279,17 +280,18 @@ def replay_battle(
     ranks: tuple[int, ...] | None = None,
     cards: tuple[int, int] | None = None,
     earlier: bool = False,
-    moved: bool = False,
+    scores: tuple[int, ...] = (),
 ) -> Replay:
     """Whether a battle in p, run from its start, is at `step` where s is (asking a decision in the battle,
     or, s past it, at its end) with s's battle fields (`ranks`: which of `battle_fields`, all by default);
     `cards`: the cards fought with, when not those placed in p now; `earlier`: a battle fought before others
-    since (the events and the marker then are guessed too); `moved`: the marker has moved since (a scoring)."""
+    since (the events and the marker then are guessed too); `scores`: markers it may have been fought
+    under besides s's (a scoring since)."""
     ranks = tuple(range(len(battle_fields(p)))) if ranks is None else ranks
     used = np.array([s[WARLORD + w] == WL_USED for w in range(N_WARLORDS)])
     in_battle = bool(s[PHASE] == PH_BATTLE) and not earlier  # else the battle's end is sought
     best: tuple[int, int, int, int] | None = None  # (misses, -agreed, offset, the engine's value there)
-    for guess in _guesses(s, earlier, moved):
+    for guess in _guesses(s, earlier, scores):
         for t, acted, there in _stops(_start(s, p, guess, cards), step, used, in_battle):
             misses, agreed, offset = _differences(s, t, p, ranks)
             if offset < 0 and there:
