@@ -8,9 +8,10 @@ when it passes, in order,
 1. **shape and range**: every key known and present, every value of its JSON type and in its field's
    exact range (`ENGINE_RANGES` for the engine block), every name one the game declares;
 2. **consistency**: the fields agree with each other (I1, card conservation, warlords, events) and, inside
-   a round, with the phase and the step: which cards are placed and revealed, which battle is under way
-   and what it has done so far (cancelled cards, flags, winner), the queue of army transfers, the drawn
-   cards, the window;
+   a round, with the phase and the step: which cards are placed and revealed, the drawn cards, the window;
+   and the battles, by the engine's word (`engine.replay`): the battle under way, run again from its start
+   with what the record shows, stops at the recorded step with the recorded cancelled cards, flags, winner,
+   result, events and queue of army transfers; each earlier battle leaves its recorded result;
 3. **the engine's own word**: `engine.check_invariants` holds, the engine run from the recorded state
    stops at the recorded decision without changing anything (the decision is the one the engine would
    ask there, and nothing automatic is left undone), and that decision has at least two legal answers
@@ -39,7 +40,9 @@ import numpy as np
 
 from suntzu_env import engine
 from suntzu_env.actions import N_ACTIONS
+from suntzu_env.engine.board import values_at
 from suntzu_env.engine.checks import I_CARDS, I_PLAGUES, I_SIXES
+from suntzu_env.engine.replay import RESULT_FIELDS, Replay, replay_battle
 from suntzu_env.layout import (
     ACTIVE_WL,
     ADJ,
@@ -48,28 +51,12 @@ from suntzu_env.layout import (
     BATTLE_OUTCOME,
     BATTLE_OUTCOMES,
     BATTLE_PROV,
-    BATTLE_WINNER,
     BO_COMBAT,
-    BO_DEVASTATED,
     BO_LIGHT_INFANTRY,
     BO_NONE,
-    BO_PLAGUE,
-    BS_COSTS,
-    BS_COUNTER,
-    BS_DEVASTATE,
     BS_DONE,
-    BS_EVENTS,
-    BS_FEINT,
     BS_MARKS,
-    BS_RECYCLE_BLUE,
-    BS_RESOLVE,
     CANCELLED,
-    CAUSE_CHAMPION,
-    CAUSE_COST,
-    CAUSE_HERO,
-    CAUSE_MARK,
-    CAUSE_PANDEMIC,
-    CAUSE_SHORTFALL,
     CHARIOT,
     COUNTER_ON,
     DEC_KIND,
@@ -78,13 +65,10 @@ from suntzu_env.layout import (
     DECK,
     DECK_CAPACITY,
     DECK_LEN,
-    DEVASTATE_ON,
     DK_NONE,
     DK_REACTIVE,
     DRAWN,
     DST_MARK,
-    DST_PROVINCE,
-    DST_SET_ASIDE,
     ENDING,
     EVENT_DECK,
     EVENT_DECK_LEN,
@@ -123,19 +107,13 @@ from suntzu_env.layout import (
     RESERVE,
     REVEALED,
     ROUND,
-    RULE_ANY,
-    RULE_RESERVE_FIRST,
-    RULE_SHORTFALL,
     SCORE,
     SET_ASIDE,
     SIX_MARKS,
     SIXES,
     STEP,
-    T_CAUSE,
     T_COUNT,
     T_DST,
-    T_PROV,
-    T_RULE,
     T_SIDE,
     TASK_LEN,
     TASK_SIZE,
@@ -155,24 +133,15 @@ from suntzu_env.layout import (
 )
 from suntzu_env.rules import (
     ARMIES_PER_SIDE,
-    CARD_COST,
-    CARD_IS_RELATIVE,
     CARD_MINUS1,
-    CARD_NINE,
     CARD_ONE,
     CARD_PLAGUE,
-    CARD_SEVEN,
     CARD_SIX,
-    CARD_TEN,
     CARDS,
     CHARIOT_SIXES,
-    E_CHAMPION,
-    E_HERO,
-    E_LIGHT_INFANTRY,
     E_PANDEMIC,
     E_WAR_CHARIOT,
     EVENTS,
-    FEINT_CARD,
     HAND_DRAW,
     HEAD_START_POINTS,
     LIGHT_INFANTRY_MARGIN,
@@ -192,9 +161,7 @@ from suntzu_env.rules import (
     VARIANT_RULES,
     VARIANTS,
     W_COUNTER_PLAGUE,
-    W_DEVASTATING_PLAGUE,
     W_DOUBLE_SIX,
-    W_FEINT,
     W_HEAD_START,
     W_MARCH,
     W_RECYCLE_MINUS_ONE,
@@ -203,7 +170,7 @@ from suntzu_env.rules import (
     WINDOW_WARLORDS,
     adjacency_masks,
 )
-from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES, scoring_column
+from suntzu_env.tables import BATTLE_DIFF, MAX_COPIES, projected_score, scoring_column
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 RESULTS = ("blue", "red", "draw")
@@ -262,19 +229,6 @@ ENGINE_RANGES: dict[str, tuple[int, int]] = {
     "decision_warlord": (-1, 2 * NW - 1),
     "decision_cause": (-1, len(PAYMENT_CAUSES) - 1),
 }
-
-# The army transfers the engine queues (see engine.transfers.push_task), by cause: rule, destination, whether the
-# province is the battle's (else -1), the most armies one transfer moves, the battle step that queues it.
-TASK_KINDS: dict[int, tuple[int, int, bool, int, tuple[int, ...]]] = {
-    CAUSE_MARK: (RULE_RESERVE_FIRST, DST_MARK, True, 1, (BS_MARKS,)),
-    CAUSE_COST: (RULE_ANY, DST_SET_ASIDE, True, int(CARD_COST.max()), (BS_COSTS,)),
-    CAUSE_SHORTFALL: (RULE_SHORTFALL, DST_PROVINCE, True, MAX_MARGIN, (BS_RESOLVE, BS_EVENTS)),
-    CAUSE_PANDEMIC: (RULE_RESERVE_FIRST, DST_SET_ASIDE, False, 1, (BS_EVENTS,)),
-    CAUSE_CHAMPION: (RULE_ANY, DST_SET_ASIDE, True, 1, (BS_EVENTS,)),
-    CAUSE_HERO: (RULE_ANY, DST_SET_ASIDE, True, 2, (BS_EVENTS,)),
-}
-EVENT_OF_CAUSE = {CAUSE_PANDEMIC: E_PANDEMIC, CAUSE_CHAMPION: E_CHAMPION, CAUSE_HERO: E_HERO}
-EVENT_OF_CAUSE[CAUSE_SHORTFALL] = E_LIGHT_INFANTRY  # a shortfall queued in the event step
 
 
 class RecordError(ValueError):
@@ -699,9 +653,9 @@ def _check_last_round_results(c: _Checker) -> None:
         if s[ROUND] == 1:
             raise c.fail(f"battle_results[{p}]", "must be null in round 1 until the province is revealed")
         if s[LAST_REVEAL + p] >= 0:
-            problem = _result_problem(c, p, int(s[LAST_REVEAL + p]), int(s[LAST_REVEAL + NP + p]))
+            problem, _ = _past_battle(c, p, last_round=True)
             if problem:
-                raise c.fail(problem[0], f"{problem[1]} in the last round")
+                raise c.fail(*problem)
 
 
 def _check_counters(c: _Checker) -> None:
@@ -1047,26 +1001,12 @@ def _check_setup(c: _Checker) -> None:
 
 
 def _check_tasks_shape(c: _Checker) -> None:
-    """Each queued army transfer is one the engine queues; the slots after the queue are empty."""
+    """The slots after the queue of army transfers are empty (its entries are the battle's: `_check_battle`)."""
     s = c.s
     n = int(s[TASK_LEN])
-    for i in range(MAX_TASKS):
-        base = TASKS + i * TASK_SIZE
-        entry = [int(v) for v in s[base : base + TASK_SIZE]]
-        key = f"tasks[{i * TASK_SIZE}]"
-        if i >= n:
-            if any(entry):
-                raise c.fail(key, "slots after task_len must be 0")
-            continue
-        cause = entry[T_CAUSE]
-        if cause not in TASK_KINDS:
-            raise c.fail(f"tasks[{i * TASK_SIZE + T_CAUSE}]", f"{cause} is not a payment cause")
-        rule, dst, at_battle, most, _ = TASK_KINDS[cause]
-        prov = int(s[BATTLE_PROV]) if at_battle else -1
-        if entry[T_SIDE] not in (0, 1) or entry[T_RULE] != rule or entry[T_DST] != dst or entry[T_PROV] != prov:
-            raise c.fail(key, f"{entry} is not a {PAYMENT_CAUSES[cause]} transfer of the battle under way")
-        if not 1 <= entry[T_COUNT] <= most:
-            raise c.fail(f"tasks[{i * TASK_SIZE + T_COUNT}]", f"{entry[T_COUNT]} armies: expected 1..{most}")
+    for i in range(n * TASK_SIZE, MAX_TASKS * TASK_SIZE):
+        if s[TASKS + i]:
+            raise c.fail(f"tasks[{i}]", "slots after task_len must be 0")
 
 
 def _check_placed(c: _Checker, complete: bool) -> None:
@@ -1143,168 +1083,96 @@ def _check_draw(c: _Checker) -> None:
 
 
 def _check_battle(c: _Checker, revealed: list[int]) -> None:
-    """R5.7: the battle under way, as far as its step has gone (or, game over, where R6.3 ended it)."""
+    """R5.7: the battle under way, as far as its step has gone (or, game over, where R6.3 ended it): the
+    engine, run from its start, stops there with the record's battle fields and queue (`replay_battle`)."""
     s = c.s
     p = int(s[BATTLE_PROV])
-    step = int(s[STEP])
-    over = c.phase == PH_OVER
     if p < 0 or not s[REVEALED + p]:
         raise c.fail("battle_province", "a battle is under way in a revealed province")
     if s[ORDER_HOLDER] < 0 and revealed != list(range(p + 1)):
         raise c.fail("revealed", "without a privilege holder the provinces are revealed in board order (R4.3)")
-    if not 1 <= step <= BS_DONE or (over and step != BS_EVENTS + 2):
-        raise c.fail("step", "is not a step where a battle asks a decision (or, game over, ends the game)")
-    problem = _battle_problem(c, p, step)
+    step = int(s[STEP])
+    _check_replay(c, replay_battle(s, p, step), f"{PROVINCES[p]}'s battle at step {step}")
+    for side, seat in enumerate(SEATS):
+        if s[CHARIOT + side] and sum(c.warlord(side * NW + j) != WL_UNCHOSEN for j in range(NW)) != 1:
+            raise c.fail(f"chariot_pending[{side}]", f"{seat} has already chosen its war_chariot warlord")
+        owed = sum(
+            int(s[TASKS + i * TASK_SIZE + T_COUNT])
+            for i in range(int(s[TASK_LEN]))
+            if s[TASKS + i * TASK_SIZE + T_SIDE] == side and s[TASKS + i * TASK_SIZE + T_DST] == DST_MARK
+        )
+        if s[MARKED + side] + owed > s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].sum():
+            raise c.fail(f"{seat}.marked_armies", "the armies owed to six-marks find no mark without an army (R5.5)")
+
+
+# Record fields of the state fields a battle sets that the R11 keys carry.
+RESULT_KEYS = {"battle_outcome": "battle_results", "battle_margin": "battle_results"}
+RESULT_KEYS |= {"event_face_up": "events.face_up", "event_deck": "events.deck", "event_deck_len": "events.deck"}
+
+
+def _replay_problem(found: Replay, what: str) -> tuple[str, str] | None:
+    """The record field and problem where a replayed battle did not reach the record; None when it did."""
+    if found.problem is None:
+        return None
+    offset, value = found.problem
+    if offset == STEP:
+        return "step", f"{what}: the engine neither asks a decision there nor ends the battle or game (R5.7)"
+    f = next(f for f in FIELDS if f.offset <= offset < f.offset + f.size)
+    i = offset - f.offset
+    if f.name in RESULT_KEYS:
+        key = RESULT_KEYS[f.name] + (f"[{i}]" if f.name.startswith("battle_") else "")
+    else:
+        key = f"{f.name}[{i}]" if f.size > 1 else f.name
+    return key, f"not what the engine sets in {what} with this record's cards, warlords and events ({value} there)"
+
+
+def _check_replay(c: _Checker, found: Replay, what: str) -> None:
+    problem = _replay_problem(found, what)
     if problem:
         raise c.fail(*problem)
-    _check_queue(c, p, step)
-    chariot_step = BS_EVENTS + 2 if over else BS_EVENTS + 1
-    for side, seat in enumerate(SEATS):
-        if s[CHARIOT + side]:
-            if step != chariot_step or not c.warlords_on or not c.event_gone(E_WAR_CHARIOT):
-                raise c.fail(f"chariot_pending[{side}]", "set outside war_chariot's choice (R7.4, P8)")
-            if s[SIXES + side] < CHARIOT_SIXES:
-                raise c.fail(f"chariot_pending[{side}]", f"{seat} has not revealed three `6`s (R7.4)")
-            if sum(c.warlord(side * NW + j) != WL_UNCHOSEN for j in range(NW)) != 1:
-                raise c.fail(f"chariot_pending[{side}]", f"{seat} has already chosen its war_chariot warlord")
-    if s[ENDING] and (step != chariot_step or not s[EVENTS_ON] or s[EVENT_UP] >= 0 or not (s[TASK_LEN] or over)):
-        raise c.fail("ending", "set only from the last event's payments to the end of the game (R6.3, P6)")
-
-
-def _battle_problem(c: _Checker, p: int, step: int) -> tuple[str, str] | None:
-    """What is wrong with a battle in p having gone up to `step` (BS_DONE + 1: over), given the
-    battle fields (flags, winner) and the cards; None when nothing is."""
-    s = c.s
-    bk, rk = c.card(0, p), c.card(1, p)
-    one_plague = (bk == CARD_PLAGUE) != (rk == CARD_PLAGUE)
-    active = (bk == CARD_PLAGUE or rk == CARD_PLAGUE) and not s[COUNTER_ON]
-    flags = (
-        ("feint_on", W_FEINT, BS_FEINT, CARD_SEVEN <= bk <= CARD_TEN and not CARD_IS_RELATIVE[rk]),
-        ("counter_on", W_COUNTER_PLAGUE, BS_COUNTER, one_plague),
-        ("devastate_on", W_DEVASTATING_PLAGUE, BS_DEVASTATE, active),
-    )
-    for name, w, at_step, possible in flags:
-        if s[FIELD_BY_NAME[name].offset] and step <= at_step + 1:
-            return name, "set before its warlord was offered and used"
-        if s[FIELD_BY_NAME[name].offset] and (not possible or c.warlord(w) != WL_USED):
-            return name, f"set, but its warlord could not act in {PROVINCES[p]}'s battle (R8)"
-    for side in range(2):
-        want = int(step > BS_MARKS and active and c.card(side, p) != CARD_PLAGUE)
-        if s[CANCELLED + side * NP + p] != want:
-            return f"cancelled[{side * NP + p}]", f"should be {want} in {PROVINCES[p]}'s battle (R5.2, D5)"
-        if s[RECYCLED + side * NP + p] and step <= BS_RECYCLE_BLUE + 1 + side:
-            return f"recycled[{side * NP + p}]", "set before the card's recycle step"
-    winner = int(s[BATTLE_WINNER])
-    allowed = {-1}
-    if step > BS_RESOLVE and not active:
-        d = int(engine.battle_diff(s, bk, rk))
-        allowed = {0 if d > 0 else 1 if d < 0 else -1}
-        if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY) and s[SCORE]:
-            allowed.add(1 if s[SCORE] > 0 else 0)  # R7.5: the side behind wins by 1
-    if winner not in allowed:
-        return "battle_winner", f"{winner} is not the result of {PROVINCES[p]}'s battle at this step (R5.1, R7.5)"
-    result = (int(s[BATTLE_OUTCOME + p]), int(s[BATTLE_MARGIN + p]))
-    if step <= BS_RESOLVE:
-        want = {(BO_NONE, 0)}
-    elif active:
-        want = {(BO_DEVASTATED if s[DEVASTATE_ON] else BO_PLAGUE, 0)}
-    else:
-        toward_blue = {-1: 0, 0: 1, 1: -1}[winner]
-        d = int(engine.battle_diff(s, bk, rk))
-        want = {(BO_COMBAT, d)} if (d > 0) - (d < 0) == toward_blue else set()
-        if bk == rk == CARD_ONE and step > BS_EVENTS and c.event_gone(E_LIGHT_INFANTRY):
-            want.add((BO_LIGHT_INFANTRY, LIGHT_INFANTRY_MARGIN * toward_blue))
-    if result not in want:
-        return f"battle_results[{p}]", f"is not the result of {PROVINCES[p]}'s battle at this step (R5.1-R5.3, R7.5)"
-    return None
-
-
-def _result_problem(c: _Checker, p: int, bk: int, rk: int) -> tuple[str, str] | None:
-    """What is wrong with province p's recorded result for a battle of `bk` against `rk` fought earlier, as far
-    as the cards, the warlords used and the events gone tell (R5.1-R5.3, R7.5, R8); None when nothing is."""
-    s = c.s
-    outcome, margin = int(s[BATTLE_OUTCOME + p]), int(s[BATTLE_MARGIN + p])
-    plagues = (bk == CARD_PLAGUE) + (rk == CARD_PLAGUE)
-    if outcome in (BO_PLAGUE, BO_DEVASTATED):
-        ok = plagues > 0 and (outcome == BO_PLAGUE or c.warlord(W_DEVASTATING_PLAGUE) == WL_USED)
-    elif outcome == BO_COMBAT:
-        margins = {int(BATTLE_DIFF[bk, rk])}
-        if CARD_SEVEN <= bk <= CARD_TEN and not CARD_IS_RELATIVE[rk] and c.warlord(W_FEINT) == WL_USED:
-            margins.add(int(BATTLE_DIFF[FEINT_CARD, rk]))
-        countered = plagues == 1 and c.warlord(W_COUNTER_PLAGUE) == WL_USED
-        ok = (plagues == 0 or countered) and margin in margins
-    else:
-        ok = bk == rk == CARD_ONE and c.event_gone(E_LIGHT_INFANTRY)
-    if ok:
-        return None
-    cards = f"{CARDS[bk]!r} against {CARDS[rk]!r}"
-    return f"battle_results[{p}]", f"{BATTLE_OUTCOMES[outcome]} {margin:+d} cannot come of {cards} (R5.1-R5.3, R7.5)"
 
 
 def _check_last_battle(c: _Checker, revealed: list[int]) -> None:
     """Between battles and after them the battle fields still describe the last battle fought: one of the
-    revealed provinces (the last in board order when nobody holds the privilege)."""
+    revealed provinces (the last in board order when nobody holds the privilege). When none fits, the one
+    that fits best names the problem."""
+    s = c.s
     if not revealed:
         c.as_round_start(("battle_winner", "feint_on", "counter_on", "devastate_on"), "before the first battle")
         return
-    candidates = revealed if c.s[ORDER_HOLDER] >= 0 else [max(revealed)]
-    problems = [_battle_problem(c, p, BS_DONE + 1) for p in candidates]
-    first = problems[0]
-    if first is not None and all(problems):
-        raise c.fail(*first)
+    candidates = revealed if s[ORDER_HOLDER] >= 0 else [max(revealed)]
+    col = scoring_column(int(s[ROUND]))
+    before: tuple[int, ...] = ()
+    if c.phase in (PH_DRAW, PH_OVER) and col >= 0:  # R4.5: this round's scoring has moved the marker since
+        board = (s[ARMIES : ARMIES + NP], s[ARMIES + NP : ARMIES + 2 * NP], values_at(s, col))
+        before = tuple(v for v in range(1 - MAX_SCORE, MAX_SCORE) if projected_score(v, *board) == s[SCORE])
+    found = [(replay_battle(s, p, BS_DONE + 1, scores=before), p) for p in candidates]
+    if all(f.problem for f, _ in found):
+        best, p = min(found, key=lambda fp: fp[0].misses)
+        _check_replay(c, best, f"{PROVINCES[p]}'s battle, once over")
 
 
-def _check_queue(c: _Checker, p: int, step: int) -> None:
-    """The queued transfers are those the battle's last step queued, in the engine's order (R5.3-R5.6, R7)."""
+def _past_battle(c: _Checker, p: int, last_round: bool) -> tuple[tuple[str, str] | None, tuple[int, ...]]:
+    """Province p's battle fought earlier (this round, or the last one with the cards of `last_reveal`): the
+    engine, run from its start with some of the warlords used and events gone, leaves its recorded cancelled
+    cards (this round) and result; the problem, and the warlords the run used."""
     s = c.s
-    n = int(s[TASK_LEN])
-    seen: list[tuple[int, int]] = []
-    for i in range(n):
-        base = TASKS + i * TASK_SIZE
-        side, count, cause = int(s[base + T_SIDE]), int(s[base + T_COUNT]), int(s[base + T_CAUSE])
-        key = f"tasks[{i * TASK_SIZE}]"
-        if step - 1 not in TASK_KINDS[cause][4]:
-            raise c.fail(key, f"a {PAYMENT_CAUSES[cause]} transfer is not queued at this step of the battle")
-        if (cause, side) in seen or any(cc == cause and ss > side for cc, ss in seen):
-            raise c.fail(key, f"{PAYMENT_CAUSES[cause]} transfers are queued once per side, blue first")
-        seen.append((cause, side))
-        card = c.card(side, p)
-        full = TASK_KINDS[cause][3]
-        if cause == CAUSE_MARK:  # R5.5: the mark is made when queued, its army arrives later
-            marks = int(s[SIX_MARKS + side * NP : SIX_MARKS + (side + 1) * NP].sum())
-            ok = card == CARD_SIX and not s[CANCELLED + side * NP + p] and s[SIX_MARKS + side * NP + p] > 0
-            ok = ok and s[MARKED + side] < marks
-        elif cause == CAUSE_COST:
-            full = int(CARD_COST[card])
-            ok = full > 0 and not s[CANCELLED + side * NP + p]
-        elif cause == CAUSE_SHORTFALL:
-            ok = side == s[BATTLE_WINNER]
-            if step - 1 == BS_RESOLVE:
-                full = abs(int(engine.battle_diff(s, c.card(0, p), c.card(1, p))))
-            else:
-                ok = ok and c.card(0, p) == c.card(1, p) == CARD_ONE
-        elif cause in (CAUSE_CHAMPION, CAUSE_HERO):
-            ok = card == (CARD_NINE if cause == CAUSE_CHAMPION else CARD_TEN) and side != s[BATTLE_WINNER]
-        else:
-            ok = True
-        if cause in EVENT_OF_CAUSE and step - 1 == BS_EVENTS and not c.event_gone(EVENT_OF_CAUSE[cause]):
-            ok = False
-        if not ok:
-            raise c.fail(key, f"the battle gives {SEATS[side]} no {PAYMENT_CAUSES[cause]} transfer to make")
-        if count > full or (i > 0 and count != full):
-            raise c.fail(f"tasks[{i * TASK_SIZE + T_COUNT}]", f"{count} armies left to move, of {full}")
+    ranks = RESULT_FIELDS[:1] if last_round else RESULT_FIELDS
+    cards = (int(s[LAST_REVEAL + p]), int(s[LAST_REVEAL + NP + p])) if last_round else None
+    found = replay_battle(s, p, BS_DONE + 1, ranks, cards, earlier=True)
+    when = "the last round" if last_round else "this round"
+    return _replay_problem(found, f"{PROVINCES[p]}'s battle of {when}"), found.acted
 
 
 def _check_face_up_event(c: _Checker) -> None:
-    """R7, P5: the face-up event's condition does not hold, except in a battle before its event step."""
+    """R7, P5: outside a battle the face-up event's condition does not hold (in one, its replay checks that)."""
     s = c.s
     up = int(s[EVENT_UP])
     if up < 0:
         return
-    if c.phase == PH_BATTLE:
-        if s[STEP] <= BS_EVENTS or not engine.event_holds(s, up, int(s[BATTLE_PROV])):
-            return
-    elif up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine.event_holds(s, up, -1):
+    if c.phase == PH_BATTLE:  # the battle's replay has checked what its event step applied
+        return
+    if up not in (E_PANDEMIC, E_WAR_CHARIOT) or not engine.event_holds(s, up, -1):
         return
     raise c.fail("events.face_up", f"{EVENTS[up]}'s condition holds: it would have been applied (R7)")
 
@@ -1339,16 +1207,10 @@ def _check_revealed_cards(c: _Checker) -> None:
                     raise c.fail(f"recycled[{side * NP + p}]", "set where no recycle warlord could act (R8)")
         if p == current or not s[REVEALED + p]:
             continue
-        problem = _result_problem(c, p, *cards) if s[BATTLE_OUTCOME + p] else (f"battle_results[{p}]", "null")
+        problem, acted = _past_battle(c, p, last_round=False)
         if problem:
-            raise c.fail(problem[0], f"{problem[1]} for a battle fought this round")
-        has_plague = CARD_PLAGUE in cards
-        want = [int(has_plague and cards[side] != CARD_PLAGUE) for side in range(2)]
-        got = [int(s[CANCELLED + side * NP + p]) for side in range(2)]
-        if got != want:
-            if not (cards.count(CARD_PLAGUE) == 1 and got == [0, 0] and c.warlord(W_COUNTER_PLAGUE) == WL_USED):
-                raise c.fail(f"cancelled[{p}]", f"the cards revealed in {PROVINCES[p]} give {want} (R5.2, D5)")
-            countered += 1
+            raise c.fail(*problem)
+        countered += W_COUNTER_PLAGUE in acted
     if countered + int(current >= 0 and s[COUNTER_ON]) > 1:
         raise c.fail("cancelled", "counter_plague acts in one battle only (R8)")
     for side, seat in enumerate(SEATS):
@@ -1360,14 +1222,6 @@ def _check_revealed_cards(c: _Checker) -> None:
             raise c.fail(f"{seat}.plagues_revealed", "fewer than the Plague copies revealed this round")
     if s[PLAGUE_REVEALS] < plagues:
         raise c.fail("plague_reveals", f"fewer than the {plagues} Plagues revealed this round")
-    if c.phase != PH_BATTLE:
-        for name, w in (
-            ("feint_on", W_FEINT),
-            ("counter_on", W_COUNTER_PLAGUE),
-            ("devastate_on", W_DEVASTATING_PLAGUE),
-        ):
-            if s[FIELD_BY_NAME[name].offset] and c.warlord(w) != WL_USED:
-                raise c.fail(name, "set while its warlord was never used")
 
 
 # ---------------------------------------------------------------- reading: the engine's word

@@ -18,7 +18,9 @@ The package in layers, each module importing only those listed before it:
 - the state machine: `events` (R7), `scoring` (R4.5, R6), `round` (R4, the R8 windows, the draw),
   `battle` (R5), `decisions` (R10: the legal answers, applying one), `drive` (setup, running on to the
   next decision, a step), `batch` (batches and random playouts);
-- beside, for tests and record validation: `checks` (the invariants, their messages declared once).
+- beside, for tests and record validation: `checks` (the invariants, their messages declared once) and
+  `replay` (a battle run again from its start, in plain Python over `battle`: what a battle has set by a
+  given step, so that `suntzu_env.records` holds no step order of its own).
 
 Shared tables and pure functions (battle differences, scoring, the six rule) live in `suntzu_env.tables`.
 Everything runs compiled with numba (`cache=True`) and as plain Python under `NUMBA_DISABLE_JIT=1`.
