@@ -8,6 +8,9 @@ core) on the observations of random-play positions, and learner steps per second
 `SunTzuVecEnv` against each compiled opponent (`--envs` games at once on `--threads` threads; the learner
 plays random legal actions, chosen by the compiled `random`; observations and masks built), and against `random`
 through `SunTzuVectorEnv`, Gymnasium's vector API, whose infos are arrays instead of one dict per env.
+`--game NAME` measures another game through its plugin (`suntzu_env.games`): its compiled random playouts'
+decisions per second on one core (`GameRules.random_playouts`), and its batched env's learner steps per second
+(`GameRules.batched_env`) against `random` on 1 and 2 threads, in alternating rounds (`--rounds`).
 `--connect-four` measures PettingZoo's own `connect_four_v3` raw environment like the AEC environment, for reference.
 The training's speed against its limit is the experiments' own benchmark, `python -m experiments.bench` (the
 package measures the game and its environments only, and never imports the experiments).
@@ -27,8 +30,9 @@ from typing import Any, Literal
 
 import numba
 import numpy as np
+from numba import njit, prange
 
-from suntzu_env import Game, baselines, engine, raw_env
+from suntzu_env import Game, baselines, engine, games, raw_env
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
@@ -200,11 +204,107 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
     return rates
 
 
+@njit(cache=True, parallel=True)
+def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal id per row of `masks` (any game's batched env), each row drawing from its own
+    xorshift32 generator in `state`: the learner of `bench_batched`. A few uniform ids are tried first, the first
+    legal one kept (uniform over the legal ones); failing those, the legal ones are counted and one drawn."""
+    m = masks.shape[1]
+    for i in prange(masks.shape[0]):
+        x = state[i]
+        pick = -1
+        for _ in range(64):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            if masks[i, x % m]:
+                pick = x % m
+                break
+        if pick < 0:
+            n = 0
+            for c in range(m):
+                n += masks[i, c]
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            k = x % max(n, 1)
+            for c in range(m):
+                if masks[i, c]:
+                    if k == 0:
+                        pick = c
+                        break
+                    k -= 1
+        state[i] = x
+        if pick >= 0:
+            out[i] = pick
+
+
+def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tuple[float, float, float]:
+    """Learner steps per second of `rules.batched_env` against `random` on `threads` numba threads, the learner
+    drawing uniformly among its legal actions (`random_legal`) and asking for its masks each step, as a masked
+    learner does: (wall clock, per CPU second of this process, the env's `step` alone by the wall clock)."""
+    env = rules.batched_env(n_envs, "random", seed=0)
+    numba.set_num_threads(threads)
+    try:
+        env.reset()
+        masks = env.action_masks()
+        state = (np.arange(1, n_envs + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF
+        actions = np.zeros(n_envs, dtype=np.int64)
+        for _ in range(3):  # warm-up: the compiled step loads (or compiles) on its first calls
+            random_legal(masks, state, actions)
+            env.step(actions)
+            masks = env.action_masks()
+        steps, stepping = 0, 0.0
+        start, cpu = time.perf_counter(), time.process_time()
+        while steps == 0 or time.perf_counter() - start < seconds:
+            random_legal(masks, state, actions)
+            before = time.perf_counter()
+            env.step(actions)
+            stepping += time.perf_counter() - before
+            masks = env.action_masks()
+            steps += n_envs
+        wall, cpu = time.perf_counter() - start, time.process_time() - cpu
+        return steps / wall, steps / cpu, steps / stepping
+    finally:
+        env.close()
+        numba.set_num_threads(numba.config.NUMBA_NUM_THREADS)
+
+
+def report_game(rules: Any, args: argparse.Namespace) -> None:
+    """`--game NAME`: the game's compiled random playouts on one core, then its batched env against `random` on 1
+    and 2 threads, alternating, `args.rounds` rounds (medians, and each round's figures)."""
+    start = time.perf_counter()
+    rules.random_playouts(2)
+    print(f"{rules.name}: numba compile / cache load: {time.perf_counter() - start:.2f} s")
+    start, cpu = time.perf_counter(), time.process_time()
+    decisions = rules.random_playouts(args.games)
+    if decisions is None:
+        print(f"{rules.name}: no compiled random playouts")
+    else:
+        seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
+        print(
+            f"{rules.name}: compiled random playouts, one core: {args.games:,} games, {decisions:,} decisions, "
+            f"{decisions / seconds:,.0f} decisions/s ({decisions / cpu:,.0f} per CPU second)"
+        )
+    counts = [k for k in (1, 2) if k <= numba.config.NUMBA_NUM_THREADS]
+    found: dict[int, list[tuple[float, float, float]]] = {k: [] for k in counts}
+    for _ in range(args.rounds):
+        for k in counts:
+            found[k].append(bench_batched(rules, args.seconds, args.envs, k))
+    for k in counts:
+        wall, per_cpu, stepping = (statistics.median(r[j] for r in found[k]) for j in range(3))
+        print(
+            f"{rules.name}: batched env, {args.envs} games vs random, threads {k}: {wall:,.0f} learner steps/s "
+            f"({per_cpu:,.0f} per CPU second; the env's step alone {stepping:,.0f}/s; median of {args.rounds} "
+            f"rounds: {', '.join(f'{r[0]:,.0f}' for r in found[k])})"
+        )
+
+
 def check_args(args: argparse.Namespace) -> str | None:
     """What is wrong with the command line's numbers (None: nothing); `--threads` becomes 'auto' or a count."""
     from suntzu_env.threads import check_threads
 
-    for name in ("games", "envs", "positions"):
+    for name in ("games", "envs", "positions", "rounds"):
         if getattr(args, name) < 1:
             return f"--{name} must be at least 1, got {getattr(args, name)}"
     if not 0 < args.seconds < math.inf:
@@ -244,6 +344,9 @@ def report_openspiel(seconds: float, rounds: int = 3) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--game", default=games.DEFAULT, help=f"the game to measure, by name (known: {', '.join(games.names())})"
+    )
     parser.add_argument("--games", type=int, default=20_000, help="games per compiled measurement")
     parser.add_argument("--seconds", type=float, default=5.0, help="seconds per Python-API measurement")
     parser.add_argument("--envs", type=int, default=1024, help="games at once in the batched environment")
@@ -259,6 +362,7 @@ def main(argv: list[str] | None = None) -> None:
         "thread and on the default",
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
+    parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of a --game's batched env")
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     parser.add_argument(
         "--openspiel",
@@ -271,6 +375,14 @@ def main(argv: list[str] | None = None) -> None:
     if problem:  # one line, before any benchmark runs
         print(f"{parser.prog}: error: {problem}", file=sys.stderr)
         raise SystemExit(2)
+    if args.game != games.DEFAULT:
+        try:
+            rules = games.game(args.game)
+        except games.UnknownGameError as error:
+            print(f"{parser.prog}: error: --game: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        report_game(rules, args)
+        return
     if args.contention:
         report_contention(args)
         return

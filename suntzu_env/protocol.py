@@ -243,6 +243,11 @@ class GameRules(Protocol[O]):
         """What to say before a first run compiles the game's code (None: nothing to wait for)."""
         ...
 
+    def random_playouts(self, games: int, seed: int = 0, options: O | None = None) -> int | None:
+        """The decisions of `games` uniformly random games (seeds `seed` onwards) played in compiled code on one
+        core, for the benchmark (`python -m suntzu_env.bench --game NAME`); None: the game has none."""
+        ...
+
     # ------------------------------------------------------------ agents
     agent_names: tuple[str, ...]
     """the agents named without arguments (`random`, ...)"""
@@ -434,6 +439,9 @@ class GamePlugin:
         raise NotImplementedError(f"{self.name} plays no games in batches (batchable is False)")
 
     def compile_notice(self) -> str | None:
+        return None
+
+    def random_playouts(self, games: int, seed: int = 0, options: Any = None) -> int | None:
         return None
 
     # ------------------------------------------------------------ agents

@@ -123,6 +123,18 @@ def to_view(t: int, rot: int) -> int:
     return v + N_TRIANGLES if v < 0 else v
 
 
+def _view_cells() -> np.ndarray:
+    view = getattr(to_view, "py_func", to_view)  # plain Python: nothing compiles on import
+    out = np.zeros((N_COLOURS, N_EDGES), dtype=np.int64)
+    for rot in range(N_COLOURS):
+        for e in range(N_EDGES):
+            out[rot, e] = N_DIRECTIONS * view(int(EDGE_FROM[e]), rot) + EDGE_DIRECTION[e]
+    return out
+
+
+VIEW_CELL = _view_cells()  # (6, 264): a directed edge's (triangle x direction) cell as the viewer of each base sees it
+
+
 @njit(cache=True)
 def count_slot(n: int) -> int:
     return n - 1 if n <= WHOLE else WHOLE
@@ -151,6 +163,9 @@ def direction(t: int, u: int) -> int:
 @njit(cache=True)
 def learn_id(s: np.ndarray, a: int, rot: int) -> int:
     """The learning id of engine action `a`, for the viewer whose base is sector `rot`."""
+    if A_MOVE <= a < A_TRANSFER:  # the most frequent answers first
+        e, k = divmod(a - A_MOVE, MAX_N)
+        return L_MOVE + VIEW_CELL[rot, e] * COUNT_SLOTS + count_slot(k + 1)
     if a < A_PAWN:
         return L_DEPLOY + to_view(a - A_DEPLOY, rot)
     if a < A_ARMY:
@@ -160,12 +175,7 @@ def learn_id(s: np.ndarray, a: int, rot: int) -> int:
     if a <= A_STOP:
         return L_ROLL + a - A_ROLL
     if a < A_MOVE:
-        e = a - A_DISLODGE
-        return L_DISLODGE + N_DIRECTIONS * to_view(EDGE_FROM[e], rot) + EDGE_DIRECTION[e]
-    if a < A_TRANSFER:
-        e, k = divmod(a - A_MOVE, MAX_N)
-        cell = N_DIRECTIONS * to_view(EDGE_FROM[e], rot) + EDGE_DIRECTION[e]
-        return L_MOVE + cell * COUNT_SLOTS + count_slot(k + 1)
+        return L_DISLODGE + VIEW_CELL[rot, a - A_DISLODGE]
     if a < A_RETREAT:
         w, k = divmod(a - A_TRANSFER, MAX_N)
         return L_TRANSFER + whirlpool_rank(s, w, rot) * COUNT_SLOTS + count_slot(k + 1)

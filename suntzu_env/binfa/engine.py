@@ -10,7 +10,8 @@ with none passes as the rules say (a lapsed throw, BD15; a pass, B35; a lost ret
 - `step(s, action, legal)`: applies a legal action, runs on, refills `legal`.
 - `step_thrown(s, action, dice, legal)`: `step` with given throws in place of the generator's (B0.5), for
   search over chance; `preset_throws(s, dice)` sets the throws to come (a record's `dice` list).
-- `random_playouts(...)`: whole random games in compiled code, for speed measurements and invariants.
+- `random_game(...)` / `random_playouts(...)`: whole random games in compiled code, for speed measurements
+  and invariants (`suntzu_env.binfa.invariants`).
 - `check_invariants(s)`: 0, or the code of the first broken invariant (`INVARIANTS`).
 
 Everything runs compiled with numba (`cache=True`) and as plain Python under `NUMBA_DISABLE_JIT=1`.
@@ -1157,10 +1158,8 @@ INVARIANTS: dict[int, str] = {
 def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
     """0 when the state keeps its invariants, else the code of the first broken one (see `INVARIANTS`)."""
     count = np.zeros(N_COLOURS, dtype=np.int64)
-    seen = np.zeros(N_UNITS, dtype=np.int64)
     for u in range(N_UNITS):
-        at = s[UNIT_AT + u]
-        if at >= 0:
+        if s[UNIT_AT + u] >= 0:
             count[u // UNITS_PER_ARMY] += 1
     for c in range(N_COLOURS):
         if s[ARMY_PLAYER + c] < 0:
@@ -1168,25 +1167,36 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
                 return I_UNITS
         elif count[c] + s[REMOVED + c] != UNITS_PER_ARMY or s[REMOVED + c] < 0:
             return I_UNITS
-    for t in range(N_TRIANGLES + 1):
+    # each unit stands at a distinct level below its place's height; a stack's top colour is its top
+    # unit's, its run the units above the highest one of another colour (what `refresh` keeps)
+    places = N_TRIANGLES + 1
+    held = np.zeros(places, dtype=np.int64)
+    top = np.full(places, -1, dtype=np.int64)
+    other = np.full(places, -1, dtype=np.int64)
+    seen = np.zeros(places * N_UNITS, dtype=np.int8)
+    for u in range(N_UNITS):
+        t = s[UNIT_AT + u]
+        if t < 0:
+            continue
+        if t >= places:
+            return I_STACKS
         h = s[HEIGHT + t]
-        seen[:] = 0
-        top = -1
-        for u in range(N_UNITS):
-            if s[UNIT_AT + u] == t:
-                lv = s[UNIT_LEVEL + u]
-                if lv < 0 or lv >= h or seen[lv] == 1:
-                    return I_STACKS
-                seen[lv] = 1
-                if lv == h - 1:
-                    top = u // UNITS_PER_ARMY
-        for lv in range(h):
-            if seen[lv] == 0:
-                return I_STACKS
-        top_before = s[TOP + t]
-        run_before = s[RUN + t]
-        refresh(s, t)
-        if s[TOP + t] != top_before or s[RUN + t] != run_before or top != top_before:
+        lv = s[UNIT_LEVEL + u]
+        if lv < 0 or lv >= h or seen[t * N_UNITS + lv] == 1:
+            return I_STACKS
+        seen[t * N_UNITS + lv] = 1
+        held[t] += 1
+        if lv == h - 1:
+            top[t] = u // UNITS_PER_ARMY
+    for u in range(N_UNITS):
+        t = s[UNIT_AT + u]
+        if t >= 0 and u // UNITS_PER_ARMY != top[t] and s[UNIT_LEVEL + u] > other[t]:
+            other[t] = s[UNIT_LEVEL + u]
+    for t in range(places):
+        h = s[HEIGHT + t]
+        if held[t] != h:  # distinct levels below h, as many as h: every level is filled
+            return I_STACKS
+        if s[TOP + t] != top[t] or s[RUN + t] != (h - 1 - other[t] if h > 0 else 0):
             return I_STACKS
         if t < N_TRIANGLES and h > 0 and s[TERRAIN + t] == MARKER:
             return I_TERRAIN
@@ -1224,6 +1234,59 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
 
 
 @njit(cache=True)
+def chooser_seed(seed: int) -> int:
+    """The random players' generator for game `seed` (xorshift32, never 0), apart from the game's own."""
+    x = (seed * 0x9E3779B1 + 0x5DEECE66D) & MASK32
+    if x == 0:
+        x = 1
+    return x
+
+
+@njit(cache=True)
+def random_game(
+    s: np.ndarray,
+    seed: int,
+    level: int,
+    players: int,
+    armies: int,
+    random_deploy: int,
+    max_turns: int,
+    check: bool,
+    patient: bool,
+    legal: np.ndarray,
+    spare: np.ndarray,
+    actions: np.ndarray,
+) -> tuple[int, int, int, int, int]:
+    """One uniformly random game, its setup and its players' answers both drawn from `seed` (so that
+    `Game.new(seed, ...)` and the same answers replay it). Returns the winner (6 undecided), decisions,
+    turns, and with `check` the first broken invariant (0 none) and the decision after which it broke
+    (0: the setup; -1 none); the game stops there. The first `len(actions)` answers are written to `actions`.
+    `patient` players never stop while they have another answer (their turns end at doubles)."""
+    empty = np.zeros(0, dtype=np.int64)
+    n = init_state(s, seed, level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
+    x = chooser_seed(seed)
+    code = check_invariants(s, spare) if check else 0
+    at = 0 if code else -1
+    steps = 0
+    while n > 0 and code == 0:
+        x ^= (x << 13) & MASK32
+        x ^= x >> 17
+        x ^= (x << 5) & MASK32
+        a = legal[x % n]
+        if patient and a == A_STOP:
+            a = legal[(x % n + 1) % n]
+        if steps < actions.shape[0]:
+            actions[steps] = a
+        n = step(s, a, legal)
+        steps += 1
+        if check:
+            code = check_invariants(s, spare)
+            if code:
+                at = steps
+    return s[WINNER], steps, s[TURNS], code, at
+
+
+@njit(cache=True)
 def random_playouts(
     n_games: int,
     seed: int,
@@ -1235,32 +1298,21 @@ def random_playouts(
     check: bool,
     patient: bool,
 ) -> np.ndarray:
-    """Plays `n_games` uniformly random games (seeds seed..seed+n-1). Rows: winner, decisions, turns, and
-    with `check` the first broken invariant (0 none) after any decision. `patient` players never stop
-    while they have another answer (their turns end at doubles): more fighting, for invariant checks."""
-    out = np.zeros((n_games, 4), dtype=np.int64)
+    """Plays `n_games` uniformly random games (`random_game` of seeds seed..seed+n-1). Rows: winner,
+    decisions, turns, and with `check` the first broken invariant (0 none) and the decision after which it
+    broke (-1 none). `patient` players never stop while they have another answer: more fighting."""
+    out = np.zeros((n_games, 5), dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
     spare = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.int64)
-    x = (seed * 0x9E3779B1 + 0x5DEECE66D) & MASK32
-    if x == 0:
-        x = 1
+    none = np.zeros(0, dtype=np.int64)
     for g in range(n_games):
-        n = init_state(s, seed + g, level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
-        steps = 0
-        while n > 0:
-            x ^= (x << 13) & MASK32
-            x ^= x >> 17
-            x ^= (x << 5) & MASK32
-            a = legal[x % n]
-            if patient and a == A_STOP:
-                a = legal[(x % n + 1) % n]
-            n = step(s, a, legal)
-            steps += 1
-            if check and out[g, 3] == 0:
-                out[g, 3] = check_invariants(s, spare)
-        out[g, 0] = s[WINNER]
+        w, steps, turns, code, at = random_game(
+            s, seed + g, level, players, armies, random_deploy, max_turns, check, patient, legal, spare, none
+        )
+        out[g, 0] = w
         out[g, 1] = steps
-        out[g, 2] = s[TURNS]
+        out[g, 2] = turns
+        out[g, 3] = code
+        out[g, 4] = at
     return out

@@ -141,7 +141,8 @@ def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
             out[O_RUN + v] = s[RUN + t] / UNITS_PER_ARMY
             out[O_STRENGTH + c] += h / UNITS_PER_ARMY
             out[O_FRESH + v] = s[FRESH + t]
-        out[O_TRANSFER_TO + v] = s[TRANSFER_TO + t]
+        if s[TRANSFER_TO + t] != 0:  # the vector is zero elsewhere
+            out[O_TRANSFER_TO + v] = s[TRANSFER_TO + t]
     if s[HEIGHT + TRANSIT] > 0:
         out[O_STRENGTH + (s[TOP + TRANSIT] - rot) % N_COLOURS] += s[HEIGHT + TRANSIT] / UNITS_PER_ARMY
     for colour in range(N_COLOURS):

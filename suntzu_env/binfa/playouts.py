@@ -3,6 +3,8 @@
     python -m suntzu_env.binfa.playouts --games 2000                 # level 1, 2 players: decisions/s
     python -m suntzu_env.binfa.playouts --sweep --games 1000 --check # every level and player count
 
+The invariants over a million games, every configuration spread by seed: `python -m suntzu_env.binfa.invariants`.
+
 Speed is measured here, never asserted in tests.
 """
 
@@ -31,7 +33,8 @@ def play(
     check: bool = False,
     patient: bool = False,
 ) -> np.ndarray:
-    """Rows per game: winner (6 undecided), decisions, turns, first broken invariant (0 none)."""
+    """Rows per game: winner (6 undecided), decisions, turns, first broken invariant (0 none), the decision
+    after which it broke (-1 none)."""
     return random_playouts(games, seed, level, players, armies, int(random_deploy), max_turns, check, patient)
 
 
@@ -68,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
                 + (f", invariants broken in {len(bad)} games" if args.check else "")
             )
             for g in bad[:3]:
-                print(f"  game seed {args.seed + g}: {INVARIANTS[int(out[g, 3])]}")
+                print(f"  game seed {args.seed + g}, decision {out[g, 4]}: {INVARIANTS[int(out[g, 3])]}")
     return 1 if broken else 0
 
 

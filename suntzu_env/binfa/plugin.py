@@ -354,6 +354,15 @@ class BinFaRules(GamePlugin):
                     on_game(start + k, result)
         return results
 
+    def random_playouts(self, games: int, seed: int = 0, options: Options | None = None) -> int | None:
+        """`suntzu_env.binfa.playouts.play` under `options` (the defaults: level 1, 2 players, 300 turns)."""
+        from suntzu_env.binfa.playouts import play
+
+        r = self.options(options)
+        out = play(games, seed, r.level, r.players, r.armies_per_player, random_deploy=r.deployment == "random",
+                   max_turns=r.max_turns)  # fmt: skip
+        return int(out[:, 1].sum())
+
     def _slot(self, agent: Any) -> tuple[int, tuple[PolicyNet, bool] | None]:
         """A player of `play_batched` as a slot: a compiled agent's id, or `NET` and its network."""
         if not self.batchable(agent):
