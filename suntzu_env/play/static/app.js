@@ -3,8 +3,6 @@
 
 const SEATS = ["blue", "red"];
 const TITLES = { blue: "Sun Tzu", red: "the King of Chu" };
-const SVG_NS = "http://www.w3.org/2000/svg";
-const params = new URLSearchParams(location.search);
 const SPEED = params.has("speed") ? Math.max(0, Number(params.get("speed")) || 0) : 700; // ms per shown step
 
 const state = { mode: null, view: null, gameId: null, replay: null, busy: false, seenLog: -1 };
@@ -13,37 +11,8 @@ const RULES = { cards: {}, warlords: {}, events: {}, outcomes: {}, url: "/rules"
 
 // ------------------------------------------------------------------ small helpers
 
-const $ = (sel) => document.querySelector(sel);
-function esc(text) {
-  return String(text).replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]);
-}
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const cap = (s) => s.charAt(0).toUpperCase() + s.slice(1);
 const nice = (name) => name.replace(/_/g, " ");
-
-function showMessage(text, kind = "error") {
-  const box = $("#message");
-  box.textContent = text;
-  box.className = kind;
-  box.hidden = !text;
-}
-
-async function api(method, url, body, raw = false) {
-  const init = { method, headers: {} };
-  if (body !== undefined) {
-    init.body = raw ? body : JSON.stringify(body);
-    init.headers["Content-Type"] = "application/json";
-  }
-  const response = await fetch(url, init);
-  let data;
-  try {
-    data = await response.json();
-  } catch (error) {
-    throw new Error(`the server answered ${response.status} without JSON`);
-  }
-  if (!response.ok) throw new Error(data.error || `the server answered ${response.status}`);
-  return data;
-}
 
 function agentLabel(view) {
   return view.game.agent_label || view.game.agent;
@@ -68,10 +37,6 @@ async function loadRules() {
   }
 }
 
-function showScreen(id) {
-  for (const screen of document.querySelectorAll(".screen")) screen.hidden = screen.id !== id;
-}
-
 function setReady(ready) {
   state.busy = !ready;
   document.body.dataset.ready = ready ? "1" : "0";
@@ -79,18 +44,6 @@ function setReady(ready) {
 }
 
 // ------------------------------------------------------------------ cards and tokens (SVG)
-
-function svg(tag, attrs = {}, children = []) {
-  const el = document.createElementNS(SVG_NS, tag);
-  for (const [k, v] of Object.entries(attrs)) if (v !== undefined && v !== null) el.setAttribute(k, v);
-  for (const child of [].concat(children)) if (child) el.appendChild(child);
-  return el;
-}
-function text(x, y, content, attrs = {}) {
-  const el = svg("text", { x, y, ...attrs });
-  el.textContent = content;
-  return el;
-}
 
 function cardGlyph(card) {
   return card === "P" || card === "P*" ? "☠" : card;
