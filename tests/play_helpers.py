@@ -1,4 +1,4 @@
-"""Shared pieces of the play app's tests: serving the app, and what a seat's view may hold (R9)."""
+"""Shared pieces of the play app's tests: serving the app, a real browser, and what a seat's view may hold (R9)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,11 @@ import contextlib
 import importlib
 import json
 import os
+import shutil
 import threading
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -43,6 +45,56 @@ def serve(app: Any, start_within: float = 60) -> Iterator[str]:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+CHROMIUM = os.environ.get("SUNTZU_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def chromium_path() -> str:
+    """Debian's Chromium, which the browser tests drive: a skip without it, a failure in CI (which installs it)."""
+    if Path(CHROMIUM).is_file():
+        return CHROMIUM
+    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SUNTZU_CHROMIUM)"
+    if os.environ.get("CI"):
+        pytest.fail(message)  # CI installs it: a missing browser is a failure there, not a skip
+    pytest.skip(message)
+
+
+@contextlib.contextmanager
+def launch_browser() -> Iterator[Any]:
+    """Headless Chromium driven by Playwright (imported here: the browser tests skip without it)."""
+    playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
+    path = chromium_path()
+    with playwright.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+        yield browser
+        browser.close()
+
+
+def screenshot_folder(tmp_path: Path) -> Path:
+    """`$SUNTZU_SCREENSHOTS` (e.g. docs/img), else `tmp_path`."""
+    folder = Path(os.environ.get("SUNTZU_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def open_page(browser: Any) -> tuple[Any, list[tuple[str, Any]]]:
+    """A page of 1400x1000 that keeps every JSON response of the app's API."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    responses: list[tuple[str, Any]] = []
+
+    def keep(response: Any) -> None:
+        if "/api/" in response.url:
+            with contextlib.suppress(Exception):  # a response torn down with its page
+                responses.append((response.url, response.json()))
+
+    page.on("response", keep)
+    return page, responses
+
+
+def wait_ready(page: Any) -> None:
+    """Until the page has drawn the server's last answer (`body[data-ready='1']`)."""
+    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
 
 
 # Keys a view may have for the opponent's side: counts and public cards only (R9).

@@ -10,11 +10,8 @@ tests/play/test_binfa_play_browser.py`), else to a temporary folder.
 # ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -23,23 +20,12 @@ import pytest
 from play_helpers import require_play_extra
 
 require_play_extra()
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-from play_helpers import serve
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")  # the module skips without it
+from play_helpers import launch_browser, open_page, screenshot_folder, serve, wait_ready
 
 from suntzu_env.binfa import Game
 from suntzu_env.play.app import create_app
 from suntzu_env.play.binfa import BinFaGame, BinFaReplay
-
-CHROMIUM = os.environ.get("SUNTZU_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def _chromium() -> str:
-    if Path(CHROMIUM).is_file():
-        return CHROMIUM
-    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SUNTZU_CHROMIUM)"
-    if os.environ.get("CI"):
-        pytest.fail(message)  # CI installs it: a missing browser is a failure there, not a skip
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -51,35 +37,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    path = _chromium()
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+    with launch_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()
 def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("SUNTZU_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _page(browser: Any) -> tuple[Any, list[tuple[str, Any]]]:
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    responses: list[tuple[str, Any]] = []
-
-    def keep(response: Any) -> None:
-        if "/api/" in response.url:
-            with contextlib.suppress(Exception):
-                responses.append((response.url, response.json()))
-
-    page.on("response", keep)
-    return page, responses
-
-
-def _ready(page: Any) -> None:
-    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+    return screenshot_folder(tmp_path)
 
 
 def _shown(page: Any) -> dict[str, Any]:
@@ -132,7 +96,7 @@ def _answer(page: Any, legal: list[dict[str, Any]], chosen: dict[str, Any]) -> s
 def _play(page: Any, live: BinFaGame, rng: random.Random, clicks: int) -> tuple[set[str], set[str]]:
     kinds, ways = set(), set()
     for _ in range(clicks):
-        _ready(page)
+        wait_ready(page)
         _check_board(page, live)
         view = live.view()
         if view["winner"] is not None:
@@ -143,7 +107,7 @@ def _play(page: Any, live: BinFaGame, rng: random.Random, clicks: int) -> tuple[
         assert buttons == [a["action"] for a in view["legal"]]
         chosen = rng.choice([a for a in view["legal"] if a["action"] != "stop"] or view["legal"])
         ways.add(_answer(page, view["legal"], chosen))
-        _ready(page)
+        wait_ready(page)
         assert live.log[-1]["action"] == chosen["action"] or chosen["action"] in [e["action"] for e in live.log]
     return kinds, ways
 
@@ -152,16 +116,16 @@ def test_a_game_played_by_clicks(server: tuple[Any, str], browser: Any, shots: P
     """Level 3 against `greedy`: units placed by clicking triangles, the pawn by clicking a circle, the dice
     thrown by a button, stacks moved by clicking a stack and then where it goes."""
     app, url = server
-    page, responses = _page(browser)
+    page, responses = open_page(browser)
     page.goto(f"{url}/binfa")
-    _ready(page)
+    wait_ready(page)
     page.select_option("#agent", "greedy")
     page.select_option("#players", "2")
     page.select_option("#level", "3")
     page.fill("#seed", "6")
     page.click("#start")
     page.wait_for_url("**/binfa/play/*")
-    _ready(page)
+    wait_ready(page)
     live = app.state.binfa_games.get(page.url.split("/binfa/play/")[1])
     assert live.seats == (0,) and live.game.options.level == 3
     kinds, ways = _play(page, live, random.Random(6), 70)
@@ -178,9 +142,9 @@ def test_a_short_game_to_its_end_and_its_replay(server: tuple[Any, str], browser
     """BD5: a game of 3 turns for 3 players, the person in two seats, played to its end by clicks; its record
     opens in the viewer."""
     app, url = server
-    page, _ = _page(browser)
+    page, _ = open_page(browser)
     page.goto(f"{url}/binfa")
-    _ready(page)
+    wait_ready(page)
     body = {"agent": "heuristic", "seats": [0, 2], "players": 3, "level": 4, "seed": 2, "max_turns": 3}
     game_id = page.evaluate(
         """async (body) => {
@@ -191,11 +155,11 @@ def test_a_short_game_to_its_end_and_its_replay(server: tuple[Any, str], browser
         body,
     )
     page.goto(f"{url}/binfa/play/{game_id}")
-    _ready(page)
+    wait_ready(page)
     live = app.state.binfa_games.get(game_id)
     _play(page, live, random.Random(2), 400)
     assert live.game.is_terminal
-    _ready(page)
+    wait_ready(page)
     outcome = page.inner_text("#game-over")
     w = live.game.winner
     assert outcome == (
@@ -203,11 +167,11 @@ def test_a_short_game_to_its_end_and_its_replay(server: tuple[Any, str], browser
     )
     page.click("#replay-this")
     page.wait_for_url("**/binfa/replay/*")
-    _ready(page)
+    wait_ready(page)
     steps = len(live.game.record()["actions"]) + 1
     assert page.inner_text("#replay-step") == f"step 1 of {steps}"
     page.click("#replay-last")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
     assert page.inner_text("#game-over") == ("Undecided: nobody won." if w == "undecided" else f"Player {w} wins.")
     assert _shown(page)["stacks"] == live.view()["stacks"]
@@ -222,40 +186,40 @@ def test_a_record_file_steps_through(server: tuple[Any, str], browser: Any, shot
     record = game.record()
     (tmp_path / "binfa.json").write_text(json.dumps(record))
     replay = BinFaReplay(record)
-    page, _ = _page(browser)
+    page, _ = open_page(browser)
     page.goto(f"{server[1]}/binfa")
-    _ready(page)
+    wait_ready(page)
     page.set_input_files("#record-file", str(tmp_path / "binfa.json"))
     page.wait_for_url("**/binfa/replay/*")
-    _ready(page)
+    wait_ready(page)
     steps = len(record["actions"]) + 1
     assert page.inner_text("#replay-step") == f"step 1 of {steps}"
     for _ in range(5):
         page.click("#replay-next")
-        _ready(page)
+        wait_ready(page)
     page.keyboard.press("ArrowRight")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step 7 of {steps}"
     assert _shown(page)["stacks"] == replay.view(6)["stacks"]
     assert page.inner_text("#next-action") == record["actions"][6]
     slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     page.eval_on_selector("#replay-slider", slide, steps - 40)
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step {steps - 39} of {steps}"
     assert _shown(page)["stacks"] == replay.view(steps - 40)["stacks"]
     assert page.query_selector_all("svg circle.whirlpool") and page.query_selector_all("svg polygon.terrain")
     page.screenshot(path=str(shots / "binfa-replay.png"))
     page.click("#replay-last")
-    _ready(page)
+    wait_ready(page)
     assert page.query_selector("#game-over")
     page.close()
 
 
 def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], browser: Any, tmp_path: Path) -> None:
     app, url = server
-    page, _ = _page(browser)
+    page, _ = open_page(browser)
     page.goto(f"{url}/binfa")
-    _ready(page)
+    wait_ready(page)
     bad = tmp_path / "broken.json"
     bad.write_text('{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": ["fly"]}')
     page.set_input_files("#record-file", str(bad))
@@ -263,7 +227,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], 
     assert page.inner_text("#message").startswith("broken.json: record.actions[0]: illegal action 'fly'")
     page.click("#start")
     page.wait_for_url("**/binfa/play/*")
-    _ready(page)
+    wait_ready(page)
     game_id = page.url.split("/binfa/play/")[1]
     before = app.state.binfa_games.get(game_id).game.to_dict()
     status, body = page.evaluate(
@@ -279,9 +243,9 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], 
     )
     assert app.state.binfa_games.get(game_id).game.to_dict() == before
     page.click("svg polygon.tri:not(.can)")  # a triangle no answer names: nothing is sent
-    _ready(page)
+    wait_ready(page)
     assert app.state.binfa_games.get(game_id).game.to_dict() == before
     page.reload()
-    _ready(page)
+    wait_ready(page)
     assert page.query_selector_all("#decision button[data-action]")
     page.close()

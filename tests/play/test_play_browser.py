@@ -9,11 +9,8 @@ checked for hidden information (R9). Screenshots go to `$SUNTZU_SCREENSHOTS` (th
 # ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import random
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,23 +19,12 @@ import pytest
 from play_helpers import require_play_extra
 
 require_play_extra()
-playwright = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-from play_helpers import check_seat_view, serve
+pytest.importorskip("playwright.sync_api", reason="playwright is not installed")  # the module skips without it
+from play_helpers import check_seat_view, launch_browser, open_page, screenshot_folder, serve, wait_ready
 
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
 from suntzu_env.play.chronicle import Chronicle
-
-CHROMIUM = os.environ.get("SUNTZU_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
-
-
-def _chromium() -> str:
-    if Path(CHROMIUM).is_file():
-        return CHROMIUM
-    message = f"no Chromium at {CHROMIUM} (apt-get install chromium, or set SUNTZU_CHROMIUM)"
-    if os.environ.get("CI"):
-        pytest.fail(message)  # CI installs it: a missing browser is a failure there, not a skip
-    pytest.skip(message)
 
 
 @pytest.fixture(scope="module")
@@ -52,57 +38,34 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str,
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    path = _chromium()
-    with playwright.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=path, args=["--no-sandbox", "--disable-gpu"])
+    with launch_browser() as b:
         yield b
-        b.close()
 
 
 @pytest.fixture()
 def shots(tmp_path: Path) -> Path:
-    folder = Path(os.environ.get("SUNTZU_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-def _page(browser: Any) -> tuple[Any, list[tuple[str, Any]]]:
-    """A page of 1400x1000 that keeps every JSON response of the app's API."""
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    responses: list[tuple[str, Any]] = []
-
-    def keep(response: Any) -> None:
-        if "/api/" in response.url:
-            with contextlib.suppress(Exception):  # a response torn down with its page
-                responses.append((response.url, response.json()))
-
-    page.on("response", keep)
-    return page, responses
-
-
-def _ready(page: Any) -> None:
-    page.wait_for_selector("body[data-ready='1']", timeout=30_000)
+    return screenshot_folder(tmp_path)
 
 
 def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], browser: Any, shots: Path) -> None:
     """A person plays blue against `random` with events on, by clicking cards, provinces and buttons."""
     app, url, _ = server
-    page, responses = _page(browser)
+    page, responses = open_page(browser)
     page.goto(f"{url}/?speed=0")
-    _ready(page)
+    wait_ready(page)
     page.select_option("#agent", "random")
     page.check("input[name=seat][value=blue]")
     page.check("#events")
     page.fill("#seed", "12")
     page.click("#start")
     page.wait_for_url("**/play/*")
-    _ready(page)
+    wait_ready(page)
     game_id = page.url.split("/play/")[1].split("?")[0]
     live = app.state.games.get(game_id)
     rng = random.Random(3)
     clicks, kinds, shot = 0, set(), False
     while True:
-        _ready(page)
+        wait_ready(page)
         if page.query_selector("#game-over"):
             break
         view = live.view()
@@ -129,7 +92,7 @@ def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], brow
             page.click(f"#decision [data-action='{action}']")
         clicks += 1
         assert clicks < 400, "the game did not end"
-    _ready(page)
+    wait_ready(page)
     assert live.game.is_terminal
     outcome = page.inner_text("#game-over")
     assert outcome in ("You win!", "A draw.", f"{live.game.winner.capitalize()} wins. You lose.")
@@ -145,7 +108,7 @@ def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], brow
     # the record is offered once the game is over, and replays to the same end
     page.click("#replay-this")
     page.wait_for_url("**/replay/*")
-    _ready(page)
+    wait_ready(page)
     assert live.game.winner in page.inner_text("#replay-title")
     page.close()
 
@@ -160,44 +123,44 @@ def test_replay_viewer_steps_through_a_record(server: tuple[Any, str, Path], bro
         game.apply(rng.choice(game.legal_actions()))
     record_file = tmp_path / "game.json"
     record_file.write_text(json.dumps(game.record()))
-    page, responses = _page(browser)
+    page, responses = open_page(browser)
     page.goto(f"{url}/?speed=0")
-    _ready(page)
+    wait_ready(page)
     page.set_input_files("#record-file", str(record_file))
     page.wait_for_url("**/replay/*")
-    _ready(page)
+    wait_ready(page)
     steps = len(game.record()["actions"]) + 1
     assert page.inner_text("#replay-step") == f"step 1 of {steps}"
     for _ in range(12):
         page.click("#replay-next")
-        _ready(page)
+        wait_ready(page)
     assert page.inner_text("#replay-step") == f"step 13 of {steps}"
     page.click("#replay-prev")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step 12 of {steps}"
     page.keyboard.press("ArrowRight")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step 13 of {steps}"
     assert page.query_selector_all("#opp .hand-card")  # everything shown: red's hand too
     page.select_option("#replay-view", "blue")
-    _ready(page)
+    wait_ready(page)
     assert not page.query_selector_all("#opp .hand-card") and page.query_selector_all("#opp .hand-back")
     assert page.inner_text("#replay-step") != f"step 1 of {steps}"  # the view changed, the moment stayed
     for _ in range(10):
         page.click("#replay-next")
-        _ready(page)
+        wait_ready(page)
     (frame,) = [body["replay"]["frame"] for u, body in responses if "view=blue" in u][-1:]
     page.select_option("#replay-view", "full")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step {frame + 1} of {steps}"  # the frame blue's view showed
     slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     shown = _mid_reveals(game.record())
     page.eval_on_selector("#replay-slider", slide, shown)  # a late round, in the middle of its reveals
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step {shown + 1} of {steps}"
     page.screenshot(path=str(shots / "replay.png"))
     page.click("#replay-last")
-    _ready(page)
+    wait_ready(page)
     assert page.inner_text("#replay-step") == f"step {steps} of {steps}"
     assert page.query_selector("#game-over")
     for u, body in responses:
@@ -222,9 +185,9 @@ def test_evaluation_games_open_in_the_viewer(server: tuple[Any, str, Path], brow
 
     _, url, root = server
     main(["--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress", "--out", str(root / "ev")])
-    page, _ = _page(browser)
+    page, _ = open_page(browser)
     page.goto(f"{url}/results?path=ev")
-    _ready(page)
+    wait_ready(page)
     links = page.query_selector_all("#results-table a")
     assert len(links) == 2
     assert len(page.query_selector_all("#results-summary table.summary tbody tr")) == 1  # one pairing
@@ -238,7 +201,7 @@ def test_evaluation_games_open_in_the_viewer(server: tuple[Any, str, Path], brow
     assert len(links) == 2
     links[1].click()
     page.wait_for_url("**/replay/*")
-    _ready(page)
+    wait_ready(page)
     assert "deck seed 0" in page.inner_text("#replay-title")
     page.close()
 
@@ -247,9 +210,9 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, P
                                                        tmp_path: Path) -> None:  # fmt: skip
     """An illegal move posted by hand and a malformed record file: a clear message, nothing changed."""
     app, url, _ = server
-    page, _ = _page(browser)
+    page, _ = open_page(browser)
     page.goto(f"{url}/?speed=0")
-    _ready(page)
+    wait_ready(page)
     bad = tmp_path / "broken.json"
     bad.write_text('{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["warlord:march", 7')
     page.set_input_files("#record-file", str(bad))
@@ -261,7 +224,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, P
     page.locator("#message", has_text="actions[0]").wait_for()  # no string evaluated: the page's CSP forbids eval
     page.click("#start")
     page.wait_for_url("**/play/*")
-    _ready(page)
+    wait_ready(page)
     game_id = page.url.split("/play/")[1].split("?")[0]
     before = app.state.games.get(game_id).game.to_dict()
     status, body = page.evaluate(
@@ -275,6 +238,6 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, P
     assert status == 400 and "illegal action 'province:WU' for decision" in body["error"] and "legal:" in body["error"]
     assert app.state.games.get(game_id).game.to_dict() == before
     page.reload()
-    _ready(page)
+    wait_ready(page)
     assert page.query_selector_all("#decision [data-action]")
     page.close()
