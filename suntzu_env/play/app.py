@@ -148,11 +148,33 @@ def _binfa() -> Any:
     return binfa
 
 
+def _missing(what: str, key: str) -> BadInput:
+    return BadInput(f"no {what} {key[:40]!r} on this server (it may have been restarted)", 404)
+
+
 def _held(store: Store[T], key: str, what: str) -> T:
     item = store.get(key)
     if item is None:
-        raise BadInput(f"no {what} {key[:40]!r} on this server (it may have been restarted)", 404)
+        raise _missing(what, key)
     return item
+
+
+async def _answer(store: Store[Any], game_id: str, request: Request, what: str) -> dict[str, Any]:
+    """A person's answer (`{"action": ...}`) to a game of `store`, held meanwhile: never dropped while its agents
+    answer."""
+    with store.use(game_id) as game:
+        if game is None:
+            raise _missing(what, game_id)
+        body = _object(await _json_body(request), ("action",))
+        return await run_in_threadpool(game.act, body["action"])
+
+
+def _record(store: Store[Any], game_id: str, what: str) -> Any:
+    """A game's record, refused (409) while it may not be given (before the end)."""
+    try:
+        return _held(store, game_id, what).record()
+    except PermissionError as error:
+        raise BadInput(str(error), 409) from None
 
 
 def create_app(
@@ -283,18 +305,11 @@ def create_app(
 
     @app.post("/api/games/{game_id}/actions")
     async def act(game_id: str, request: Request) -> dict[str, Any]:
-        with games.use(game_id) as game:  # held: never dropped while the agent answers
-            if game is None:
-                raise BadInput(f"no game {game_id[:40]!r} on this server (it may have been restarted)", 404)
-            body = _object(await _json_body(request), ("action",))
-            return await run_in_threadpool(game.act, body["action"])
+        return await _answer(games, game_id, request, "game")
 
     @app.get("/api/games/{game_id}/record")
     def record(game_id: str) -> Any:
-        try:
-            return game_of(game_id).record()
-        except PermissionError as error:
-            raise BadInput(str(error), 409) from None
+        return _record(games, game_id, "game")
 
     @app.post("/api/replays")
     async def new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
@@ -365,18 +380,11 @@ def create_app(
 
     @app.post("/api/binfa/games/{game_id}/actions")
     async def binfa_act(game_id: str, request: Request) -> dict[str, Any]:
-        with binfa_games.use(game_id) as game:  # held: never dropped while the agents answer
-            if game is None:
-                raise BadInput(f"no Bin'Fa game {game_id[:40]!r} on this server (it may have been restarted)", 404)
-            body = _object(await _json_body(request), ("action",))
-            return await run_in_threadpool(game.act, body["action"])
+        return await _answer(binfa_games, game_id, request, "Bin'Fa game")
 
     @app.get("/api/binfa/games/{game_id}/record")
     def binfa_record(game_id: str) -> Any:
-        try:
-            return _held(binfa_games, game_id, "Bin'Fa game").record()
-        except PermissionError as error:
-            raise BadInput(str(error), 409) from None
+        return _record(binfa_games, game_id, "Bin'Fa game")
 
     @app.post("/api/binfa/replays")
     async def binfa_new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
