@@ -207,36 +207,38 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
 @njit(cache=True, parallel=True)
 def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
     """A uniformly random legal id per row of `masks` (any game's batched env), each row drawing from its own
-    xorshift32 generator in `state`: the learner of `bench_batched`. A few uniform ids are tried first, the first
-    legal one kept (uniform over the legal ones); failing those, the legal ones are counted and one drawn."""
+    xorshift32 generator in `state`: the learner of `bench_batched`. The row's legal ids are counted, one of them
+    drawn, and found by skipping whole blocks of the row by their counts (a wide mask holds few legal ids)."""
     m = masks.shape[1]
+    block = 64
     for i in prange(masks.shape[0]):
+        n = 0
+        for c in range(m):
+            n += masks[i, c]
+        if n == 0:
+            continue
         x = state[i]
-        pick = -1
-        for _ in range(64):
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            if masks[i, x % m]:
-                pick = x % m
-                break
-        if pick < 0:
-            n = 0
-            for c in range(m):
-                n += masks[i, c]
-            x ^= (x << 13) & 0xFFFFFFFF
-            x ^= x >> 17
-            x ^= (x << 5) & 0xFFFFFFFF
-            k = x % max(n, 1)
-            for c in range(m):
-                if masks[i, c]:
-                    if k == 0:
-                        pick = c
-                        break
-                    k -= 1
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
         state[i] = x
-        if pick >= 0:
-            out[i] = pick
+        k = x % n
+        start = 0
+        while start < m:
+            stop = min(start + block, m)
+            inside = 0
+            for c in range(start, stop):
+                inside += masks[i, c]
+            if k < inside:
+                break
+            k -= inside
+            start = stop
+        for c in range(start, m):
+            if masks[i, c]:
+                if k == 0:
+                    out[i] = c
+                    break
+                k -= 1
 
 
 def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tuple[float, float, float]:

@@ -4,6 +4,7 @@ asserted)."""
 from __future__ import annotations
 
 import numba
+import numpy as np
 import pytest
 
 from suntzu_env import bench
@@ -21,3 +22,19 @@ def test_bench_names_the_known_games(capsys: pytest.CaptureFixture[str]):
     with pytest.raises(SystemExit) as stop:
         bench.main(["--game", "chess"])
     assert stop.value.code == 2 and "unknown game 'chess'; known games: suntzu" in capsys.readouterr().err
+
+
+def test_the_bench_learner_draws_uniformly_among_the_legal_ids():
+    # a wide mask with a few legal ids, some in the same block of the row and one in its last, partial block
+    legal = [3, 5, 70, 200, 4268]
+    masks = np.zeros((20_000, 4269), dtype=np.bool_)
+    masks[:, legal] = True
+    masks[-1] = False  # a row with nothing legal keeps its action
+    state = (np.arange(1, len(masks) + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF
+    out = np.full(len(masks), -1, dtype=np.int64)
+    bench.random_legal(masks, state, out)
+    assert out[-1] == -1
+    drawn, counts = np.unique(out[:-1], return_counts=True)
+    assert drawn.tolist() == legal
+    expected = (len(masks) - 1) / len(legal)  # 4,000 each: 4 binomial standard deviations is about 230
+    assert np.all(np.abs(counts - expected) < 4 * np.sqrt(expected * (1 - 1 / len(legal))))
