@@ -8,6 +8,7 @@ python -m suntzu_env.play --text --agent greedy          # play in the terminal
 python -m suntzu_env.play --agent ppo:runs/a --models runs  # offer a model, and every model under runs/
 python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent heuristic  # Bin'Fa
 python -m suntzu_env.play --replay binfa-game.json       # a Bin'Fa record opens in Bin'Fa's viewer
+python -m suntzu_env.play --game binfa --text --agent greedy --save binfa-game.json  # Bin'Fa in the terminal
 
 The page may choose among the scripted agents, `ismcts` within a budget, and the models named here (--agent,
 --model) or found under --models: nothing else is loaded. Every flag is checked before the server starts.
@@ -142,8 +143,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.game == "binfa":
-        for flag, given in (("--text", args.text), ("--results", args.results), ("--model", args.model),
-                            ("--models", args.models)):  # fmt: skip
+        for flag, given in (("--results", args.results), ("--model", args.model), ("--models", args.models)):
             if given:
                 parser.error(f"{flag} is not offered for Bin'Fa yet: play it in the browser, or --replay a record")
         from suntzu_env.play.binfa import check_agent, check_options
@@ -156,8 +156,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.text:
         _check_save(parser, args.save)
         try:
-            from suntzu_env.play.text import play_in_terminal
+            from suntzu_env.play.text import play_binfa_in_terminal, play_in_terminal
 
+            if args.game == "binfa":
+                return play_binfa_in_terminal(args.agent, args.seats, args.players, args.level, args.seed, args.save)
             return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
         except KeyboardInterrupt:  # Ctrl+C: one line, no traceback
             print("\ninterrupted: the game is abandoned", file=sys.stderr)

@@ -1,9 +1,13 @@
 """The terminal mode (`python -m suntzu_env.play --text`): the same game and decisions, as text.
 
-The board printed is a `seat_view` of the person's seat, so the terminal shows exactly what the page would
-(R9). Answer a decision with its number or its action string; `board` prints the board again, `rules` the rule
-of every card, warlord, event and battle outcome in a line each (`suntzu_env.play.explain`), `help` the
+Sun Tzu: the board printed is a `seat_view` of the person's seat, so the terminal shows exactly what the page
+would (R9). Answer a decision with its number or its action string; `board` prints the board again, `rules` the
+rule of every card, warlord, event and battle outcome in a line each (`suntzu_env.play.explain`), `help` the
 commands, `quit` stops.
+
+Bin'Fa (`--game binfa --text`): the same game the page plays (`suntzu_env.play.binfa.BinFaGame`), its board as
+`Game.render()` prints it, the other players' answers as they come, and the person's legal answers numbered; the
+same commands, but `rules`. The seed, which throws every die to come, is printed once the game is over.
 """
 
 from __future__ import annotations
@@ -160,6 +164,101 @@ def play_in_terminal(
     if save is not None:
         try:
             _save(game.record(), save)
+        except OSError as error:
+            write(f"error: the record could not be saved to {save}: {error.strerror or error}")
+            return 1
+        write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
+    return 0
+
+
+BINFA_HELP = "answer with a number or an action string (e.g. roll, move:red-2-1>red-2-2:3); 'board' shows the board"
+BINFA_COMMANDS = """Commands:
+  <number>        the answer of that number in the list below the question
+  <action>        an answer by its action string, e.g. roll, stop, move:red-2-1>red-2-2:3, deploy:red-4-6
+  board (or b, or an empty line)   show the board again
+  help (or h, ?)  this text
+  quit (or q)     abandon the game
+The board: one line per sector, `row-position:stack` with the stack's units bottom to top, one letter per colour
+(R red, O orange, Y yellow, G green, B blue, V violet); # a terrain marker, @ a whirlpool. The rules, with the ids
+cited (B1-B50): docs/binfa-rules.md"""
+
+
+def play_binfa_in_terminal(
+    agent: str,
+    seats: list[int],
+    players: int = 2,
+    level: int = 1,
+    seed: int | None = None,
+    save: Path | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+) -> int:
+    """Play one Bin'Fa game in `seats` against `agent` in the others, on standard input and output; returns the
+    exit status."""
+    from suntzu_env.play.binfa import BinFaGame  # Bin'Fa's engine loads only for its games
+
+    try:
+        live = BinFaGame(agent, seats, players, level, seed)
+    except ValueError as error:
+        write(f"error: {error}")
+        return 2
+    yours = ", ".join(map(str, live.seats))
+    write(f"Bin'Fa, level {level}, {players} players: you play {'players' if len(live.seats) > 1 else 'player'} "
+          f"{yours} against {agent}. {BINFA_HELP}.")  # fmt: skip
+    game, shown, show_board = live.game, 0, True
+    while True:
+        for entry in live.log[shown:]:
+            throw = entry["throw"]
+            after = f" (throw {throw[0]}-{throw[1]})" if throw and throw[0] else ""
+            write(f"  player {entry['player']}: {entry['action']}{after}")
+        shown = len(live.log)
+        if show_board:
+            write(game.render())
+        if game.is_terminal:
+            break
+        legal = game.legal_action_strings()
+        write(f"\nplayer {game.current_player}, {game.decision['kind']}:")  # type: ignore[index]
+        width = max(len(a) for a in legal) + 6
+        per_line = max(1, 110 // width)
+        for i in range(0, len(legal), per_line):
+            row = "".join(f"{j + 1:>3}. {legal[j]:<{width - 5}}" for j in range(i, min(i + per_line, len(legal))))
+            write("  " + row.rstrip())
+        try:
+            answer = read("> ").strip()
+        except EOFError:
+            write("input closed: the game is abandoned")
+            return 1
+        show_board = False
+        if answer in ("quit", "exit", "q"):
+            write("game abandoned")
+            return 1
+        if answer in ("board", "b", ""):
+            show_board = True
+            continue
+        if answer in ("help", "?", "h"):
+            write(BINFA_COMMANDS)
+            continue
+        action = answer
+        if answer.isdigit():
+            if not 1 <= int(answer) <= len(legal):
+                write(f"no choice {answer}: answer 1 to {len(legal)}")
+                continue
+            action = legal[int(answer) - 1]
+        try:
+            live.act(action)
+        except ValueError as error:
+            write(f"not allowed: {' '.join(str(error).split())}")
+            continue
+        show_board = True
+    winner = game.winner
+    if winner == "undecided":
+        write(f"Undecided after {game.turns} turns.")
+    else:
+        write("You win." if winner in live.seats else f"Player {winner} wins.")
+    write(f"The game's seed was {live.seed}.")
+    if save is not None:
+        try:
+            _save(live.record(), save)
         except OSError as error:
             write(f"error: the record could not be saved to {save}: {error.strerror or error}")
             return 1

@@ -254,7 +254,7 @@ def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
     [
         (["--game", "binfa", "--seats", "0,5"], ["a player is a whole number 0..1"]),
         (["--game", "binfa", "--agent", "ismcts:10"], ["agent must be one of random, greedy, heuristic"]),
-        (["--game", "binfa", "--text"], ["--text is not offered for Bin'Fa"]),
+        (["--game", "binfa", "--results", "results"], ["--results is not offered for Bin'Fa"]),
         (["--game", "binfa", "--seats", "a"], ["expected player numbers such as 0 or 0,2"]),
         (["--game", "binfa", "--players", "7"], ["players must be an integer 2..6"]),
         (["--game", "binfa", "--level", "0"], ["level must be one of 1, 2, 3, 4"]),
