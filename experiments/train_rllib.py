@@ -146,9 +146,9 @@ def _scripted_module_class() -> type:
     return Scripted
 
 
-def pairing_of(episode_id: str, opponents: Sequence[str], game: GameLike = DEFAULT) -> tuple[str, str]:
-    """The learner's seat and its opponent in an episode, drawn from the episode's id."""
-    seats = game_of(game).seats
+def pairing_of(episode_id: str, opponents: Sequence[str], seats: Sequence[str]) -> tuple[str, str]:
+    """The learner's seat among the game's `seats` (`GameRules.seats_of` the run's options: 2 to 6 for Bin'Fa) and
+    its opponent in every other seat, in an episode, drawn from the episode's id."""
     k = zlib.crc32(str(episode_id).encode())
     return seats[k % len(seats)], opponents[(k // len(seats)) % len(opponents)]
 
@@ -173,8 +173,10 @@ def algorithm_config(cfg: RLlibConfig) -> Any:
                                    model_config={"agent": name, "seed": cfg.seed, "game": cfg.game})
                 for name in scripted}  # fmt: skip
 
+    seats = game_of(cfg.game).seats_of(options_of(cfg, cfg.game))
+
     def policy_of(agent_id: str, episode: Any, **kwargs: Any) -> str:
-        seat, opponent = pairing_of(episode.id_, opponents, cfg.game)
+        seat, opponent = pairing_of(episode.id_, opponents, seats)
         return LEARNER if agent_id == seat or opponent == SELF else opponent
 
     return (

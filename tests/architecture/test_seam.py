@@ -215,3 +215,18 @@ def test_every_command_line_takes_the_game_and_its_flags(tmp_path: Path) -> None
     default = train_rllib.RLlibConfig()
     assert default.game == games.DEFAULT and set(default.opponents) == {*games.game(games.DEFAULT).scripted_agents,
                                                                       train_rllib.SELF}  # fmt: skip
+
+
+def test_rllib_runs_seat_the_learner_in_every_seat_of_the_game() -> None:
+    """A Bin'Fa run of 4 players puts its learner in each of the four seats, as the episode ids fall, and every
+    other seat to the episode's opponent (`train_rllib.pairing_of` over `GameRules.seats_of` the run's options)."""
+    from experiments import train_rllib
+    from experiments.cli import parse
+    from experiments.game import options_of
+
+    cfg = parse(train_rllib.rllib_config_class("binfa"), ["--game", "binfa", "--players", "4"], "x")
+    seats = games.game("binfa").seats_of(options_of(cfg, "binfa"))
+    assert seats == ("player_0", "player_1", "player_2", "player_3")
+    drawn = [train_rllib.pairing_of(f"episode-{k}", cfg.opponents, seats) for k in range(200)]
+    assert {seat for seat, _ in drawn} == set(seats)
+    assert {opponent for _, opponent in drawn} == set(cfg.opponents)

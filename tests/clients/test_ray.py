@@ -89,6 +89,30 @@ def test_an_rllib_run_trains_checkpoints_and_plays(
     assert all(row["decisions"] > 0 for row in local[0])
 
 
+def test_an_rllib_run_of_three_players_maps_every_seat() -> None:
+    """A Bin'Fa run of 3 players: in each episode one seat is the learner's and the two others its opponent's,
+    and over the episodes the learner sits in each of the three seats."""
+    require("ray.rllib")
+    from types import SimpleNamespace
+
+    from experiments import train_rllib
+    from experiments.cli import parse
+
+    cfg = parse(train_rllib.rllib_config_class("binfa"),
+                ["--game", "binfa", "--players", "3", "--opponents", "random", "greedy"], "x")  # fmt: skip
+    mapping = train_rllib.algorithm_config(cfg).policy_mapping_fn
+    seats = ("player_0", "player_1", "player_2")
+    learner_seats = set()
+    for k in range(60):
+        episode = SimpleNamespace(id_=f"episode-{k}")
+        mapped = {seat: mapping(seat, episode) for seat in seats}
+        learners = [seat for seat, policy in mapped.items() if policy == train_rllib.LEARNER]
+        opponents = {policy for policy in mapped.values() if policy != train_rllib.LEARNER}
+        assert len(learners) == 1 and len(opponents) == 1 and opponents <= {"random", "greedy"}, mapped
+        learner_seats.add(learners[0])
+    assert learner_seats == set(seats)
+
+
 def suntzu_parallel(env_config: dict[str, Any]) -> Any:
     """RLlib's `ParallelPettingZooEnv` over `parallel_env(idle="noop")` with RLlib's observation keys."""
     from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
