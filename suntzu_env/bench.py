@@ -33,7 +33,7 @@ import numpy as np
 from numba import njit, prange
 
 from suntzu_env import Game, baselines, engine, games, raw_env
-from suntzu_env.engine.rng import rng_seed
+from suntzu_env.engine.rng import rng_seed, xorshift32
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
 from suntzu_env.threads import competing_process
@@ -217,10 +217,7 @@ def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
             n += masks[i, c]
         if n == 0:
             continue
-        x = state[i]
-        x ^= (x << 13) & 0xFFFFFFFF
-        x ^= x >> 17
-        x ^= (x << 5) & 0xFFFFFFFF
+        x = xorshift32(state[i])
         state[i] = x
         k = x % n
         start = 0

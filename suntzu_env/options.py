@@ -10,7 +10,7 @@ numpy integer seed, a plain `bool` for `np.True_`).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,6 +89,30 @@ def check_number(
         bounds = f"[{'-inf' if low is None else low}, {'inf' if high is None else high}]"
         raise ValueError(f"{name} must lie in {bounds}, got {value!r}")
     return number
+
+
+def mix_cdf(
+    mix: Mapping[Any, Any], slot_of: Callable[[Any], int], slots: Callable[[], int], label: Callable[[Any], str] = str
+) -> np.ndarray:
+    """An opponent mix (opponent -> weight >= 0, not all 0) as the cumulative probabilities over a batched env's
+    opponent slots, from which its compiled step draws each game's opponent: `slot_of` gives an opponent's slot
+    (adding it if new, or raising for what the env cannot play), `slots()` their count; slots after the last
+    weighted one are never drawn. Every weight is checked before any slot is looked up or added."""
+    if not mix:
+        raise ValueError("opponents: an empty mix; give at least one opponent with a weight > 0")
+    weights = [check_number(w, f"opponents[{label(o)!r:.60}] (a weight)", low=0.0) for o, w in mix.items()]
+    if sum(weights) <= 0:
+        raise ValueError("opponents: the weights of the mix add up to 0; give one a weight > 0")
+    by_slot: dict[int, float] = {}
+    for opponent, weight in zip(mix, weights, strict=True):
+        k = slot_of(opponent)
+        by_slot[k] = by_slot.get(k, 0.0) + weight
+    cdf = np.zeros(slots(), dtype=np.float64)
+    for k, weight in by_slot.items():
+        cdf[k] = weight / sum(weights)
+    cdf = np.cumsum(cdf)
+    cdf[max(k for k, weight in by_slot.items() if weight > 0) :] = 1.0
+    return cdf
 
 
 def check_keys(options: Any, name: str, allowed: Iterable[str]) -> dict[str, Any]:

@@ -123,7 +123,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
-from suntzu_env.engine.rng import rng_seed
+from suntzu_env.engine.rng import rng_seed, xorshift32
 
 MASK32 = 0xFFFFFFFF
 LEGAL_CAPACITY = 512  # more than any decision offers (a turn army's moves are at most 3 x (12 + 12))
@@ -142,10 +142,7 @@ def seed_state(s: np.ndarray, seed: int) -> None:
 @njit(cache=True)
 def below(s: np.ndarray, n: int) -> int:
     """A uniform-ish integer in [0, n) from the state's xorshift generator."""
-    x = int(s[RNG]) & MASK32
-    x ^= (x << 13) & MASK32
-    x ^= x >> 17
-    x ^= (x << 5) & MASK32
+    x = xorshift32(int(s[RNG]) & MASK32)
     s[RNG] = x - (1 << 32) if x >= (1 << 31) else x
     return x % n
 
@@ -1269,9 +1266,7 @@ def random_game(
     at = 0 if code else -1
     steps = 0
     while n > 0 and code == 0:
-        x ^= (x << 13) & MASK32
-        x ^= x >> 17
-        x ^= (x << 5) & MASK32
+        x = xorshift32(x)
         a = legal[x % n]
         if patient and a == A_STOP:
             a = legal[(x % n + 1) % n]

@@ -26,7 +26,6 @@ The speed is measured by `python -m suntzu_env.binfa.vec_env --envs 256 --steps 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from collections.abc import Callable, Mapping
@@ -50,7 +49,7 @@ from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, compiled_net, seat_action
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.layout import Field, append_field
-from suntzu_env.options import check_seed
+from suntzu_env.options import check_seed, mix_cdf
 from suntzu_env.policy_net import PolicyNet, pack_nets
 
 SEAT_ALTERNATE = -1
@@ -334,22 +333,9 @@ class OpponentSlots:
 
     def mix(self, opponents: Any) -> np.ndarray:
         """One opponent, or a mapping opponent -> weight (>= 0, not all 0), as the cumulative probabilities over the
-        slots that the compiled step draws each game's opponent from."""
+        slots that the compiled step draws each game's opponent from (`suntzu_env.options.mix_cdf`)."""
         given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
-        for name, weight in given.items():
-            if isinstance(weight, bool) or not isinstance(weight, (int, float, np.integer, np.floating)) or \
-                    not 0 <= weight < math.inf:  # fmt: skip
-                raise ValueError(f"opponents: each weight must be a finite number >= 0, got "
-                                 f"{name!r:.40}={weight!r:.40}")  # fmt: skip
-        if sum(float(w) for w in given.values()) <= 0:
-            raise ValueError(f"opponents: expected {OPPONENTS_HELP}, with weights not all 0, got {opponents!r:.60}")
-        slots = [self.index(name) for name in given]
-        weights = np.zeros(len(self), dtype=np.float64)
-        for k, weight in zip(slots, given.values(), strict=True):
-            weights[k] += float(weight)
-        cumulative = np.cumsum(weights / weights.sum())
-        cumulative[np.flatnonzero(weights)[-1] :] = 1.0
-        return cumulative
+        return mix_cdf(given, self.index, lambda: len(self))
 
     def state(self) -> dict[str, np.ndarray]:
         """The policy networks' slots as arrays (`slot<k>_net`: activation and "argmax" or "sample";

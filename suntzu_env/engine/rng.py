@@ -23,13 +23,20 @@ def rng_seed(seed: int) -> np.ndarray:
     return rng
 
 
-@njit(cache=True)
-def rng_below(rng: np.ndarray, n: int) -> int:
-    """A uniform-ish integer in [0, n), advancing the generator."""
-    x = rng[0]
+@njit(cache=True, inline="always")
+def xorshift32(x: int) -> int:
+    """One step of the 32-bit xorshift generator (shifts 13, 17, 5) from x in [1, 2**32): every generator of the
+    games' engines, agents and benches steps with it."""
     x ^= (x << 13) & MASK32
     x ^= x >> 17
     x ^= (x << 5) & MASK32
+    return x
+
+
+@njit(cache=True)
+def rng_below(rng: np.ndarray, n: int) -> int:
+    """A uniform-ish integer in [0, n), advancing the generator."""
+    x = xorshift32(rng[0])
     rng[0] = x
     return x % n
 

@@ -22,7 +22,7 @@ from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action
 from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.observation import OBSERVATION_SIZE
-from suntzu_env.options import Options, check_choice, check_number, check_seed, is_integer
+from suntzu_env.options import Options, check_choice, check_seed, is_integer, mix_cdf
 from suntzu_env.policy_net import PolicyNet
 from suntzu_env.rules import SEATS, VARIANTS
 from suntzu_env.suntzu_v2 import observation_box
@@ -157,21 +157,8 @@ class SunTzuVecEnv(VecEnv):
         if isinstance(opponents, Mapping):
             if indices is not None:
                 raise ValueError("set_opponents: a mix (opponent -> weight) applies to every env; leave indices None")
-            if not opponents:
-                raise ValueError("opponents: an empty mix; give at least one opponent with a weight > 0")
-            weights = {}
-            for opponent, weight in opponents.items():
-                w = check_number(weight, f"opponents[{describe(opponent)!r}] (a weight)", low=0.0)
-                k = self._slots.index(opponent, self._seed)
-                weights[k] = weights.get(k, 0.0) + w
-            total = sum(weights.values())
-            if total <= 0:
-                raise ValueError("opponents: the weights of the mix add up to 0; give one a weight > 0")
-            cdf = np.zeros(len(self._slots), dtype=np.float64)
-            for k, w in weights.items():
-                cdf[k] = w / total
-            self._mix_cdf = np.cumsum(cdf)
-            self._mix_cdf[-1] = 1.0
+            self._mix_cdf = mix_cdf(opponents, lambda o: self._slots.index(o, self._seed), lambda: len(self._slots),
+                                    describe)  # fmt: skip
             self._table[:, core.T_FIXED_SLOT] = -1
             return
         if isinstance(opponents, Sequence) and not isinstance(opponents, str):

@@ -168,8 +168,12 @@ def test_batched_env_draws_each_game_s_opponent_from_the_mix_and_keeps_its_state
     now = again.get_state()
     with pytest.raises(ValueError, match="batched env plays random, greedy, heuristic, a trained model"):
         again.set_opponents({"random": 1, "pool": 1})
-    with pytest.raises(ValueError, match="weight must be a finite number >= 0"):
+    with pytest.raises(ValueError, match=r"opponents\['random'\] \(a weight\) must lie in \[0.0, inf\], got -1"):
         again.set_opponents({"random": -1})
+    with pytest.raises(TypeError, match=r"opponents\['greedy'\] \(a weight\) must be a number, got 'x'"):
+        again.set_opponents({"random": 1, "greedy": "x"})
+    with pytest.raises(ValueError, match="the weights of the mix add up to 0"):
+        again.set_opponents({"random": 0, "ppo:nowhere": 0})  # refused before the model is looked for
     with pytest.raises(ValueError, match=r"states has shape \(2, "):
         again.set_state(BinFaVecEnv(2).get_state())
     with pytest.raises(ValueError, match="slot 0 is not a policy network's"):

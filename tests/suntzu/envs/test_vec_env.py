@@ -546,3 +546,14 @@ def test_the_kernels_take_the_batch_as_declared() -> None:
     for name in ("step_games", "resume_games", "start_games", "run_game"):
         params = [a.arg for a in functions[name].args.args]
         assert params[-len(fields) :] == fields, name
+
+
+def test_an_opponent_mix_draws_no_slot_after_its_last_weighted_one() -> None:
+    """`mix_cdf`, shared by both games' batched envs: weights merged by slot, normalised, and 1.0 from the last
+    weighted slot on, so a slot the mix leaves out is never drawn however the sums round."""
+    from suntzu_env.options import mix_cdf
+
+    slots = {"random": 0, "greedy": 1, "heuristic": 2, "pool": 3}
+    cdf = mix_cdf({"greedy": 0.1, "random": 0.2, "heuristic": 0.0, "again": 0.0}, lambda o: slots.get(o, 1), lambda: 4)
+    assert cdf.tolist() == pytest.approx([2 / 3, 1.0, 1.0, 1.0]) and cdf[1] == 1.0
+    assert mix_cdf({"heuristic": 3}, slots.__getitem__, lambda: 4).tolist() == [0.0, 0.0, 1.0, 1.0]
