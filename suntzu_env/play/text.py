@@ -16,6 +16,7 @@ import json
 import os
 import tempfile
 from collections.abc import Callable
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -89,6 +90,61 @@ def _save(record: dict[str, Any], path: Path) -> None:
     os.replace(tmp, path)
 
 
+def _finish(seed: int, record: Callable[[], dict[str, Any]], save: Path | None, write: Callable[[str], None]) -> int:
+    """The end of a finished game: its seed, and its record written to `save` (atomically) if asked; the exit
+    status."""
+    write(f"The game's seed was {seed}.")
+    if save is not None:
+        try:
+            _save(record(), save)
+        except OSError as error:
+            write(f"error: the record could not be saved to {save}: {error.strerror or error}")
+            return 1
+        write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
+    return 0
+
+
+class Command(Enum):
+    """What `_answer` returns for a command instead of an action."""
+
+    ABANDON = "quit"
+    BOARD = "board"
+
+
+def _answer(
+    read: Callable[[str], str],
+    write: Callable[[str], None],
+    commands: str,
+    actions: list[str],
+    rules: Callable[[], list[str]] | None = None,
+) -> str | Command | None:
+    """The person's next answer: an action string (a number picks among `actions`), `Command.ABANDON` (quit, or the
+    input closed), `Command.BOARD`, or None when a command was answered (`help`, `rules`) or a number is out of
+    range."""
+    try:
+        answer = read("> ").strip()
+    except EOFError:
+        write("input closed: the game is abandoned")
+        return Command.ABANDON
+    if answer in ("quit", "exit", "q"):
+        write("game abandoned")
+        return Command.ABANDON
+    if answer in ("board", "b", ""):
+        return Command.BOARD
+    if answer in ("help", "?", "h"):
+        write(commands)
+        return None
+    if answer == "rules" and rules is not None:
+        write("\n".join(rules()))
+        return None
+    if answer.isdigit():
+        if not 1 <= int(answer) <= len(actions):
+            write(f"no choice {answer}: answer 1 to {len(actions)}")
+            return None
+        return actions[int(answer) - 1]
+    return answer
+
+
 def play_in_terminal(
     agent: str,
     seat: str,
@@ -128,30 +184,12 @@ def play_in_terminal(
             if a.get("help") and a["help"] not in explained:  # each rule once; `rules` lists them all again
                 explained.add(a["help"])
                 write(f"        {a['help']}")
-        try:
-            answer = read("> ").strip()
-        except EOFError:
-            write("input closed: the game is abandoned")
+        action = _answer(read, write, COMMANDS, [a["action"] for a in d["actions"]], glossary_lines)
+        if action is Command.ABANDON:
             return 1
-        show_board = False
-        if answer in ("quit", "exit", "q"):
-            write("game abandoned")
-            return 1
-        if answer in ("board", "b", ""):
-            show_board = True
+        show_board = action is Command.BOARD
+        if not isinstance(action, str):
             continue
-        if answer in ("help", "?", "h"):
-            write(COMMANDS)
-            continue
-        if answer == "rules":
-            write("\n".join(glossary_lines()))
-            continue
-        action = answer
-        if answer.isdigit():
-            if not 1 <= int(answer) <= len(d["actions"]):
-                write(f"no choice {answer}: answer 1 to {len(d['actions'])}")
-                continue
-            action = d["actions"][int(answer) - 1]["action"]
         try:
             view = game.act(action)["view"]
         except ValueError as error:
@@ -160,15 +198,7 @@ def play_in_terminal(
         show_board = True
     outcome = view["winner"]
     write("A draw." if outcome == "draw" else ("You win." if outcome == seat else f"{outcome} wins."))
-    write(f"The game's seed was {view['game']['seed']}.")
-    if save is not None:
-        try:
-            _save(game.record(), save)
-        except OSError as error:
-            write(f"error: the record could not be saved to {save}: {error.strerror or error}")
-            return 1
-        write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
-    return 0
+    return _finish(view["game"]["seed"], game.record, save, write)
 
 
 BINFA_HELP = "answer with a number or an action string (e.g. roll, move:red-2-1>red-2-2:3); 'board' shows the board"
@@ -223,27 +253,12 @@ def play_binfa_in_terminal(
         for i in range(0, len(legal), per_line):
             row = "".join(f"{j + 1:>3}. {legal[j]:<{width - 5}}" for j in range(i, min(i + per_line, len(legal))))
             write("  " + row.rstrip())
-        try:
-            answer = read("> ").strip()
-        except EOFError:
-            write("input closed: the game is abandoned")
+        action = _answer(read, write, BINFA_COMMANDS, legal)
+        if action is Command.ABANDON:
             return 1
-        show_board = False
-        if answer in ("quit", "exit", "q"):
-            write("game abandoned")
-            return 1
-        if answer in ("board", "b", ""):
-            show_board = True
+        show_board = action is Command.BOARD
+        if not isinstance(action, str):
             continue
-        if answer in ("help", "?", "h"):
-            write(BINFA_COMMANDS)
-            continue
-        action = answer
-        if answer.isdigit():
-            if not 1 <= int(answer) <= len(legal):
-                write(f"no choice {answer}: answer 1 to {len(legal)}")
-                continue
-            action = legal[int(answer) - 1]
         try:
             live.act(action)
         except ValueError as error:
@@ -255,12 +270,4 @@ def play_binfa_in_terminal(
         write(f"Undecided after {game.turns} turns.")
     else:
         write("You win." if winner in live.seats else f"Player {winner} wins.")
-    write(f"The game's seed was {live.seed}.")
-    if save is not None:
-        try:
-            _save(live.record(), save)
-        except OSError as error:
-            write(f"error: the record could not be saved to {save}: {error.strerror or error}")
-            return 1
-        write(f"Record saved to {save}: python -m suntzu_env.play --replay {save}")
-    return 0
+    return _finish(live.seed, live.record, save, write)
