@@ -3,7 +3,7 @@
 python -m suntzu_env.play                                # the app: new game form, replays
 python -m suntzu_env.play --agent heuristic --seat red   # the form's defaults
 python -m suntzu_env.play --replay game.json             # open a game record in the viewer
-python -m suntzu_env.play --results results/<name>       # an evaluation's games, each linked to its replay
+python -m suntzu_env.play --results results/<name>       # an evaluation's games (either game's), each replayable
 python -m suntzu_env.play --text --agent greedy          # play in the terminal
 python -m suntzu_env.play --agent ppo:runs/a --models runs  # offer a model, and every model under runs/
 python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent heuristic  # Bin'Fa
@@ -143,10 +143,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.game == "binfa":
-        for flag, given in (("--results", args.results), ("--model", args.model), ("--models", args.models)):
+        from suntzu_env.play.binfa import AGENTS, check_agent, check_options
+
+        for flag, given in (("--model", args.model), ("--models", args.models)):
             if given:
-                parser.error(f"{flag} is not offered for Bin'Fa yet: play it in the browser, or --replay a record")
-        from suntzu_env.play.binfa import check_agent, check_options
+                parser.error(f"{flag} is not offered for Bin'Fa's page yet: its agents are {', '.join(AGENTS)}")
 
         try:
             check_agent(args.agent)

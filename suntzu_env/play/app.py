@@ -15,11 +15,12 @@
 | `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step (`&frame=F`: the step showing frame F) |
 | `GET /api/results`                 | `?path=<folder>`: an evaluation's games                           |
 | `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
-| `GET /binfa`, `/binfa/play/<id>`, `/binfa/replay/<id>` | Bin'Fa's page (`static/binfa.html`)              |
+| `GET /binfa`, `/binfa/play/<id>`, `/binfa/replay[/<id>]` | Bin'Fa's page (`static/binfa.html`)            |
 | `GET /api/binfa/options`, `/api/binfa/board` | its new-game form; the board's drawing                  |
 | `POST /api/binfa/games`            | a new Bin'Fa game: `{agent, seats, players?, level?, seed?, max_turns?}` |
 | `GET /api/binfa/games/<id>`, `POST .../actions`, `GET .../record` | as for Sun Tzu (`suntzu_env.play.binfa`) |
 | `POST /api/binfa/replays`, `GET /api/binfa/replays/<id>?step=N` | a Bin'Fa record to step through       |
+| `POST /api/binfa/replays/results`  | `{path, game}`: a replay of a Bin'Fa results folder's game        |
 
 Bad input gets status 400 (404 for an unknown id) and `{"error": "..."}`, one line naming what was wrong
 (paths relative to the folders the app serves); it changes nothing.
@@ -47,6 +48,7 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
+from suntzu_env.games import DEFAULT as DEFAULT_GAME
 from suntzu_env.play.explain import RULES_DOC, glossary
 from suntzu_env.play.results import game_record, list_games, resolve
 from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store, T
@@ -256,7 +258,7 @@ def create_app(
     for path in ("/", "/play/{game_id}", "/replay", "/replay/{replay_id}", "/results"):
         app.add_api_route(path, lambda: FileResponse(page), methods=["GET"], include_in_schema=False)
     binfa_page = STATIC / "binfa.html"
-    for path in ("/binfa", "/binfa/play/{game_id}", "/binfa/replay/{replay_id}"):
+    for path in ("/binfa", "/binfa/play/{game_id}", "/binfa/replay", "/binfa/replay/{replay_id}"):
         app.add_api_route(path, lambda: FileResponse(binfa_page), methods=["GET"], include_in_schema=False)
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
@@ -338,17 +340,32 @@ def create_app(
         folder = resolve(root, path)
         return {"path": path, **list_games(folder, path)}
 
+    async def results_record(request: Request, page_of: str) -> tuple[dict[str, Any], str]:
+        """The record and title of a results folder's game (`{path, game}`), refused when the folder's game is
+        not the one of the page asking (`page_of`, a game's name)."""
+        body = _object(await _json_body(request), ("path", "game"))
+        name, record, title = await run_in_threadpool(
+            game_record, resolve(root, body["path"]), body["game"], body["path"]
+        )
+        if name != page_of:
+            where = "/replay" if name == DEFAULT_GAME else f"/{name}/replay"
+            raise BadInput(f"results: {body['path']!r:.80} holds games of {name}: open them at "
+                           f"{where}?results=<folder>&game=<row>")  # fmt: skip
+        return record, title
+
     @app.post("/api/replays/results")
     async def results_replay(request: Request) -> dict[str, Any]:
-        body = _object(await _json_body(request), ("path", "game"))
-
-        def build() -> Replay:
-            record, title = game_record(resolve(root, body["path"]), body["game"], body["path"])
-            return Replay(record, title)
-
-        replay = await run_in_threadpool(build)
+        record, title = await results_record(request, DEFAULT_GAME)
+        replay = await run_in_threadpool(Replay, record, title)
         replays.add(replay.id, replay, _client(request))
         return await run_in_threadpool(replay.view, "full", 0)
+
+    @app.post("/api/binfa/replays/results")
+    async def binfa_results_replay(request: Request) -> dict[str, Any]:
+        record, title = await results_record(request, "binfa")
+        replay = await run_in_threadpool(lambda: _binfa().BinFaReplay(record, title))
+        binfa_replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(replay.view, 0)
 
     # ---------------------------------------------------------------- Bin'Fa
     @app.get("/api/binfa/options")

@@ -1,11 +1,12 @@
 """Games of an evaluation's results folder (`python -m experiments.evaluate`), as records to replay.
 
-The folder holds `summary.json` (the agents and rules) and `games.csv` (one row per game: pairing, deck
-seed, the agent in each seat, winner, final marker, decisions) and `games.jsonl` (one
-`{"record": Game.record()}` per line, in the rows' order). Games are replayed from those records only, never
-played again (that would load the agents summary.json names); a record must end with its row's winner,
-marker and number of decisions, or it is refused. Errors name files by the path the page gave, relative to
-the folder the app serves.
+The folder holds `summary.json` (the game, its options and the agents) and `games.csv` (one row per game:
+pairing, deck seed, the agent in each seat, winner, final marker, decisions) and `games.jsonl` (one
+`{"record": ...}` per line, in the rows' order). Any registered game's folder is read through its plug-in
+(`suntzu_env.games`): its seats, its options described, its replay; Sun Tzu's when summary.json names none.
+Games are replayed from those records only, never played again (that would load the agents summary.json
+names); a record must end with its row's winner, marker and number of decisions, or it is refused. Errors
+name files by the path the page gave, relative to the folder the app serves.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from agents import short_label
-from suntzu_env import Game
+from suntzu_env import games as registry
+from suntzu_env.protocol import GameRules
 from suntzu_env.stats import anchor_note, anchored
-from suntzu_env.suntzu_game import SUNTZU
 
 RECORDS_FILE = "games.jsonl"
 MAX_PATH = 1000  # characters of a results path given by the page
@@ -47,20 +48,29 @@ def _summary(folder: Path, shown: str) -> dict[str, Any]:
     try:
         summary = json.loads((folder / "summary.json").read_text())
         config = summary["config"]
+        name = config.get("game", registry.DEFAULT)
+        if name not in registry.names():
+            raise ValueError(f"the game {name!r:.40} is not one of {', '.join(registry.names())}")
+        rules = registry.game(name)
+        fields = {k: config[k] for k in rules.option_fields(rules.options()) if k in config}
+        options = rules.options(fields)
         labels = dict(zip(config["labels"], config["agents"], strict=True))
         keys = ("a", "b", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
         pairings = [{k: p[k] for k in keys} for p in summary.get("pairings", [])]
         ratings = {str(k): float(v) for k, v in summary.get("ratings", {}).items()}
-        return {"variant": config["variant"], "events": config["events"], "agents": labels, "pairings": pairings,
-                "ratings": ratings}  # fmt: skip
+        return {"rules": rules, "fields": rules.option_fields(options), "seats": list(rules.seats_of(options)),
+                "agents": labels, "pairings": pairings, "ratings": ratings}  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ValueError(f"results: {shown}/summary.json cannot be read: {error}") from None
 
 
 def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
-    """The folder's rules and its games, one dict per row of games.csv (`game` is the row number); `shown` is
-    the folder's path as given, for errors."""
+    """The folder's game, options and games, one dict per row of games.csv (`game` is the row number, each seat's
+    agent under the seat's name and in `players`, in seat order); `shown` is the folder's path as given, for
+    errors."""
     summary = _summary(folder, shown)
+    rules: GameRules[Any] = summary["rules"]
+    seats = summary["seats"]
     try:
         with (folder / "games.csv").open(newline="") as f:
             rows = list(csv.DictReader(f))
@@ -69,8 +79,8 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
                 "game": i,
                 "pairing": r["pairing"],
                 "seed": int(r["seed"]),
-                "blue": r["blue"],
-                "red": r["red"],
+                **{seat: r[seat] for seat in seats},
+                "players": [r[seat] for seat in seats],
                 "winner": r["winner"],
                 "score": int(r["score"]),
                 "decisions": int(r["decisions"]),
@@ -79,28 +89,32 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
         ]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise ValueError(f"results: {shown}/games.csv cannot be read: {error}") from None
-    ratings = anchored(summary["ratings"], SUNTZU.rating_anchor) if summary["ratings"] else {}
+    ratings = anchored(summary["ratings"], rules.rating_anchor) if summary["ratings"] else {}
     return {
-        "variant": summary["variant"],
-        "events": summary["events"],
+        "game_name": rules.name,
+        "about": rules.describe_options(summary["fields"]),
+        **summary["fields"],  # Sun Tzu's `variant` and `events`, Bin'Fa's `level`, `players`, ...
+        "seats": seats,
         "games": games,
         "records": (folder / RECORDS_FILE).is_file(),
         "labels": {label: short_label(label) for label in summary["agents"]},  # for reading: the header, tables
         "pairings": summary["pairings"],  # each with its win rate for `a` and Wilson 95% interval
         "ratings": ratings,
-        "rating_anchor": anchor_note(ratings, SUNTZU.rating_anchor) if ratings else None,
+        "rating_anchor": anchor_note(ratings, rules.rating_anchor) if ratings else None,
     }
 
 
-def game_record(folder: Path, index: object, shown: str = ".") -> tuple[dict[str, Any], str]:
-    """The record of row `index` of games.csv (read from games.jsonl), and a title for it."""
+def game_record(folder: Path, index: object, shown: str = ".") -> tuple[str, dict[str, Any], str]:
+    """The game's name, the record of row `index` of games.csv (read from games.jsonl), and a title for it."""
     listing = list_games(folder, shown)
     games = listing["games"]
     if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(games):
         raise ValueError(f"results: game must be a row number in [0, {len(games) - 1}], got {index!r}")
     row = games[index]
-    title = f"{short_label(row['blue'])} (blue) vs {short_label(row['red'])} (red), deck seed {row['seed']}"
-    title += f": {row['winner']}, marker {row['score']:+d}"
+    rules = registry.game(listing["game_name"])
+    title = " vs ".join(f"{short_label(agent)} ({seat})" for seat, agent in zip(listing["seats"], row["players"],
+                                                                                strict=True))  # fmt: skip
+    title += f", deck seed {row['seed']}: {row['winner']}, marker {row['score']:+d}"
     if not listing["records"]:
         raise ValueError(f"results: {shown} holds no {RECORDS_FILE}, the records its games are replayed from "
                          "(games are not played again: evaluate it again to get them)")  # fmt: skip
@@ -109,18 +123,18 @@ def game_record(folder: Path, index: object, shown: str = ".") -> tuple[dict[str
             if i == index:
                 try:
                     record = json.loads(line)["record"]
-                    game = Game.replay(record)
+                    game = rules.replay(record)
                 except (ValueError, KeyError, TypeError, RecursionError) as error:
                     raise ValueError(f"results: {RECORDS_FILE} line {index + 1}: {error}") from None
-                _check_row(row, game, len(record["actions"]))
-                return record, title
+                _check_row(row, game.winner, game.score, len(record["actions"]))
+                return rules.name, record, title
     raise ValueError(f"results: {RECORDS_FILE} has no line {index + 1}")
 
 
-def _check_row(row: dict[str, Any], game: Game, decisions: int) -> None:
+def _check_row(row: dict[str, Any], winner: str | None, score: int, decisions: int) -> None:
     """The game must end as its games.csv row says."""
-    if (game.winner, game.score, decisions) != (row["winner"], row["score"], row["decisions"]):
+    if (winner, score, decisions) != (row["winner"], row["score"], row["decisions"]):
         raise ValueError(
-            f"results: game {row['game']} ends {game.winner} {game.score:+d} after {decisions} decisions, not "
+            f"results: game {row['game']} ends {winner} {score:+d} after {decisions} decisions, not "
             f"{row['winner']} {row['score']:+d} after {row['decisions']} as recorded in games.csv"
         )

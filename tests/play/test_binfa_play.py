@@ -254,7 +254,7 @@ def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
     [
         (["--game", "binfa", "--seats", "0,5"], ["a player is a whole number 0..1"]),
         (["--game", "binfa", "--agent", "ismcts:10"], ["agent must be one of random, greedy, heuristic"]),
-        (["--game", "binfa", "--results", "results"], ["--results is not offered for Bin'Fa"]),
+        (["--game", "binfa", "--model", "ppo:runs/a"], ["--model is not offered for Bin'Fa's page yet"]),
         (["--game", "binfa", "--seats", "a"], ["expected player numbers such as 0 or 0,2"]),
         (["--game", "binfa", "--players", "7"], ["players must be an integer 2..6"]),
         (["--game", "binfa", "--level", "0"], ["level must be one of 1, 2, 3, 4"]),
@@ -304,3 +304,31 @@ def test_the_command_line_opens_a_binfa_record(tmp_path: Path) -> None:
     finally:
         server.terminate()
         server.wait(30)
+
+
+def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(client: TestClient, tmp_path: Path) -> None:
+    """A results folder of `experiments.evaluate --game binfa`: listed with the game's seats and options, each game
+    replayed from its record to its row's end (B0.9) in Bin'Fa's viewer, never in Sun Tzu's, nor the reverse."""
+    from experiments.evaluate import main as evaluate
+
+    evaluate(["--game", "binfa", "--agents", "random", "greedy", "--games", "2", "--max-turns", "12", "--workers", "1",
+              "--no-progress", "--out", str(tmp_path / "bf")])  # fmt: skip
+    listing = client.get("/api/results?path=bf").json()
+    assert listing["game_name"] == "binfa" and listing["seats"] == ["player_0", "player_1"]
+    assert listing["level"] == 1 and listing["max_turns"] == 12 and "level 1" in listing["about"]
+    assert [row["players"] for row in listing["games"]] == [["random", "greedy"], ["greedy", "random"]]
+    for row in listing["games"]:
+        view = client.post("/api/binfa/replays/results", json={"path": "bf", "game": row["game"]}).json()
+        assert view["replay"]["steps"] == row["decisions"] + 1
+        assert f"deck seed {row['seed']}: {row['winner']}" in view["replay"]["title"]
+        last = client.get(f"/api/binfa/replays/{view['replay']['id']}?step=last").json()
+        winner = last["winner"]
+        assert ("draw" if winner == "undecided" else f"player_{winner}") == row["winner"]
+    response = client.post("/api/replays/results", json={"path": "bf", "game": 0})
+    assert (
+        response.status_code == 400 and "holds games of binfa: open them at /binfa/replay" in response.json()["error"]
+    )
+    evaluate(["--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress",
+              "--out", str(tmp_path / "st")])  # fmt: skip
+    response = client.post("/api/binfa/replays/results", json={"path": "st", "game": 0})
+    assert response.status_code == 400 and "holds games of suntzu: open them at /replay" in response.json()["error"]

@@ -29,8 +29,14 @@ from suntzu_env.play.binfa import BinFaGame, BinFaReplay
 
 
 @pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str]]:
-    app = create_app(tmp_path_factory.mktemp("root"))
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The folder the app serves results folders from."""
+    return tmp_path_factory.mktemp("root")
+
+
+@pytest.fixture(scope="module")
+def server(root: Path) -> Iterator[tuple[Any, str]]:
+    app = create_app(root)
     with serve(app, start_within=30) as url:
         yield app, url
 
@@ -248,4 +254,27 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], 
     page.reload()
     wait_ready(page)
     assert page.query_selector_all("#decision button[data-action]")
+    page.close()
+
+
+def test_an_evaluation_s_games_open_in_binfa_s_viewer(server: tuple[Any, str], root: Path, browser: Any) -> None:
+    """The results page of a Bin'Fa evaluation names the game, a column per seat, and links each game to Bin'Fa's
+    viewer, which replays its record (B0.9)."""
+    from experiments.evaluate import main as evaluate
+
+    _, url = server
+    evaluate(["--game", "binfa", "--agents", "random", "greedy", "--games", "2", "--max-turns", "12", "--workers", "1",
+              "--no-progress", "--out", str(root / "bf")])  # fmt: skip
+    page, _ = open_page(browser)
+    page.goto(f"{url}/results?path=bf")
+    wait_ready(page)
+    assert "2 games of Bin'Fa, level 1" in page.inner_text("#results-about")
+    headers = page.eval_on_selector_all("#results-table thead th", "ths => ths.map(t => t.textContent)")
+    assert headers[3:5] == ["player_0", "player_1"]
+    links = page.query_selector_all("#results-table a")
+    assert len(links) == 2 and all(link.get_attribute("href").startswith("/binfa/replay?results=bf") for link in links)
+    links[1].click()
+    page.wait_for_url("**/binfa/replay/*")
+    wait_ready(page)
+    assert "greedy (player_0) vs random (player_1), deck seed 0" in page.inner_text("#replay-title")
     page.close()

@@ -538,8 +538,13 @@ async function showResults(path) {
     const data = await api("GET", `/api/results?path=${encodeURIComponent(path)}`);
     results.path = path;
     results.data = data;
-    $("#results-about").textContent = `${data.games.length} games, ${data.variant}${data.events ? " with events" : ""}. `
-      + (data.records ? "Records saved with the evaluation." : "Each game is played again from its seeds when opened.");
+    const game = data.game_name === "suntzu" ? "" : `${data.game_name === "binfa" ? "Bin'Fa" : data.game_name}, `;
+    $("#results-about").textContent = `${data.games.length} games of ${game}${data.about}. `
+      + (data.records ? "Records saved with the evaluation." : "Its games cannot be replayed: it holds no records.");
+    $("#results-table thead tr").innerHTML = ["#", "pairing", "seed", ...data.seats, "winner", "marker", "decisions", ""]
+      .map((h) => `<th>${esc(h)}</th>`).join("");
+    $("#results-winner").innerHTML = ["", ...data.seats, "draw"]
+      .map((w) => `<option value="${esc(w)}">${w ? esc(w) : "any"}</option>`).join("");
     drawResultsSummary(data);
     drawHeatmap(data);
     const pairings = [...new Set(data.games.map((g) => g.pairing))];
@@ -622,11 +627,12 @@ function drawResultRows() {
   $("#results-count").textContent = rows.length > shown.length ? `${shown.length} of ${rows.length} games shown` : `${rows.length} games`;
   $("#results-more").hidden = rows.length <= shown.length;
   const path = results.path;
+  const viewer = data.game_name === "suntzu" ? "/replay" : `/${data.game_name}/replay`; // each game's own page
   $("#results-table tbody").innerHTML = shown.map((g) => `<tr>
-      <td>${g.game}</td><td>${esc(pairingLabel(g.pairing))}</td><td>${g.seed}</td><td class="blue" title="${esc(g.blue)}">${esc(label(g.blue))}</td>
-      <td class="red" title="${esc(g.red)}">${esc(label(g.red))}</td>
+      <td>${g.game}</td><td>${esc(pairingLabel(g.pairing))}</td><td>${g.seed}</td>
+      ${g.players.map((agent, k) => `<td class="${esc(data.seats[k])}" title="${esc(agent)}">${esc(label(agent))}</td>`).join("")}
       <td class="${esc(g.winner)}">${esc(g.winner)}</td><td>${g.score > 0 ? "+" : ""}${g.score}</td><td>${g.decisions}</td>
-      <td><a href="/replay?results=${encodeURIComponent(path)}&game=${g.game}">replay</a></td></tr>`).join("");
+      <td><a href="${viewer}?results=${encodeURIComponent(path)}&game=${g.game}">replay</a></td></tr>`).join("");
 }
 
 // ------------------------------------------------------------------ start

@@ -370,6 +370,10 @@ async function route() {
     state.board = await api("GET", "/api/binfa/board");
     if (path.startsWith("/binfa/play/")) {
       enterGame((await api("GET", `/api/binfa/games/${path.slice(12)}`)).view);
+    } else if (path === "/binfa/replay" && params.has("results")) { // a game of an evaluation's results folder
+      const view = await api("POST", "/api/binfa/replays/results", { path: params.get("results"), game: Number(params.get("game")) });
+      history.replaceState({}, "", `/binfa/replay/${view.replay.id}`);
+      enterReplay(view);
     } else if (path.startsWith("/binfa/replay/")) {
       enterReplay(await api("GET", `/api/binfa/replays/${path.slice(14)}?step=${params.get("step") || 0}`));
     } else {
