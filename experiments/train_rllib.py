@@ -147,8 +147,8 @@ def _scripted_module_class() -> type:
 
 
 def pairing_of(episode_id: str, opponents: Sequence[str], seats: Sequence[str]) -> tuple[str, str]:
-    """The learner's seat among the game's `seats` (`GameRules.seats_of` the run's options: 2 to 6 for Bin'Fa) and
-    its opponent in every other seat, in an episode, drawn from the episode's id."""
+    """The learner's seat among the game's `seats` (`GameRules.seats_of` the run's options, however many) and its
+    opponent in every other seat, in an episode, drawn from the episode's id."""
     k = zlib.crc32(str(episode_id).encode())
     return seats[k % len(seats)], opponents[(k // len(seats)) % len(opponents)]
 
