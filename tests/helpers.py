@@ -1,4 +1,4 @@
-"""Builders and drivers shared by the rule scenario tests.
+"""Builders and drivers shared by the tests: the rule scenarios' records, and a Bin'Fa model (`binfa_model`).
 
 Scenarios start from a start-of-round record written by hand (R11), loaded with
 `Game.from_dict`, then played by action string. Every expected value in the tests is
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from suntzu_env import Game
@@ -225,3 +226,17 @@ ADJACENT: dict[str, frozenset[str]] = {
 def provinces(*names: str) -> set[str]:
     """`province:<NAME>` action strings."""
     return {f"province:{n}" for n in names}
+
+
+def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0) -> tuple[object, Path]:
+    """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved."""
+    from sb3_contrib import MaskablePPO
+
+    from suntzu_env.binfa.vec_env import BinFaVecEnv
+
+    env = BinFaVecEnv(2, "random", seed=0, options={"max_turns": 20})
+    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=seed,
+                        policy_kwargs={"net_arch": [16]})  # fmt: skip
+    path = tmp_path / name
+    model.save(path)
+    return model, path

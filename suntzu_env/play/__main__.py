@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--game", choices=GAMES, default=GAMES[0], help="the game the page opens (both are served)")
     parser.add_argument("--agent", type=_agent, default="random",
-                        help=f"the opponent: {valid_specs()} (Bin'Fa: random, greedy or heuristic)")  # fmt: skip
+                        help=f"the opponent: {valid_specs()} (Bin'Fa: random, greedy, heuristic, ppo:)")  # fmt: skip
     parser.add_argument(
         "--model", action="append", type=_agent, default=[], metavar="SPEC",
         help="a further trained model the page may choose (ppo:<path> or rllib:<checkpoint>; repeatable)",
@@ -142,25 +142,28 @@ def _check_save(parser: argparse.ArgumentParser, save: Path | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    binfa_models: list[str] = []  # the trained models Bin'Fa's page may play
     if args.game == "binfa":
-        from suntzu_env.play.binfa import AGENTS, check_agent, check_options
+        from suntzu_env.play.binfa import BinFaMenu, check_options
 
-        for flag, given in (("--model", args.model), ("--models", args.models)):
-            if given:
-                parser.error(f"{flag} is not offered for Bin'Fa's page yet: its agents are {', '.join(AGENTS)}")
-
+        if args.models:
+            parser.error("--models is not offered for Bin'Fa's page: name each Bin'Fa model with --agent or --model")
+        binfa_menu = BinFaMenu([spec for spec in (args.agent, *args.model) if ":" in spec])
         try:
-            check_agent(args.agent)
+            binfa_menu.check(args.agent)
             check_options(args.players, args.level, args.seats)
+            binfa_menu.load()  # a model that cannot play Bin'Fa is refused now, not when the page asks for it
         except ValueError as error:
-            parser.error(str(error))
+            parser.error(" ".join(str(error).split()))
+        binfa_models = binfa_menu.models
     if args.text:
         _check_save(parser, args.save)
         try:
             from suntzu_env.play.text import play_binfa_in_terminal, play_in_terminal
 
             if args.game == "binfa":
-                return play_binfa_in_terminal(args.agent, args.seats, args.players, args.level, args.seed, args.save)
+                return play_binfa_in_terminal(args.agent, args.seats, args.players, args.level, args.seed, args.save,
+                                              models=binfa_models)  # fmt: skip
             return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
         except KeyboardInterrupt:  # Ctrl+C: one line, no traceback
             print("\ninterrupted: the game is abandoned", file=sys.stderr)
@@ -205,7 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.error(f"--results {args.results}: {error}")
     try:
-        menu = AgentMenu([args.agent, *args.model], args.models)
+        binfa_page = args.game == "binfa"  # then --agent and --model name Bin'Fa's agents, checked above
+        menu = AgentMenu([] if binfa_page else [args.agent, *args.model], args.models)
         menu.load()  # a model that cannot play is refused now, not when a page asks for it
     except (ValueError, ImportError) as error:
         parser.error(" ".join(str(error).split()))
@@ -215,14 +219,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"warning: --host {args.host} serves the app beyond this machine: whoever reaches it can play and "
               f"replay the results under {args.root}", file=sys.stderr)  # fmt: skip
     defaults = {
-        "agent": args.agent,
+        "agent": "random" if binfa_page else args.agent,
         "seat": args.seat,
         "variant": args.variant,
         "events": args.events,
         "seed": args.seed,
     }
     binfa = {"agent": args.agent, "players": args.players, "level": args.level, "seats": args.seats, "seed": args.seed}
-    app = create_app(args.root, defaults, menu, args.host, binfa)
+    app = create_app(args.root, defaults, menu, args.host, binfa, binfa_models)
     path = "/binfa" if args.game == "binfa" else "/"
     if replay is not None and args.game == "binfa":
         app.state.binfa_replays.add(replay.id, replay)

@@ -35,9 +35,10 @@ framing and loads nothing but the app's own files (`SECURITY_HEADERS`).
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -185,10 +186,12 @@ def create_app(
     agents: AgentMenu | None = None,
     host: str = "127.0.0.1",
     binfa_defaults: dict[str, Any] | None = None,
+    binfa_models: Sequence[str] = (),
 ) -> FastAPI:
     """The app; `root` is the folder under which results folders may be opened, `agents` the agents it plays
     (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`),
-    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`)."""
+    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`), `binfa_models`
+    the trained Bin'Fa models its Bin'Fa page may play besides the compiled agents (`ppo:<path>`)."""
     app = FastAPI(title="Sun Tzu", docs_url=None, redoc_url=None, openapi_url=None)
     games: Store[LiveGame] = Store()
     replays: Store[Replay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
@@ -200,6 +203,11 @@ def create_app(
     binfa_replays: Store[BinFaReplay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
     binfa_form = {"agent": "random", "players": 2, "level": 1, "seats": [0], "seed": None, **(binfa_defaults or {})}
     app.state.binfa_games, app.state.binfa_replays = binfa_games, binfa_replays
+
+    @functools.cache
+    def binfa_menu() -> Any:
+        """The agents Bin'Fa's page offers (`suntzu_env.play.binfa.BinFaMenu`), made on first use."""
+        return _binfa().BinFaMenu(list(binfa_models))
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -371,7 +379,7 @@ def create_app(
     @app.get("/api/binfa/options")
     async def binfa_options() -> dict[str, Any]:
         binfa = await run_in_threadpool(_binfa)
-        return {"agents": list(binfa.AGENTS), "players": list(binfa.PLAYERS), "levels": list(binfa.LEVELS),
+        return {"agents": binfa_menu().names(), "players": list(binfa.PLAYERS), "levels": list(binfa.LEVELS),
                 "defaults": binfa_form}  # fmt: skip
 
     @app.get("/api/binfa/board")
@@ -385,7 +393,7 @@ def create_app(
         def start() -> BinFaGame:
             binfa = _binfa()
             return binfa.BinFaGame(body["agent"], body["seats"], body.get("players", 2), body.get("level", 1),
-                                   body.get("seed"), body.get("max_turns", binfa.MAX_TURNS))  # fmt: skip
+                                   body.get("seed"), body.get("max_turns", binfa.MAX_TURNS), binfa_menu())  # fmt: skip
 
         game = await run_in_threadpool(start)
         binfa_games.add(game.id, game, _client(request))

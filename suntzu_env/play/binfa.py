@@ -77,10 +77,35 @@ def check_options(
     return options, tuple(sorted(seats))
 
 
-def check_agent(agent: object) -> str:
-    if agent not in AGENTS:
-        raise ValueError(f"agent must be one of {', '.join(AGENTS)} (Bin'Fa's agents), got {agent!r:.60}")
-    return str(agent)
+class BinFaMenu:
+    """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents and the
+    trained Bin'Fa models (`ppo:<path>`) named on its command line. `check` refuses any other spec before touching
+    the disk; `load` reads each model once at start (a model of another game is refused in one line), and every game
+    reads its own players from the offered files, as data (`BINFA.make_agent`)."""
+
+    def __init__(self, models: list[str] | tuple[str, ...] = ()) -> None:
+        self.models = [spec for spec in dict.fromkeys(models) if BINFA.trained_model(spec) is not None]
+
+    def names(self) -> list[str]:
+        return [*AGENTS, *self.models]
+
+    def check(self, spec: object) -> str:
+        if spec not in self.names():
+            offered = ", ".join(self.names())
+            given = ", and the models this server was started with (--agent, --model)" if self.models else ""
+            raise ValueError(f"agent must be one of {offered} (Bin'Fa's agents{given}), got {spec!r:.60}")
+        return str(spec)
+
+    def load(self) -> None:
+        for spec in self.models:
+            BINFA.make_agent(spec)
+
+    def make(self, spec: object, seed: int) -> Any:
+        return BINFA.make_agent(self.check(spec), seed)
+
+
+def check_agent(agent: object, menu: BinFaMenu | None = None) -> str:
+    return (menu or BinFaMenu()).check(agent)
 
 
 @functools.cache
@@ -181,7 +206,8 @@ def _entry(n: int, game: Game, action: str) -> dict[str, Any]:
 
 
 class BinFaGame:
-    """A person in one or more seats of a Bin'Fa game; one of the plugin's agents plays every other seat."""
+    """A person in one or more seats of a Bin'Fa game; one of the plugin's agents (of `menu`: by default the compiled
+    ones) plays every other seat."""
 
     def __init__(
         self,
@@ -191,15 +217,17 @@ class BinFaGame:
         level: int = 1,
         seed: int | None = None,
         max_turns: int = MAX_TURNS,
+        menu: BinFaMenu | None = None,
     ) -> None:
-        self.agent_name = check_agent(agent)
+        menu = menu or BinFaMenu()
+        self.agent_name = menu.check(agent)
         options, self.seats = check_options(players, level, seats, max_turns)
         if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**62):
             raise ValueError(f"seed must be a whole number in [0, 2**62), got {seed!r:.40}")
         self.seed = secrets.randbelow(2**62) if seed is None else seed
         self.game = Game.new(self.seed, options)
         self.table = _Table(self.game)
-        self.agents = {p: BINFA.agents[agent](self.seed ^ (0x5EED + p)) for p in range(options.players)
+        self.agents = {p: menu.make(agent, self.seed ^ (0x5EED + p)) for p in range(options.players)
                        if p not in self.seats}  # fmt: skip
         self.id = secrets.token_urlsafe(9)
         self.log: list[dict[str, Any]] = []

@@ -222,13 +222,14 @@ def play_binfa_in_terminal(
     save: Path | None = None,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    models: list[str] | None = None,
 ) -> int:
-    """Play one Bin'Fa game in `seats` against `agent` in the others, on standard input and output; returns the
-    exit status."""
-    from suntzu_env.play.binfa import BinFaGame  # Bin'Fa's engine loads only for its games
+    """Play one Bin'Fa game in `seats` against `agent` in the others (a compiled agent, or one of the trained
+    `models` offered), on standard input and output; returns the exit status."""
+    from suntzu_env.play.binfa import BinFaGame, BinFaMenu  # Bin'Fa's engine loads only for its games
 
     try:
-        live = BinFaGame(agent, seats, players, level, seed)
+        live = BinFaGame(agent, seats, players, level, seed, menu=BinFaMenu(models or []))
     except ValueError as error:
         write(f"error: {error}")
         return 2

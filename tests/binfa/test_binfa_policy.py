@@ -11,6 +11,8 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from helpers import binfa_model  # noqa: E402
+
 from experiments import evaluate  # noqa: E402
 from suntzu_env.agent import IncompatibleModelError  # noqa: E402
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent  # noqa: E402
@@ -19,18 +21,6 @@ from suntzu_env.protocol import ask  # noqa: E402
 
 OPTIONS = {"max_turns": 20}
 OPPONENT_SALT = 0x5BD1E995  # BinFaVecEnv seeds a game's opponent with its game seed ^ this
-
-
-def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0) -> tuple[object, Path]:
-    """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved."""
-    from sb3_contrib import MaskablePPO
-
-    env = BinFaVecEnv(2, "random", seed=0, options=OPTIONS)
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=seed,
-                        policy_kwargs={"net_arch": [16]})  # fmt: skip
-    path = tmp_path / name
-    model.save(path)
-    return model, path
 
 
 def test_a_trained_model_plays_the_game_the_learner_played(tmp_path: Path) -> None:

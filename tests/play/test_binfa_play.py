@@ -254,7 +254,8 @@ def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
     [
         (["--game", "binfa", "--seats", "0,5"], ["a player is a whole number 0..1"]),
         (["--game", "binfa", "--agent", "ismcts:10"], ["agent must be one of random, greedy, heuristic"]),
-        (["--game", "binfa", "--model", "ppo:runs/a"], ["--model is not offered for Bin'Fa's page yet"]),
+        (["--game", "binfa", "--model", "ppo:runs/a"], ["no PPO model at runs/a"]),
+        (["--game", "binfa", "--models", "runs"], ["--models is not offered for Bin'Fa's page"]),
         (["--game", "binfa", "--seats", "a"], ["expected player numbers such as 0 or 0,2"]),
         (["--game", "binfa", "--players", "7"], ["players must be an integer 2..6"]),
         (["--game", "binfa", "--level", "0"], ["level must be one of 1, 2, 3, 4"]),
@@ -332,3 +333,22 @@ def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(client: TestClient,
               "--out", str(tmp_path / "st")])  # fmt: skip
     response = client.post("/api/binfa/replays/results", json={"path": "st", "game": 0})
     assert response.status_code == 400 and "holds games of suntzu: open them at /replay" in response.json()["error"]
+
+
+def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: Path) -> None:
+    """`--agent`/`--model ppo:<Bin'Fa model>`: the page offers it beside the compiled agents and a game against it
+    plays on; a model the server was not started with is refused before anything is read from the disk."""
+    from helpers import binfa_model
+
+    _, path = binfa_model(tmp_path)
+    spec = f"ppo:{path}"
+    client = TestClient(create_app(tmp_path, binfa_models=[spec]), base_url="http://127.0.0.1",
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, spec]
+    view = _new(client, agent=spec, seats=[1], max_turns=3)
+    assert view["game"]["agent"] == spec and view["decision"]["player"] == 1  # the model has deployed for player 0
+    assert len(view["log"]) == 12
+    response = client.post("/api/binfa/games", json={"agent": f"ppo:{tmp_path / 'other.zip'}", "seats": [0]})
+    assert response.status_code == 400 and "agent must be one of random, greedy, heuristic, ppo:" in response.text
+    plain = TestClient(create_app(tmp_path), base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
+    assert plain.post("/api/binfa/games", json={"agent": spec, "seats": [0]}).status_code == 400

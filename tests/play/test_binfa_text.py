@@ -107,3 +107,15 @@ def test_the_command_line_plays_binfa_in_the_terminal(
     assert "Bin'Fa, level 1, 3 players: you play player 2 against greedy." in out
     assert "  player 0: deploy:" in out and "  player 2: deploy:" in out
     assert str(SEED) not in out
+
+
+def test_a_binfa_model_offered_plays_in_the_terminal(tmp_path: Path) -> None:
+    from helpers import binfa_model
+
+    _, path = binfa_model(tmp_path)
+    spec, lines = f"ppo:{path}", []
+    assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=lines.append, models=[spec]) == 1
+    assert sum(line.startswith("  player 0: deploy:") for line in lines) == 12  # the model deployed player 0 (B1)
+    refused: list[str] = []
+    assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=refused.append) == 2
+    assert refused[0].startswith("error: agent must be one of random, greedy, heuristic (Bin'Fa's agents)")
