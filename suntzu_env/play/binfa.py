@@ -80,11 +80,14 @@ def check_options(
 class BinFaMenu:
     """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents and the
     trained Bin'Fa models (`ppo:<path>`) named on its command line. `check` refuses any other spec before touching
-    the disk; `load` reads each model once at start (a model of another game is refused in one line), and every game
-    reads its own players from the offered files, as data (`BINFA.make_agent`)."""
+    the disk; `load` reads each model once, as data, at start (a model of another game is refused in one line), and
+    each game gets its own seeded player of that network (as `suntzu_env.play.sessions.AgentMenu` does for Sun
+    Tzu)."""
 
     def __init__(self, models: list[str] | tuple[str, ...] = ()) -> None:
         self.models = [spec for spec in dict.fromkeys(models) if BINFA.trained_model(spec) is not None]
+        self._actors: dict[str, Any] = {}
+        self._lock = threading.Lock()
 
     def names(self) -> list[str]:
         return [*AGENTS, *self.models]
@@ -98,14 +101,21 @@ class BinFaMenu:
 
     def load(self) -> None:
         for spec in self.models:
-            BINFA.make_agent(spec)
+            self._actor(spec)
+
+    def _actor(self, spec: str) -> Any:
+        with self._lock:
+            if spec not in self._actors:
+                self._actors[spec] = BINFA.make_agent(spec).actor
+            return self._actors[spec]
 
     def make(self, spec: object, seed: int) -> Any:
-        return BINFA.make_agent(self.check(spec), seed)
+        spec = self.check(spec)
+        if spec in self.models:
+            from agents.ppo import PPOAgent
 
-
-def check_agent(agent: object, menu: BinFaMenu | None = None) -> str:
-    return (menu or BinFaMenu()).check(agent)
+            return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
+        return BINFA.make_agent(spec, seed)
 
 
 @functools.cache
