@@ -107,9 +107,10 @@ def mix_cdf(
     for opponent, weight in zip(mix, weights, strict=True):
         k = slot_of(opponent)
         by_slot[k] = by_slot.get(k, 0.0) + weight
+    total = sum(weights)
     cdf = np.zeros(slots(), dtype=np.float64)
     for k, weight in by_slot.items():
-        cdf[k] = weight / sum(weights)
+        cdf[k] = weight / total
     cdf = np.cumsum(cdf)
     cdf[max(k for k, weight in by_slot.items() if weight > 0) :] = 1.0
     return cdf
