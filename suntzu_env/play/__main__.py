@@ -142,7 +142,7 @@ def _check_save(parser: argparse.ArgumentParser, save: Path | None) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    binfa_models: list[str] = []  # the trained models Bin'Fa's page may play
+    binfa_menu: Any = None  # Bin'Fa's agents, the trained models named here loaded (for --game binfa)
     if args.game == "binfa":
         from suntzu_env.play.binfa import BinFaMenu, check_options
 
@@ -155,7 +155,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             binfa_menu.load()  # a model that cannot play Bin'Fa is refused now, not when the page asks for it
         except ValueError as error:
             parser.error(" ".join(str(error).split()))
-        binfa_models = binfa_menu.models
     if args.text:
         _check_save(parser, args.save)
         try:
@@ -163,7 +162,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             if args.game == "binfa":
                 return play_binfa_in_terminal(args.agent, args.seats, args.players, args.level, args.seed, args.save,
-                                              models=binfa_models)  # fmt: skip
+                                              menu=binfa_menu)  # fmt: skip
             return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
         except KeyboardInterrupt:  # Ctrl+C: one line, no traceback
             print("\ninterrupted: the game is abandoned", file=sys.stderr)
@@ -226,7 +225,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "seed": args.seed,
     }
     binfa = {"agent": args.agent, "players": args.players, "level": args.level, "seats": args.seats, "seed": args.seed}
-    app = create_app(args.root, defaults, menu, args.host, binfa, binfa_models)
+    app = create_app(args.root, defaults, menu, args.host, binfa, binfa_menu)
     path = "/binfa" if args.game == "binfa" else "/"
     if replay is not None and args.game == "binfa":
         app.state.binfa_replays.add(replay.id, replay)

@@ -38,7 +38,7 @@ from __future__ import annotations
 import functools
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 from importlib.resources import files
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -56,7 +56,7 @@ from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Repl
 from suntzu_env.rules import SEATS, VARIANTS
 
 if TYPE_CHECKING:
-    from suntzu_env.play.binfa import BinFaGame, BinFaReplay
+    from suntzu_env.play.binfa import BinFaGame, BinFaMenu, BinFaReplay
 
 STATIC = Path(str(files("suntzu_env.play") / "static"))
 MAX_BODY = 4 * 2**20  # bytes: a record is a few kilobytes
@@ -186,12 +186,12 @@ def create_app(
     agents: AgentMenu | None = None,
     host: str = "127.0.0.1",
     binfa_defaults: dict[str, Any] | None = None,
-    binfa_models: Sequence[str] = (),
+    binfa_agents: BinFaMenu | None = None,
 ) -> FastAPI:
     """The app; `root` is the folder under which results folders may be opened, `agents` the agents it plays
     (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`),
-    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`), `binfa_models`
-    the trained Bin'Fa models its Bin'Fa page may play besides the compiled agents (`ppo:<path>`)."""
+    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`), `binfa_agents`
+    the agents its Bin'Fa page may play (default: the compiled ones; `suntzu_env.play.binfa.BinFaMenu`)."""
     app = FastAPI(title="Sun Tzu", docs_url=None, redoc_url=None, openapi_url=None)
     games: Store[LiveGame] = Store()
     replays: Store[Replay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
@@ -206,8 +206,8 @@ def create_app(
 
     @functools.cache
     def binfa_menu() -> Any:
-        """The agents Bin'Fa's page offers (`suntzu_env.play.binfa.BinFaMenu`), made on first use."""
-        return _binfa().BinFaMenu(list(binfa_models))
+        """The agents Bin'Fa's page offers: those given, else the compiled ones (the engine loads on first use)."""
+        return binfa_agents if binfa_agents is not None else _binfa().BinFaMenu()
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:

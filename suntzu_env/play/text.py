@@ -18,10 +18,13 @@ import tempfile
 from collections.abc import Callable
 from enum import Enum
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from suntzu_env.play.explain import RULES_DOC, glossary_lines
 from suntzu_env.play.sessions import LiveGame
+
+if TYPE_CHECKING:
+    from suntzu_env.play.binfa import BinFaMenu
 from suntzu_env.rules import SEATS
 
 HELP = "answer with a number or an action string (e.g. place:7); 'board' shows the board, 'quit' stops"
@@ -222,14 +225,14 @@ def play_binfa_in_terminal(
     save: Path | None = None,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
-    models: list[str] | None = None,
+    menu: BinFaMenu | None = None,
 ) -> int:
-    """Play one Bin'Fa game in `seats` against `agent` in the others (a compiled agent, or one of the trained
-    `models` offered), on standard input and output; returns the exit status."""
-    from suntzu_env.play.binfa import BinFaGame, BinFaMenu  # Bin'Fa's engine loads only for its games
+    """Play one Bin'Fa game in `seats` against `agent` in the others (one of `menu`'s: by default a compiled
+    agent), on standard input and output; returns the exit status."""
+    from suntzu_env.play.binfa import BinFaGame  # Bin'Fa's engine loads only for its games
 
     try:
-        live = BinFaGame(agent, seats, players, level, seed, menu=BinFaMenu(models or []))
+        live = BinFaGame(agent, seats, players, level, seed, menu=menu)
     except ValueError as error:
         write(f"error: {error}")
         return 2

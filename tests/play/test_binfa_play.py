@@ -22,7 +22,7 @@ from suntzu_env.binfa import Game
 from suntzu_env.binfa.geometry import N_CIRCLES, N_TRIANGLES
 from suntzu_env.play.__main__ import main
 from suntzu_env.play.app import create_app
-from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaReplay, places, position
+from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaMenu, BinFaReplay, places, position
 
 
 @pytest.fixture()
@@ -342,7 +342,7 @@ def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: P
 
     _, path = binfa_model(tmp_path)
     spec = f"ppo:{path}"
-    client = TestClient(create_app(tmp_path, binfa_models=[spec]), base_url="http://127.0.0.1",
+    client = TestClient(create_app(tmp_path, binfa_agents=BinFaMenu([spec])), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
     assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, spec]
     view = _new(client, agent=spec, seats=[1], max_turns=3)

@@ -15,6 +15,7 @@ import pytest
 
 from suntzu_env.binfa import Game
 from suntzu_env.play.__main__ import main
+from suntzu_env.play.binfa import BinFaMenu
 from suntzu_env.play.text import play_binfa_in_terminal
 
 SEED = 987_654_321  # long enough not to turn up in a board by chance
@@ -114,7 +115,8 @@ def test_a_binfa_model_offered_plays_in_the_terminal(tmp_path: Path) -> None:
 
     _, path = binfa_model(tmp_path)
     spec, lines = f"ppo:{path}", []
-    assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=lines.append, models=[spec]) == 1
+    menu = BinFaMenu([spec])
+    assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=lines.append, menu=menu) == 1
     assert sum(line.startswith("  player 0: deploy:") for line in lines) == 12  # the model deployed player 0 (B1)
     refused: list[str] = []
     assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=refused.append) == 2
