@@ -139,6 +139,12 @@ def _check_save(parser: argparse.ArgumentParser, save: Path | None) -> None:
         parser.error(f"--save {save}: cannot write there")
 
 
+def _check_folders(parser: argparse.ArgumentParser, folders: Sequence[Path]) -> None:
+    for folder in folders:
+        if not folder.is_dir():
+            parser.error(f"--models {folder} is not a folder")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -146,9 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.game == "binfa":
         from suntzu_env.play.binfa import BinFaMenu, check_options
 
-        if args.models:
-            parser.error("--models is not offered for Bin'Fa's page: name each Bin'Fa model with --agent or --model")
-        binfa_menu = BinFaMenu([spec for spec in (args.agent, *args.model) if ":" in spec])
+        _check_folders(parser, args.models)
+        binfa_menu = BinFaMenu([spec for spec in (args.agent, *args.model) if ":" in spec], args.models)
         try:
             binfa_menu.check(args.agent)
             check_options(args.players, args.level, args.seats)
@@ -174,9 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         from suntzu_env.play.sessions import AgentMenu, Replay
     except ImportError as error:
         parser.exit(1, f"{parser.prog}: error: the web app needs the play extra ({error}): pip install -e '.[play]'\n")
-    for folder in args.models:
-        if not folder.is_dir():
-            parser.error(f"--models {folder} is not a folder")
+    _check_folders(parser, args.models)
     results = args.results
     if results is not None:
         given = Path(results)

@@ -14,6 +14,8 @@ from __future__ import annotations
 import functools
 import secrets
 import threading
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 from suntzu_env.binfa import Game, Options
@@ -47,6 +49,7 @@ from suntzu_env.binfa.options import LEVELS
 from suntzu_env.binfa.picture import circle_centre, triangle_corners
 from suntzu_env.binfa.plugin import BINFA, SeatGame
 from suntzu_env.binfa.render import LETTERS, stack_letters
+from suntzu_env.play.sessions import found_models
 from suntzu_env.protocol import ask
 
 AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic
@@ -78,14 +81,18 @@ def check_options(
 
 
 class BinFaMenu:
-    """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents and the
-    trained Bin'Fa models (`ppo:<path>`) named on its command line. `check` refuses any other spec before touching
-    the disk; `load` reads each model once, as data, at start (a model of another game is refused in one line), and
-    each game gets its own seeded player of that network (as `suntzu_env.play.sessions.AgentMenu` does for Sun
-    Tzu)."""
+    """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents, the trained
+    Bin'Fa models (`ppo:<path>`) named on its command line and those found under its model folders
+    (`sessions.found_models`). `check` refuses any other spec before touching the disk. `load` reads the models
+    named on the command line at start (a model of another game is refused in one line); a model found in a folder
+    is read when a game first asks for it, and refused then, in one line, if it is not a Bin'Fa model. Each model is
+    read once, as data, and each game gets its own seeded player of that network (as
+    `suntzu_env.play.sessions.AgentMenu` does for Sun Tzu)."""
 
-    def __init__(self, models: list[str] | tuple[str, ...] = ()) -> None:
-        self.models = [spec for spec in dict.fromkeys(models) if BINFA.trained_model(spec) is not None]
+    def __init__(self, models: list[str] | tuple[str, ...] = (), folders: Sequence[str | Path] = ()) -> None:
+        self._given = [spec for spec in dict.fromkeys(models) if BINFA.trained_model(spec) is not None]
+        found = [spec for folder in folders for spec in found_models(Path(folder))]
+        self.models = list(dict.fromkeys([*self._given, *found]))
         self._actors: dict[str, Any] = {}
         self._lock = threading.Lock()
 
@@ -95,12 +102,13 @@ class BinFaMenu:
     def check(self, spec: object) -> str:
         if spec not in self.names():
             offered = ", ".join(self.names())
-            given = ", and the models this server was started with (--agent, --model)" if self.models else ""
+            given = ", and the models this server was started with (--agent, --model, --models)" if self.models else ""
             raise ValueError(f"agent must be one of {offered} (Bin'Fa's agents{given}), got {spec!r:.60}")
         return str(spec)
 
     def load(self) -> None:
-        for spec in self.models:
+        """Read every model named on the command line now; a one-line ModelError for one that cannot play Bin'Fa."""
+        for spec in self._given:
             self._actor(spec)
 
     def _actor(self, spec: str) -> Any:

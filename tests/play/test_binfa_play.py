@@ -255,7 +255,7 @@ def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
         (["--game", "binfa", "--seats", "0,5"], ["a player is a whole number 0..1"]),
         (["--game", "binfa", "--agent", "ismcts:10"], ["agent must be one of random, greedy, heuristic"]),
         (["--game", "binfa", "--model", "ppo:runs/a"], ["no PPO model at runs/a"]),
-        (["--game", "binfa", "--models", "runs"], ["--models is not offered for Bin'Fa's page"]),
+        (["--game", "binfa", "--models", "no-such-folder"], ["--models no-such-folder is not a folder"]),
         (["--game", "binfa", "--seats", "a"], ["expected player numbers such as 0 or 0,2"]),
         (["--game", "binfa", "--players", "7"], ["players must be an integer 2..6"]),
         (["--game", "binfa", "--level", "0"], ["level must be one of 1, 2, 3, 4"]),
@@ -352,3 +352,32 @@ def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: P
     assert response.status_code == 400 and "agent must be one of random, greedy, heuristic, ppo:" in response.text
     plain = TestClient(create_app(tmp_path), base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
     assert plain.post("/api/binfa/games", json={"agent": spec, "seats": [0]}).status_code == 400
+
+
+def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_path: Path) -> None:
+    """`--game binfa --models FOLDER`: every model found under the folder is offered; a Bin'Fa model plays when a
+    game first asks for it, a Sun Tzu model found there is refused then in one line, and nothing is read before."""
+    from helpers import binfa_model
+    from sb3_contrib import MaskablePPO
+
+    from suntzu_env.gym_env import SunTzuGymEnv
+
+    folder = tmp_path / "models"
+    folder.mkdir()
+    _, path = binfa_model(folder, "binfa.zip")
+    MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
+                policy_kwargs={"net_arch": [8]}).save(folder / "suntzu.zip")  # fmt: skip
+    menu = BinFaMenu([], [folder])
+    menu.load()  # nothing named on the command line: nothing read yet
+    assert menu._actors == {}
+    client = TestClient(create_app(tmp_path, binfa_agents=menu), base_url="http://127.0.0.1",
+                        headers={"Content-Type": "application/json"})  # fmt: skip
+    binfa, suntzu = f"ppo:{path}", f"ppo:{folder / 'suntzu.zip'}"
+    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, binfa, suntzu]
+    view = _new(client, agent=binfa, seats=[1], max_turns=3)
+    assert view["game"]["agent"] == binfa and view["decision"]["player"] == 1
+    response = client.post("/api/binfa/games", json={"agent": suntzu, "seats": [0]})
+    assert response.status_code == 400, response.text
+    error = response.json()["error"]
+    assert "suntzu.zip" in error and "\n" not in error, error
+    assert len(client.app.state.binfa_games) == 1  # type: ignore[attr-defined]
