@@ -49,7 +49,7 @@ from suntzu_env.binfa.options import LEVELS
 from suntzu_env.binfa.picture import circle_centre, triangle_corners
 from suntzu_env.binfa.plugin import BINFA, SeatGame
 from suntzu_env.binfa.render import LETTERS, stack_letters
-from suntzu_env.play.sessions import found_models
+from suntzu_env.play.sessions import ModelShelf
 from suntzu_env.protocol import ask
 
 AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic
@@ -81,23 +81,22 @@ def check_options(
 
 
 class BinFaMenu:
-    """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents, the trained
-    Bin'Fa models (`ppo:<path>`) named on its command line and those found under its model folders
-    (`sessions.found_models`). `check` refuses any other spec before touching the disk. `load` reads the models
-    named on the command line at start (a model of another game is refused in one line); a model found in a folder
-    is read when a game first asks for it, and refused then, in one line, if it is not a Bin'Fa model. Each model is
-    read once, as data, and each game gets its own seeded player of that network (as
-    `suntzu_env.play.sessions.AgentMenu` does for Sun Tzu)."""
+    """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents and the
+    trained Bin'Fa models (`ppo:<path>`) named on its command line or found under its model folders (a
+    `sessions.ModelShelf`, as Sun Tzu's `AgentMenu` holds them). `check` refuses any other spec before touching the
+    disk; a model of another game is refused in one line when it is read (at start for a named one, when a game
+    first asks for it for a found one)."""
 
-    def __init__(self, models: list[str] | tuple[str, ...] = (), folders: Sequence[str | Path] = ()) -> None:
-        self._given = [spec for spec in dict.fromkeys(models) if BINFA.trained_model(spec) is not None]
-        found = [spec for folder in folders for spec in found_models(Path(folder))]
-        self.models = list(dict.fromkeys([*self._given, *found]))
-        self._actors: dict[str, Any] = {}
-        self._lock = threading.Lock()
+    def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
+        given = [spec for spec in models if BINFA.trained_model(spec) is not None]
+        self.shelf = ModelShelf(given, folders, BINFA.make_agent)
+
+    @property
+    def models(self) -> list[str]:
+        return list(self.shelf.specs)
 
     def names(self) -> list[str]:
-        return [*AGENTS, *self.models]
+        return [*AGENTS, *self.shelf.specs]
 
     def check(self, spec: object) -> str:
         if spec not in self.names():
@@ -108,22 +107,11 @@ class BinFaMenu:
 
     def load(self) -> None:
         """Read every model named on the command line now; a one-line ModelError for one that cannot play Bin'Fa."""
-        for spec in self._given:
-            self._actor(spec)
-
-    def _actor(self, spec: str) -> Any:
-        with self._lock:
-            if spec not in self._actors:
-                self._actors[spec] = BINFA.make_agent(spec).actor
-            return self._actors[spec]
+        self.shelf.load()
 
     def make(self, spec: object, seed: int) -> Any:
         spec = self.check(spec)
-        if spec in self.models:
-            from agents.ppo import PPOAgent
-
-            return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
-        return BINFA.make_agent(spec, seed)
+        return self.shelf.player(spec, seed) if spec in self.shelf else BINFA.make_agent(spec, seed)
 
 
 @functools.cache

@@ -307,35 +307,68 @@ class Store(Generic[T]):
         return len(self._items)
 
 
-class AgentMenu:
-    """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
-    `MAX_SEARCH_ITERATIONS`, and the trained models named on its command line or found under its model folders.
+class ModelShelf:
+    """The trained models a server offers, fixed when it starts: those named on its command line (`given`) and
+    those found under its model folders (`found_models`), in that order.
 
-    `make(spec)` refuses any other spec with a one-line ValueError before touching the disk. Models named on the
-    command line are loaded at once (`load`), those found in folders on first use; each is read once and shared
-    (its network is frozen), each game getting its own seeded player.
+    Each is read once, as data, by `read` (a spec -> an agent holding a frozen `actor`): the named ones at `load`, so
+    that one that cannot play is refused before the server starts, the found ones when a game first asks for one.
+    The network is shared; each game gets its own seeded player of it (`player`).
     """
 
-    def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
-        self._given = [spec for spec in models if check_spec(spec) is None and spec.startswith(POLICY_PREFIXES)]
-        self._paths = dict.fromkeys(self._given)  # every model spec offered, in order
-        for folder in folders:
-            self._paths.update(dict.fromkeys(found_models(Path(folder))))
+    def __init__(self, given: Sequence[str], folders: Sequence[str | Path], read: Callable[[str], Any]) -> None:
+        self.given = list(dict.fromkeys(given))
+        found = [spec for folder in folders for spec in found_models(Path(folder))]
+        self.specs = list(dict.fromkeys([*self.given, *found]))
+        self._read = read
         self._actors: dict[str, Any] = {}
         self._lock = threading.Lock()
 
+    def __contains__(self, spec: object) -> bool:
+        return spec in self.specs
+
+    def load(self) -> None:
+        """Read every model named on the command line now (a one-line ModelError for one that cannot play)."""
+        for spec in self.given:
+            self._actor(spec)
+
+    def _actor(self, spec: str) -> Any:
+        with self._lock:
+            if spec not in self._actors:
+                self._actors[spec] = self._read(spec).actor
+            return self._actors[spec]
+
+    def player(self, spec: str, seed: int | None = None) -> Agent:
+        """A player of the model `spec` (one of `specs`), seeded, playing its argmax."""
+        from agents.ppo import PPOAgent
+
+        return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
+
+
+class AgentMenu:
+    """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
+    `MAX_SEARCH_ITERATIONS`, and the trained models named on its command line or found under its model folders
+    (a `ModelShelf`).
+
+    `make(spec)` refuses any other spec with a one-line ValueError before touching the disk.
+    """
+
+    def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
+        given = [spec for spec in models if check_spec(spec) is None and spec.startswith(POLICY_PREFIXES)]
+        self.shelf = ModelShelf(given, folders, make_agent)
+
     @property
     def models(self) -> list[str]:
-        return list(self._paths)
+        return list(self.shelf.specs)
 
     def names(self) -> list[str]:
-        return [*AGENT_NAMES, *self._paths]
+        return [*AGENT_NAMES, *self.shelf.specs]
 
     def check(self, spec: object) -> str:
         """The spec if this server plays it, else a one-line ValueError (nothing is read from the disk)."""
         if not isinstance(spec, str):
             raise ValueError(f"agent must be a string, got {type(spec).__name__}")
-        if spec in AGENT_NAMES or spec in self._paths:
+        if spec in AGENT_NAMES or spec in self.shelf:
             return spec
         if spec.startswith(ISMCTS_PREFIX):
             text = spec[len(ISMCTS_PREFIX) :]
@@ -343,7 +376,7 @@ class AgentMenu:
                 return spec
             raise ValueError(f"agent {spec[:60]!r}: iterations must be a whole number from 1 to "
                              f"{MAX_SEARCH_ITERATIONS} here")  # fmt: skip
-        offered = ", ".join([*AGENT_NAMES, f"{ISMCTS_PREFIX}<1..{MAX_SEARCH_ITERATIONS}>", *self._paths])
+        offered = ", ".join([*AGENT_NAMES, f"{ISMCTS_PREFIX}<1..{MAX_SEARCH_ITERATIONS}>", *self.shelf.specs])
         raise ValueError(
             f"agent {spec[:60]!r} is not offered by this server; offered: {offered} (a model is offered when "
             "the server is started with it: --model, --models)"
@@ -351,22 +384,11 @@ class AgentMenu:
 
     def load(self) -> None:
         """Load every model named on the command line now; ModelError (one line) for one that cannot play."""
-        for spec in self._given:
-            self._actor(spec)
-
-    def _actor(self, spec: str) -> Any:
-        with self._lock:
-            if spec not in self._actors:
-                self._actors[spec] = make_agent(spec).actor  # type: ignore[attr-defined]
-            return self._actors[spec]
+        self.shelf.load()
 
     def make(self, spec: object, seed: int | None = None) -> Agent:
         spec = self.check(spec)
-        if spec in self._paths:
-            from agents.ppo import PPOAgent
-
-            return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
-        return make_agent(spec, seed)
+        return self.shelf.player(spec, seed) if spec in self.shelf else make_agent(spec, seed)
 
 
 MAX_FOUND = 200  # models listed from one folder

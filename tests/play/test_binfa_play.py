@@ -368,8 +368,7 @@ def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_pa
     MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
                 policy_kwargs={"net_arch": [8]}).save(folder / "suntzu.zip")  # fmt: skip
     menu = BinFaMenu([], [folder])
-    menu.load()  # nothing named on the command line: nothing read yet
-    assert menu._actors == {}
+    menu.load()  # only models named on the command line are read now: the Sun Tzu model found is not refused yet
     client = TestClient(create_app(tmp_path, binfa_agents=menu), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
     binfa, suntzu = f"ppo:{path}", f"ppo:{folder / 'suntzu.zip'}"
