@@ -65,9 +65,8 @@ def _summary(folder: Path, shown: str) -> dict[str, Any]:
 
 
 def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
-    """The folder's game, options and games, one dict per row of games.csv (`game` is the row number, each seat's
-    agent under the seat's name and in `players`, in seat order); `shown` is the folder's path as given, for
-    errors."""
+    """The folder's game, options and games, one dict per row of games.csv (`game` is the row number, `players`
+    each seat's agent in the order of `seats`); `shown` is the folder's path as given, for errors."""
     summary = _summary(folder, shown)
     rules: GameRules[Any] = summary["rules"]
     seats = summary["seats"]
@@ -79,7 +78,6 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
                 "game": i,
                 "pairing": r["pairing"],
                 "seed": int(r["seed"]),
-                **{seat: r[seat] for seat in seats},
                 "players": [r[seat] for seat in seats],
                 "winner": r["winner"],
                 "score": int(r["score"]),
