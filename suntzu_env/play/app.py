@@ -13,7 +13,7 @@
 | `GET /api/games/<id>/record`       | the game's record (R11), once it is over                          |
 | `POST /api/replays`                | a record file's text: a replay to step through                    |
 | `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step (`&frame=F`: the step showing frame F) |
-| `GET /api/results`                 | `?path=<folder>`: an evaluation's games                           |
+| `GET /api/results`                 | `?path=<folder>`: an evaluation's games, and the page they replay in |
 | `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
 | `GET /binfa`, `/binfa/play/<id>`, `/binfa/replay[/<id>]` | Bin'Fa's page (`static/binfa.html`)            |
 | `GET /api/binfa/options`, `/api/binfa/board` | its new-game form; the board's drawing                  |
@@ -149,6 +149,11 @@ def _binfa() -> Any:
     from suntzu_env.play import binfa
 
     return binfa
+
+
+def viewer_of(game_name: str) -> str:
+    """The page that replays a game of `game_name`: `/replay` for the default game, `/<name>/replay` for another."""
+    return "/replay" if game_name == DEFAULT_GAME else f"/{game_name}/replay"
 
 
 def _missing(what: str, key: str) -> BadInput:
@@ -346,7 +351,8 @@ def create_app(
     @app.get("/api/results")
     def results(path: str = "") -> dict[str, Any]:
         folder = resolve(root, path)
-        return {"path": path, **list_games(folder, path)}
+        listing = list_games(folder, path)
+        return {"path": path, **listing, "viewer": viewer_of(listing["game_name"])}
 
     async def results_record(request: Request, page_of: str) -> tuple[dict[str, Any], str]:
         """The record and title of a results folder's game (`{path, game}`), refused when the folder's game is
@@ -356,9 +362,8 @@ def create_app(
             game_record, resolve(root, body["path"]), body["game"], body["path"]
         )
         if name != page_of:
-            where = "/replay" if name == DEFAULT_GAME else f"/{name}/replay"
             raise BadInput(f"results: {body['path']!r:.80} holds games of {name}: open them at "
-                           f"{where}?results=<folder>&game=<row>")  # fmt: skip
+                           f"{viewer_of(name)}?results=<folder>&game=<row>")  # fmt: skip
         return record, title
 
     @app.post("/api/replays/results")

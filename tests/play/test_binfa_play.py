@@ -316,6 +316,7 @@ def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(client: TestClient,
               "--no-progress", "--out", str(tmp_path / "bf")])  # fmt: skip
     listing = client.get("/api/results?path=bf").json()
     assert listing["game_name"] == "binfa" and listing["seats"] == ["player_0", "player_1"]
+    assert listing["viewer"] == "/binfa/replay"  # the page its games open in, named once, by the server
     assert listing["level"] == 1 and listing["max_turns"] == 12 and "level 1" in listing["about"]
     assert [row["players"] for row in listing["games"]] == [["random", "greedy"], ["greedy", "random"]]
     for row in listing["games"]:

@@ -361,7 +361,7 @@ def test_evaluation_results_link_to_each_game(client: TestClient, tmp_path: Path
         ]
     )
     listing = client.get("/api/results?path=eval").json()
-    assert len(listing["games"]) == 4 and listing["variant"] == "standard"
+    assert len(listing["games"]) == 4 and listing["variant"] == "standard" and listing["viewer"] == "/replay"
     for row in listing["games"]:
         view = client.post("/api/replays/results", json={"path": "eval", "game": row["game"]}).json()
         last = client.get(f"/api/replays/{view['replay']['id']}?view=full&step=last").json()

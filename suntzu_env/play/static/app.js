@@ -627,7 +627,7 @@ function drawResultRows() {
   $("#results-count").textContent = rows.length > shown.length ? `${shown.length} of ${rows.length} games shown` : `${rows.length} games`;
   $("#results-more").hidden = rows.length <= shown.length;
   const path = results.path;
-  const viewer = data.game_name === "suntzu" ? "/replay" : `/${data.game_name}/replay`; // each game's own page
+  const viewer = data.viewer; // each game's own page, as the server names it
   $("#results-table tbody").innerHTML = shown.map((g) => `<tr>
       <td>${g.game}</td><td>${esc(pairingLabel(g.pairing))}</td><td>${g.seed}</td>
       ${g.players.map((agent, k) => `<td class="${esc(data.seats[k])}" title="${esc(agent)}">${esc(label(agent))}</td>`).join("")}
