@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 
 from suntzu_env.play.explain import RULES_DOC, glossary_lines
 from suntzu_env.play.sessions import LiveGame
+from suntzu_env.rules import SEATS
 
 if TYPE_CHECKING:
     from suntzu_env.play.binfa import BinFaMenu
-from suntzu_env.rules import SEATS
 
 HELP = "answer with a number or an action string (e.g. place:7); 'board' shows the board, 'quit' stops"
 COMMANDS = f"""Commands:
