@@ -22,7 +22,7 @@ import numpy as np
 
 from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.engine.rng import rng_seed
-from suntzu_env.policy_net import ACTIVATIONS, PolicyNet, net_act, net_act_batch
+from suntzu_env.policy_net import ACTIVATIONS, CellNet, CompiledNet, PolicyNet, net_act, net_act_batch, net_from_state
 
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
@@ -35,31 +35,48 @@ CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_s
 
 
 class PolicyActor:
-    """The actor half of an MLP actor-critic policy, frozen: observation -> logits (`net`, compiled).
+    """The actor half of an actor-critic policy, frozen: observation -> logits (`net`, compiled).
 
-    The weights live once, packed in `net`; `weights`, `biases` (torch's layout) and `activation` read them back.
+    An MLP's weights live once, packed in `net` (a `PolicyNet`); `weights`, `biases` (torch's layout) and
+    `activation` read them back. A cell network's actor (`agents.cell_policy.CellPolicy`) is a `CellNet`.
     """
 
     def __init__(self, weights: list[np.ndarray], biases: list[np.ndarray], activation: str = "Tanh") -> None:
-        self.net = PolicyNet(weights, biases, activation)  # checks the shapes and values
+        self.net: CompiledNet = PolicyNet(weights, biases, activation)  # checks the shapes and values
+
+    @classmethod
+    def of(cls, net: CompiledNet) -> PolicyActor:
+        """The actor of a packed net of either kind."""
+        actor = cls.__new__(cls)
+        actor.net = net
+        return actor
 
     @property
     def weights(self) -> list[np.ndarray]:
-        return [w for w, _ in self.net.layers()]
+        return [w for w, _ in self._mlp().layers()]
 
     @property
     def biases(self) -> list[np.ndarray]:
-        return [b for _, b in self.net.layers()]
+        return [b for _, b in self._mlp().layers()]
 
     @property
     def activation(self) -> str:
-        return self.net.activation
+        return self._mlp().activation
+
+    def _mlp(self) -> PolicyNet:
+        if not isinstance(self.net, PolicyNet):
+            raise TypeError(f"a {self.net.kind} network has no MLP layers")
+        return self.net
 
     @classmethod
     def from_policy(cls, policy: ActorCriticPolicy) -> PolicyActor:
-        """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with a flat observation and an MLP extractor."""
+        """Copy the actor of an SB3 (Maskable)ActorCriticPolicy with a flat observation: an MLP extractor, or a
+        cell network (`agents.cell_policy.CellPolicy`, which packs itself)."""
         import torch
 
+        cell_arrays = getattr(policy, "cell_arrays", None)
+        if callable(cell_arrays):
+            return cls.of(CellNet(cell_arrays()))
         layers = [*policy.mlp_extractor.policy_net, policy.action_net]
         weights, biases, activation = [], [], "Tanh"
         for layer in layers:
@@ -74,13 +91,11 @@ class PolicyActor:
 
     def state(self) -> dict[str, np.ndarray]:
         """The arrays, for `np.savez` (and `from_state`)."""
-        out = {f"w{i}": w for i, w in enumerate(self.weights)} | {f"b{i}": b for i, b in enumerate(self.biases)}
-        return out | {"activation": np.array(self.activation)}
+        return self.net.state()
 
     @classmethod
     def from_state(cls, state: dict[str, Any]) -> PolicyActor:
-        n = sum(1 for k in state if k.startswith("w"))
-        return cls([state[f"w{i}"] for i in range(n)], [state[f"b{i}"] for i in range(n)], str(state["activation"]))
+        return cls.of(net_from_state(state))
 
     def logits(self, observation: np.ndarray) -> np.ndarray:
         """Unmasked action logits of one observation (or a batch, along the first axis)."""
@@ -133,7 +148,7 @@ class PPOAgent:
         net_act_batch(self.actor.net.params, self._header, x, masks, self._rng, work, out)
         return out
 
-    def compiled_policy(self) -> tuple[PolicyNet, bool] | None:
+    def compiled_policy(self) -> tuple[CompiledNet, bool] | None:
         """The net and whether it plays the argmax, for `SunTzuVecEnv` to play it in compiled code; None when a
         subclass changes how the agent acts (it is then asked from Python)."""
         if type(self).act_batch is not _ACT_BATCH or type(self).act is not _ACT:
@@ -234,6 +249,8 @@ def safe_objects(data: dict[str, Any], path: Path, game: GameRules[Any] | None =
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 
+    from agents.cell_policy import CellPolicy, cell_sizes
+
     rules = _game(game)
     obs, act = data.get("observation_space"), data.get("action_space")
     shape = tuple(obs.get("_shape", ())) if isinstance(obs, dict) else None
@@ -253,17 +270,27 @@ def safe_objects(data: dict[str, Any], path: Path, game: GameRules[Any] | None =
     for key, value in data.items():
         if key in ("observation_space", "action_space"):
             out[key] = replace[key]
+        elif key == "policy_kwargs" and isinstance(value, dict) and "cells" in value:
+            out[key] = {"cells": cell_sizes(value["cells"]), "layout": _cell_layout(rules, path)}
+            out["policy_class"] = CellPolicy
         elif isinstance(value, dict) and ":serialized:" in value:
             if key == "policy_kwargs":
                 kwargs = {k: v for k, v in value.items() if not k.startswith(":") and k != "activation_fn"}
                 if not isinstance(kwargs.get("net_arch", []), (list, dict)):
                     raise ValueError("its policy_kwargs.net_arch is not a list")
                 out[key] = kwargs | {"activation_fn": getattr(torch.nn, _activation_of(value))}
-            else:
+            elif key != "policy_class" or "policy_class" not in out:
                 out[key] = replace.get(key)
     if "policy_class" not in data:
         raise ValueError("its data names no policy class")
     return out
+
+
+def _cell_layout(rules: GameRules[Any], path: Path) -> Any:
+    """The board a cell network of `rules` reads (refused for a game that declares none)."""
+    if rules.cell_layout is None:
+        raise IncompatibleModelError(f"{path} holds a cell network; {rules.name} declares no board of cells")
+    return rules.cell_layout
 
 
 def read_model(file: Path, game: GameRules[Any] | None = None, **kwargs: Any) -> Any:

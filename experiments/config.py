@@ -32,6 +32,7 @@ from experiments.game import (
     seats_of,
     with_game,
 )
+from suntzu_env.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH
 from suntzu_env.protocol import GameOptions, GameRules
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
@@ -40,8 +41,10 @@ DEVICE_PATTERN = re.compile(r"auto|cpu|cuda(:[0-9]+)?")
 NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timestamp: parts of a folder name
 # A resumed run keeps these and its game's options: they name its folder, or shaped what is already trained (the
 # game, the network, the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
-FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "net_arch", "bc_teacher", "bc_games",
-                   "bc_epochs")  # fmt: skip
+FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "network", "net_arch", "cell_width",
+                   "cell_layers", "bc_teacher", "bc_games", "bc_epochs", "bc_batch_size", "dagger_rounds",
+                   "dagger_games")  # fmt: skip
+NETWORKS = ("mlp", "cells")  # --network
 BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
 # what a game's `training_defaults` may not set: a run's own, or what the game declares elsewhere
 NOT_GAME_DEFAULTS = ("game", "resume", "timestamp", "opponents", "eval_opponents", "bc_teacher")
@@ -103,6 +106,14 @@ class TrainConfig:
     """games of demonstrations by the teacher (against the game's scripted agents and itself); 0: no warm start"""
     bc_epochs: int = 20
     """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
+    bc_batch_size: int | None = None
+    """minibatch size of the cloning and DAgger rounds (None: --batch-size)"""
+    dagger_rounds: int = 0
+    """rounds after the cloning in which the policy plays --dagger-games games and learns the teacher's answers
+    in the positions it reached (one pass over them and as many earlier decisions, Adam at 5e-4); 0: none (nor
+    with --bc-games 0, no warm start)"""
+    dagger_games: int = 60
+    """games the policy plays in each --dagger-rounds round"""
 
     # ---------------------------------------------------------------- PPO
     total_timesteps: int = 2_000_000
@@ -133,8 +144,15 @@ class TrainConfig:
     """gradient norm clip (> 0)"""
     target_kl: float | None = None
     """stop an update's epochs early past this KL divergence (> 0; None: never)"""
+    network: str = "mlp"
+    """the policy's network: mlp (hidden layers --net-arch) or cells (weights shared over the game's board cells,
+    --cell-width wide, --cell-layers deep; for a game that declares its board)"""
     net_arch: tuple[int, ...] = (256, 256)
     """hidden layer sizes of the policy and of the value network (separate networks), one or more"""
+    cell_width: int = 64
+    """width of each cell's vector in a cells network"""
+    cell_layers: int = 4
+    """layers of a cells network (each mixes a cell with its neighbours)"""
 
     # ---------------------------------------------------------------- evaluation and saving
     eval_every: int = 500_000
@@ -186,12 +204,14 @@ class TrainConfig:
         if self.resume == "":
             raise ConfigError("resume must name a run folder or a checkpoint, got ''")
         for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",
-                     "workers", "bc_epochs"):  # fmt: skip
+                     "workers", "bc_epochs", "dagger_games", "cell_width", "cell_layers"):  # fmt: skip
             _at_least(self, name, 1)
-        for name in ("bc_games", "eval_every"):
+        for name in ("bc_games", "eval_every", "dagger_rounds"):
             _at_least(self, name, 0)
         if self.checkpoint_every is not None:
             _at_least(self, "checkpoint_every", 0)
+        if self.bc_batch_size is not None:
+            _at_least(self, "bc_batch_size", 1)
         _at_least(self, "batch_size", 2)  # PPO normalises advantages over each minibatch
         if self.rollout_size % self.batch_size:
             raise ConfigError(f"batch_size ({self.batch_size}) must divide n_envs * n_steps ({self.rollout_size}) "
@@ -209,6 +229,13 @@ class TrainConfig:
             got = " ".join(map(str, self.net_arch)) or "none"
             raise ConfigError(f"net_arch must be one or more layer sizes, each at least 1, got {got}")
         rules = game_of(self.game)
+        if self.network not in NETWORKS:
+            raise ConfigError(f"network must be one of {', '.join(NETWORKS)}, got {self.network!r}")
+        if self.network == "cells" and rules.cell_layout is None:
+            raise ConfigError(f"network: {rules.name} declares no board of cells; use mlp")
+        for name, high in (("cell_width", MAX_CELL_WIDTH), ("cell_layers", MAX_CELL_LAYERS)):
+            if getattr(self, name) > high:
+                raise ConfigError(f"{name} must be at most {high}, got {getattr(self, name)}")
         if self.seats == 2 and (self.eval_games < 2 or self.eval_games % 2):
             raise ConfigError(f"eval_games must be an even number >= 2 (each deck seed is played in both seats; "
                               f"no periodic evaluations: --eval-every 0), got {self.eval_games}")  # fmt: skip
@@ -321,7 +348,8 @@ SMOKE_RUNS_DIR = "runs/smoke"
 SMOKE: dict[str, Any] = {
     "exp_name": "smoke", "runs_dir": SMOKE_RUNS_DIR,
     "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
-    "net_arch": (32, 32), "bc_games": 6, "bc_epochs": 1, "eval_every": 256, "eval_games": 2, "final_eval_games": 4,
+    "net_arch": (32, 32), "cell_width": 8, "cell_layers": 1, "bc_games": 6, "bc_epochs": 1, "dagger_games": 2,
+    "eval_every": 256, "eval_games": 2, "final_eval_games": 4,
     "checkpoint_every": 256, "pool_every": 1, "workers": 1,
 }  # fmt: skip
 SMOKE_VARIABLE = "SUNTZU_TRAIN_SMOKE"

@@ -10,6 +10,7 @@ from sb3_contrib import MaskablePPO
 from stable_baselines3.common.utils import LinearSchedule
 from stable_baselines3.common.vec_env import VecEnv
 
+from agents.cell_policy import CellPolicy
 from agents.ppo import (
     checkpoints,
 )
@@ -37,11 +38,20 @@ def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
     }
 
 
+def policy_of(cfg: TrainConfig) -> tuple[Any, dict[str, Any]]:
+    """The policy class and its arguments of the run's `--network`: an MLP, or the game's cell network."""
+    if cfg.network == "cells":
+        cells = {"width": cfg.cell_width, "layers": cfg.cell_layers}
+        return CellPolicy, {"cells": cells, "layout": cfg.rules.cell_layout}
+    return "MlpPolicy", {"net_arch": list(cfg.net_arch)}
+
+
 def new_model(cfg: TrainConfig, venv: VecEnv, device: torch.device, tensorboard_log: str | None = None) -> MaskablePPO:
     """The run's MaskablePPO, untrained: its network, its settings, seeded with the run's seed (seed= seeds
     random, numpy, torch and the environments)."""
-    return MaskablePPO("MlpPolicy", venv, policy_kwargs={"net_arch": list(cfg.net_arch)},
-                       tensorboard_log=tensorboard_log, seed=cfg.seed, device=device, **ppo_settings(cfg))  # fmt: skip
+    policy, policy_kwargs = policy_of(cfg)
+    return MaskablePPO(policy, venv, policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log, seed=cfg.seed,
+                       device=device, **ppo_settings(cfg))  # fmt: skip
 
 
 def torch_device(name: str) -> torch.device:

@@ -29,6 +29,7 @@ from experiments.config import (
 from experiments.runs import (
     save_atomic,
 )
+from suntzu_env.policy_net import seated_net
 
 POOL_DIR = "pool"
 
@@ -75,10 +76,7 @@ class SelfPlayPool:
         env = env_state(state)
         snapshots = []
         for t, k in zip(state["pool_steps"].tolist(), state["pool_slots"].tolist(), strict=True):
-            n = sum(1 for key in env if key.startswith(f"slot{k}_w"))
-            activation = str(env[f"slot{k}_net"][0])
-            actor = PolicyActor([env[f"slot{k}_w{i}"] for i in range(n)], [env[f"slot{k}_b{i}"] for i in range(n)],
-                                activation)  # fmt: skip
+            actor = PolicyActor.of(seated_net(env, f"slot{k}_")[0])
             snapshots.append((t, k, self.agent(t, actor)))
         self.env.set_state(env, {k: agent for _, k, agent in snapshots})
         self.snapshots = [(t, agent) for t, _, agent in snapshots]

@@ -94,8 +94,11 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
             if cfg.bc_games:
                 bc = behaviour_cloning(model, cfg)
                 write_json(run_dir / WARM_START_FILE, bc)
+                rounds = bc.get("dagger", [])
+                last = rounds[-1]["agreement"] if rounds else 0.0
+                dagger = f", then {len(rounds)} DAgger rounds (agreement {last:.3f})" if rounds else ""
                 print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions, train accuracy "
-                      f"{bc['train_accuracy']:.3f}, {bc['seconds']:.0f} s")  # fmt: skip
+                      f"{bc['train_accuracy']:.3f}{dagger}, {bc['seconds']:.0f} s")  # fmt: skip
             save_checkpoint(model, run_dir, pool, segments)  # the warm start: from here on the run resumes
         else:
             model = MaskablePPO.load(checkpoint, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),

@@ -1,7 +1,9 @@
 """The warm start: behaviour cloning of the game's teacher before PPO starts (`--bc-teacher`, `--bc-games`).
 
 The teacher's decisions over `--bc-games` demonstration games (against the game's `teacher_opponents`, played by
-`--workers` processes) teach the policy, their results the value network; the figures go to `warm_start.json`.
+`--workers` processes) teach the policy, their results the value network. Then each of `--dagger-rounds` rounds
+(DAgger) has the policy play `--dagger-games` games and learn what the teacher answers in the positions the policy
+itself reaches, which the teacher's own games rarely show. The figures go to `warm_start.json`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import torch
 from sb3_contrib import MaskablePPO
 from tqdm import tqdm, trange
 
+from agents.ppo import PolicyActor, PPOAgent
 from experiments.cli import on_terminal
 from experiments.config import (
     TrainConfig,
@@ -77,61 +80,153 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
     return np.array(obs), np.array(masks), np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32)
 
 
-def demonstrations(cfg: TrainConfig) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The teacher's decisions over `cfg.bc_games` games, played by `cfg.workers` processes."""
-    first = cfg.seed * 1_000_003 + 7
-    jobs = [(cfg.game, cfg.bc_teacher, first + i, min(BC_GAMES_PER_JOB, cfg.bc_games - i), cfg.options)
-            for i in range(0, cfg.bc_games, BC_GAMES_PER_JOB)]  # fmt: skip
-    bar = tqdm(total=cfg.bc_games, desc=f"demonstrations ({cfg.bc_teacher})", unit="game",
-               disable=not (cfg.progress_bar and on_terminal()))  # fmt: skip
+def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptions]) -> tuple[np.ndarray, ...]:
+    """Games `first .. first + n - 1` of a DAgger round: the student (a policy's net, playing its argmax) in one seat
+    against the game's `teacher_opponents` in turn; the teacher's answers in the student's positions, the positions,
+    masks and results, and how many of the student's own answers were the teacher's."""
+    game_name, teacher_spec, net_state, first, n, options = job
+    rules = game_of(game_name)
+    seats, against = tuple(rules.seats_of(options)), rules.teacher_opponents
+    student = PPOAgent(PolicyActor.from_state(net_state), deterministic=True, name="student")
+    teacher = rules.make_agent(teacher_spec)
+    opponents = {spec: [rules.make_agent(spec) for _ in seats[1:]] for spec in set(against)}
+    obs, masks, actions, results = [], [], [], []
+    agreed = 0
+    for seed in range(first, first + n):
+        game = rules.new(seed, options)
+        opp_spec = against[seed % len(against)]
+        seat = seed // len(against) % len(seats)
+        others = opponents[opp_spec] if opp_spec is not None else [rules.make_agent(teacher_spec) for _ in seats[1:]]
+        players = [*others[:seat], student, *others[seat:]]
+        for side, player in enumerate(players):
+            player.reset(seed * len(seats) + side)
+        teacher.reset(seed)
+        start = len(actions)
+        while (name := game.current_player) is not None:
+            side = seats.index(name)
+            o, m = game.observation(name), game.legal_mask()
+            if side == seat:
+                hand_game(teacher, game, name)
+                label = teacher.act(o, m)
+                a = student.act(o, m)
+                agreed += int(a == label)
+                obs.append(o.astype(np.float16))
+                masks.append(m.astype(bool))
+                actions.append(label)
+            else:
+                hand_game(players[side], game, name)
+                a = players[side].act(o, m)
+            game.apply(a)
+        results.extend([game.returns()[seats[seat]]] * (len(actions) - start))
+    return (np.array(obs), np.array(masks), np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32),
+            np.array([agreed]))  # fmt: skip
+
+
+def _played(cfg: TrainConfig, work: Any, job_of: Any, first: int, games: int, desc: str,
+            per_job: int = BC_GAMES_PER_JOB) -> list[tuple[np.ndarray, ...]]:  # fmt: skip
+    """The parts `work(job)` returns for `games` games from seed `first` on, `per_job` per job, played by
+    `cfg.workers` processes (`job_of(first, n)` is a job)."""
+    counts = [min(per_job, games - i) for i in range(0, games, per_job)]
+    jobs = [job_of(first + i, n) for i, n in zip(range(0, games, per_job), counts, strict=True)]
+    bar = tqdm(total=games, desc=desc, unit="game", disable=not (cfg.progress_bar and on_terminal()))
+    parts = []
     if cfg.workers > 1 and len(jobs) > 1:
         with multiprocessing.get_context("fork").Pool(cfg.workers, initializer=ignore_interrupts) as pool:
-            parts = []
-            for part, job in zip(pool.imap(_demo_job, jobs), jobs, strict=True):
+            for part, count in zip(pool.imap(work, jobs), counts, strict=True):
                 parts.append(part)
-                bar.update(job[3])
+                bar.update(count)
     else:
-        parts = []
-        for job in jobs:
-            parts.append(_demo_job(job))
-            bar.update(job[3])
+        for job, count in zip(jobs, counts, strict=True):
+            parts.append(work(job))
+            bar.update(count)
     bar.close()
-    return tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))  # type: ignore[return-value]
+    return parts
 
 
-def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, float]:
-    """Fit the policy to the teacher's actions (masked cross-entropy) and the value to its results."""
+def _distribution_and_values(policy: Any, obs: torch.Tensor, masks: np.ndarray) -> tuple[Any, torch.Tensor]:
+    """The masked action distribution and the values of `obs`, from one pass through the networks (a board
+    network computes its cells once for both)."""
+    latent_pi, latent_vf = policy.mlp_extractor(policy.extract_features(obs))
+    dist = policy._get_action_dist_from_latent(latent_pi)
+    dist.apply_masking(masks)
+    return dist, policy.value_net(latent_vf)
+
+
+def _fit(policy: Any, cfg: TrainConfig, data: tuple[np.ndarray, ...], order: np.ndarray, lr: float) -> dict[str, float]:
+    """One pass over `data[order]` in minibatches: the policy learns the actions (masked cross-entropy), the value
+    network the results."""
+    obs, masks, actions, results = data
+    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
+    batch = cfg.bc_batch_size or cfg.batch_size
+    losses, hits = [], 0
+    for i in range(0, len(order), batch):
+        idx = np.sort(order[i : i + batch])
+        o = torch.as_tensor(obs[idx], dtype=torch.float32, device=policy.device)
+        a = torch.as_tensor(actions[idx], device=policy.device)
+        dist, values = _distribution_and_values(policy, o, masks[idx])
+        target = torch.as_tensor(results[idx], device=policy.device)
+        value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
+        loss = -dist.log_prob(a).mean() + cfg.vf_coef * value_loss
+        optimizer.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
+        optimizer.step()
+        losses.append(loss.item())
+        hits += int((dist.distribution.logits.argmax(1) == a).sum())
+    return {"loss": float(np.mean(losses)), "train_accuracy": hits / max(1, len(order))}
+
+
+DAGGER_LR = 5e-4  # a DAgger round's learning rate (the cloning's is 1e-3)
+
+
+def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
+    """Fit the policy to the teacher's actions (masked cross-entropy) and the value to its results; then each of
+    `cfg.dagger_rounds` rounds plays the policy, adds the teacher's answers in the positions it reached, and passes
+    once over the new decisions and as many drawn from the earlier ones."""
     start = time.perf_counter()
-    obs, masks, actions, results = demonstrations(cfg)
+    first = cfg.seed * 1_000_003 + 7
+    parts = _played(cfg, _demo_job, lambda f, n: (cfg.game, cfg.bc_teacher, f, n, cfg.options), first, cfg.bc_games,
+                    f"demonstrations ({cfg.bc_teacher})")  # fmt: skip
+    data = tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
     policy = model.policy
     policy.set_training_mode(True)
-    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)
     rng = np.random.default_rng(cfg.seed)
-    n = len(actions)
+    n = len(data[2])
     if cfg.progress_bar and not on_terminal():
         epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
         print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
+    fit: dict[str, float] = {}
     for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
                     disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
-        order = rng.permutation(n)
-        losses, hits = [], 0
-        for i in range(0, n, cfg.batch_size):
-            idx = order[i : i + cfg.batch_size]
-            o = torch.as_tensor(obs[idx], dtype=torch.float32, device=policy.device)
-            a = torch.as_tensor(actions[idx], device=policy.device)
-            dist = policy.get_distribution(o, action_masks=masks[idx])
-            target = torch.as_tensor(results[idx], device=policy.device)
-            value_loss = torch.nn.functional.mse_loss(policy.predict_values(o).flatten(), target)
-            loss = -dist.log_prob(a).mean() + cfg.vf_coef * value_loss
-            optimizer.zero_grad()
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)
-            optimizer.step()
-            losses.append(loss.item())
-            hits += int((dist.distribution.logits.argmax(1) == a).sum())
+        fit = _fit(policy, cfg, data, rng.permutation(n), 1e-3)
+    figures: dict[str, Any] = {"decisions": n, **fit, "seconds": round(time.perf_counter() - start, 1)}
+    rounds = []
+    for r in range(cfg.dagger_rounds):
+        began = time.perf_counter()
+        policy.set_training_mode(False)
+        state = PolicyActor.from_policy(policy).state()
+        round_first = first + cfg.bc_games + r * cfg.dagger_games
+        job_of = lambda f, k, state=state: (cfg.game, cfg.bc_teacher, state, f, k, cfg.options)  # noqa: E731
+        per_job = -(-cfg.dagger_games // (2 * cfg.workers))  # the student's games, split evenly over the workers
+        parts = _played(cfg, _student_job, job_of, round_first, cfg.dagger_games, f"DAgger round {r + 1}", per_job)
+        new = tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+        agreed = int(new[4].sum())
+        old = len(data[2])
+        data = tuple(np.concatenate([a, b]) for a, b in zip(data, new[:4], strict=True))
+        fresh = np.arange(old, len(data[2]))
+        order = rng.permutation(np.concatenate([fresh, rng.choice(old, size=min(old, len(fresh)), replace=False)]))
+        policy.set_training_mode(True)
+        fit = _fit(policy, cfg, data, order, DAGGER_LR)
+        rounds.append({"round": r + 1, "decisions": len(fresh), "agreement": round(agreed / max(1, len(fresh)), 4),
+                       **fit, "seconds": round(time.perf_counter() - began, 1)})  # fmt: skip
+        if cfg.progress_bar and not on_terminal():
+            print(f"DAgger round {r + 1}: {len(fresh):,} decisions, the policy agreed with {cfg.bc_teacher} on "
+                  f"{rounds[-1]['agreement']:.3f}", flush=True)  # fmt: skip
     policy.set_training_mode(False)
-    return {"decisions": n, "loss": float(np.mean(losses)), "train_accuracy": hits / n,
-            "seconds": round(time.perf_counter() - start, 1)}  # fmt: skip
+    if rounds:
+        figures["dagger"] = rounds
+    figures["seconds"] = round(time.perf_counter() - start, 1)
+    return figures
 
 
 def warm_start(run_dir: Path) -> dict[str, Any] | None:

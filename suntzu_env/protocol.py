@@ -17,13 +17,16 @@ import dataclasses
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
 from suntzu_env.agent import IncompatibleModelError
 from suntzu_env.asking import ask as ask  # re-exported: the protocol's way to ask an agent
 from suntzu_env.asking import hand_game as hand_game
+
+if TYPE_CHECKING:
+    from suntzu_env.policy_net import CellLayout
 
 O = TypeVar("O", bound="GameOptions")
 
@@ -298,6 +301,8 @@ class GameRules(Protocol[O]):
     """the agent imitated by the warm start (None: no warm start by default)"""
     teacher_opponents: tuple[str | None, ...]
     """the teacher's opponents in its demonstration games, in turn; None: itself"""
+    cell_layout: CellLayout | None
+    """how a cell network (`--network cells`) reads its observation and answers its actions; None: it has none"""
     training_defaults: Mapping[str, Any]
     """training settings of the game's default run that differ from the experiments' own (config field -> value:
     `total_timesteps`, `n_envs`, `net_arch`, `bc_games`, ...); {}: the experiments' defaults"""
@@ -339,6 +344,7 @@ class GamePlugin:
     user_errors: tuple[type[Exception], ...] = ()
     teacher: str | None = None
     teacher_opponents: tuple[str | None, ...] = (None,)
+    cell_layout: CellLayout | None = None
     training_defaults: Mapping[str, Any] = {}
     playout_options: Mapping[str, Any] = {}
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""

@@ -16,6 +16,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from suntzu_env.asking import ask
+from suntzu_env.policy_net import seated_state
 
 OBSERVATION, MASK = "observation", "action_mask"
 
@@ -201,10 +202,7 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
             for k, (_, _, agent) in enumerate(self._slots):
                 actor = getattr(agent, "actor", None)
                 if actor is not None:
-                    how = "argmax" if getattr(agent, "deterministic", True) else "sample"
-                    out[f"slot{k}_net"] = np.array([actor.activation, how], dtype=str)
-                    for j, (w, b) in enumerate(zip(actor.weights, actor.biases, strict=True)):
-                        out[f"slot{k}_w{j}"], out[f"slot{k}_b{j}"] = w, b
+                    out |= seated_state(actor.net, getattr(agent, "deterministic", True), f"slot{k}_")
             return out
 
         def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:

@@ -228,15 +228,19 @@ def provinces(*names: str) -> set[str]:
     return {f"province:{n}" for n in names}
 
 
-def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0) -> tuple[object, Path]:
-    """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved."""
+def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0, network: str = "mlp") -> tuple[object, Path]:
+    """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved: an MLP
+    or (`network="cells"`) a small board network."""
     from sb3_contrib import MaskablePPO
 
+    from agents.cell_policy import CellPolicy
+    from suntzu_env.binfa.policy import BOARD
     from suntzu_env.binfa.vec_env import BinFaVecEnv
 
     env = BinFaVecEnv(2, "random", seed=0, options={"max_turns": 20})
-    model = MaskablePPO("MlpPolicy", env, n_steps=32, batch_size=32, device="cpu", seed=seed,
-                        policy_kwargs={"net_arch": [16]})  # fmt: skip
+    policy, kwargs = ("MlpPolicy", {"net_arch": [16]}) if network == "mlp" else \
+        (CellPolicy, {"cells": {"width": 8, "layers": 2, "hidden": 16}, "layout": BOARD})  # fmt: skip
+    model = MaskablePPO(policy, env, n_steps=32, batch_size=32, device="cpu", seed=seed, policy_kwargs=kwargs)
     path = tmp_path / name
     model.save(path)
     return model, path

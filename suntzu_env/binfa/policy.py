@@ -17,13 +17,37 @@ import numpy as np
 from numba import njit, prange
 
 from suntzu_env.binfa.agents import agent_action
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
+from suntzu_env.binfa.encoding import (
+    COUNT_SLOTS,
+    L_DEPLOY,
+    L_DISLODGE,
+    L_MOVE,
+    N_LEARN_ACTIONS,
+    learn_id,
+    view_rotation,
+)
 from suntzu_env.binfa.engine import step
+from suntzu_env.binfa.geometry import N_TRIANGLES, STEP
 from suntzu_env.binfa.layout import TO_ACT
-from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
-from suntzu_env.policy_net import PolicyNet, net_act
+from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE, observe
+from suntzu_env.policy_net import CellLayout, CompiledNet, net_act
 
 NET = -1  # a slot's agent: its policy network, not a compiled agent
+
+
+def _board() -> CellLayout:
+    """The board as a cell network sees it: the 96 triangles in the viewer's numbering (BD12), each with its
+    neighbours left, right and across (`STEP`: turning the board keeps every triangle's directions), the
+    observation's pieces of one value per triangle as channels, `deploy` per triangle, `dislodge` and `move` per
+    triangle and direction; every other piece and action is global."""
+    rows = [np.arange(p.offset + k * N_TRIANGLES, p.offset + (k + 1) * N_TRIANGLES)
+            for p in OBSERVATION_PIECES if p.size % N_TRIANGLES == 0 for k in range(p.size // N_TRIANGLES)]  # fmt: skip
+    return CellLayout(neighbours=STEP, cell_inputs=np.stack(rows), n_inputs=OBSERVATION_SIZE,
+                      n_actions=N_LEARN_ACTIONS, cell_actions=(L_DEPLOY,),
+                      edge_actions=((L_DISLODGE, 1), (L_MOVE, COUNT_SLOTS)))  # fmt: skip
+
+
+BOARD = _board()
 
 
 @njit(cache=True)
@@ -121,7 +145,7 @@ def play_chunk(
         lengths[g] = count
 
 
-def compiled_net(agent: Any, name: str) -> tuple[PolicyNet, bool] | None:
+def compiled_net(agent: Any, name: str) -> tuple[CompiledNet, bool] | None:
     """The policy network an agent plays in compiled code and whether it plays the argmax (`compiled_policy()`,
     as `agents.ppo.PPOAgent` gives it), None for an agent without one; ValueError for a net not of Bin'Fa's
     sizes (a model of another game)."""
@@ -130,7 +154,7 @@ def compiled_net(agent: Any, name: str) -> tuple[PolicyNet, bool] | None:
     if spec is None:
         return None
     net, deterministic = spec
-    if not isinstance(net, PolicyNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_LEARN_ACTIONS):
+    if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_LEARN_ACTIONS):
         raise ValueError(f"{name}: a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
                          f"{getattr(net, 'n_outputs', '?')} outputs; Bin'Fa needs {OBSERVATION_SIZE} and "
                          f"{N_LEARN_ACTIONS}")  # fmt: skip
@@ -138,4 +162,4 @@ def compiled_net(agent: Any, name: str) -> tuple[PolicyNet, bool] | None:
     return net, bool(deterministic)
 
 
-__all__ = ["NET", "compiled_net", "play_chunk", "policy_action", "seat_action"]
+__all__ = ["BOARD", "NET", "compiled_net", "play_chunk", "policy_action", "seat_action"]

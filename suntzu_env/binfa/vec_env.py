@@ -50,7 +50,7 @@ from suntzu_env.binfa.policy import NET, compiled_net, seat_action
 from suntzu_env.engine.rng import rng_seed
 from suntzu_env.layout import Field, append_field
 from suntzu_env.options import check_seed, mix_cdf
-from suntzu_env.policy_net import PolicyNet, pack_nets
+from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.
@@ -268,7 +268,7 @@ class _NetSlot(NamedTuple):
 
     key: Any
     name: str
-    net: PolicyNet
+    net: CompiledNet
     deterministic: bool
 
 
@@ -346,9 +346,7 @@ class OpponentSlots:
         }
         for j, slot in enumerate(self.nets):
             k = len(AGENTS) + j
-            out[f"slot{k}_net"] = np.array([slot.net.activation, "argmax" if slot.deterministic else "sample"], str)
-            for i, (w, b) in enumerate(slot.net.layers()):
-                out[f"slot{k}_w{i}"], out[f"slot{k}_b{i}"] = w.copy(), b.copy()
+            out |= seated_state(slot.net, slot.deterministic, f"slot{k}_")
         return out
 
     def restored(self, state: Mapping[str, np.ndarray], count: int, opponents: Mapping[int, Any]) -> list[_NetSlot]:
@@ -365,11 +363,8 @@ class OpponentSlots:
             elif spec:
                 nets.append(self.net_slot(spec, spec))
             else:
-                activation, how = (str(x) for x in state[f"slot{k}_net"])
-                n = sum(1 for key in state if key.startswith(f"slot{k}_w"))
-                net = PolicyNet([state[f"slot{k}_w{i}"] for i in range(n)], [state[f"slot{k}_b{i}"] for i in range(n)],
-                                activation)  # fmt: skip
-                nets.append(_NetSlot(object(), name, net, how == "argmax"))
+                net, deterministic = seated_net(state, f"slot{k}_")
+                nets.append(_NetSlot(object(), name, net, deterministic))
         return nets
 
 

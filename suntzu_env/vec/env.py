@@ -23,7 +23,7 @@ from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options, check_choice, check_seed, is_integer, mix_cdf
-from suntzu_env.policy_net import PolicyNet
+from suntzu_env.policy_net import seated_net, seated_state
 from suntzu_env.rules import SEATS, VARIANTS
 from suntzu_env.suntzu_v2 import observation_box
 from suntzu_env.threads import ThreadCount
@@ -452,9 +452,7 @@ class SunTzuVecEnv(VecEnv):
         for k, slot in enumerate(self._slots):
             if slot.net is not None:
                 net, deterministic = slot.net
-                out[f"slot{k}_net"] = np.array([net.activation, "argmax" if deterministic else "sample"], dtype=str)
-                for i, (w, b) in enumerate(net.layers()):
-                    out[f"slot{k}_w{i}"], out[f"slot{k}_b{i}"] = w.copy(), b.copy()
+                out |= seated_state(net, deterministic, f"slot{k}_")
         return out
 
     def opponent_slot(self, opponent: Any) -> int:
@@ -495,11 +493,7 @@ class SunTzuVecEnv(VecEnv):
             elif spec:
                 slot = self._slots.spec_slot(spec, self._seed)
             elif agent == core.AGENT_NET:
-                activation, how = (str(x) for x in state[f"slot{k}_net"])
-                n = sum(1 for key in state if key.startswith(f"slot{k}_w"))
-                net = PolicyNet([state[f"slot{k}_w{i}"] for i in range(n)], [state[f"slot{k}_b{i}"] for i in range(n)],
-                                activation)  # fmt: skip
-                slot = Slot(object(), name, core.AGENT_NET, None, (net, how == "argmax"))
+                slot = Slot(object(), name, core.AGENT_NET, None, seated_net(state, f"slot{k}_"))
             else:
                 raise ValueError(f"set_state: opponent slot {k} ({name!r}) is played from Python: pass its agent")
             if slot.agent != agent:

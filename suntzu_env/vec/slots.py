@@ -14,7 +14,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import Opponent, Policy
 from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.players import make_agent
-from suntzu_env.policy_net import HEADER_SIZE, PolicyNet, pack_nets
+from suntzu_env.policy_net import HEADER_SIZE, CompiledNet, pack_nets
 
 OPPONENTS_HELP = (
     "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>'), a callable policy(observations[M, D], "
@@ -27,7 +27,7 @@ class Slot:
     the net and whether it plays the argmax) or a policy asked from Python."""
 
     def __init__(
-        self, key: Any, name: str, agent: int, policy: Policy | None, net: tuple[PolicyNet, bool] | None = None
+        self, key: Any, name: str, agent: int, policy: Policy | None, net: tuple[CompiledNet, bool] | None = None
     ) -> None:
         self.key = key
         self.name = name
@@ -120,7 +120,7 @@ class OpponentSlots:
             act_batch = getattr(agent, "act_batch", None)
             return Slot(key, name, core.AGENT_POLICY, act_batch if callable(act_batch) else row_by_row(agent))
         net, deterministic = spec
-        if not isinstance(net, PolicyNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
+        if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
             raise ValueError(
                 f"opponents: {name!r} gives a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
                 f"{getattr(net, 'n_outputs', '?')} outputs; this game needs {OBSERVATION_SIZE} and {N_ACTIONS}"

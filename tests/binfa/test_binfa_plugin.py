@@ -174,3 +174,45 @@ def test_a_game_s_defaults_set_only_training_settings() -> None:
 
     with pytest.raises(ConfigError, match=r"binfa: training_defaults may set .*; got 'opponents'"):
         train_defaults(Odd())
+
+
+def test_a_dagger_round_labels_the_student_s_own_positions_with_the_teacher_s_answers() -> None:
+    """DAgger: the student (here a board network of random weights) plays its games, and every position it reached
+    is recorded with the teacher's answer there, legal under its mask; the agreement counts the student's answers
+    that were the teacher's."""
+    pytest.importorskip("torch")
+    import torch
+
+    from agents.cell_policy import CellTrunk
+    from agents.ppo import PolicyActor, PPOAgent
+    from experiments.warm_start import _student_job
+    from suntzu_env.binfa.policy import BOARD
+    from suntzu_env.policy_net import CellNet
+    from suntzu_env.protocol import hand_game
+
+    torch.manual_seed(0)
+    state = PolicyActor.of(CellNet(CellTrunk(BOARD, 8, 1, 16).arrays())).state()
+    options = BINFA.options(max_turns=20)
+    obs, masks, actions, results, agreed = _student_job(("binfa", "heuristic", state, 5, 2, options))
+    assert len(obs) == len(masks) == len(actions) == len(results) > 0
+    assert masks[np.arange(len(actions)), actions].all() and set(results) <= {-1.0, 0.0, 1.0}
+    # Replay game 5 (seed 5: the student in seat 5 // 2 % 2 = 0, against the opponents in turn: 5 % 2 -> random):
+    # the student's positions are the first recorded, and the labels are what heuristic answers in them.
+    student = PPOAgent(PolicyActor.from_state(state), deterministic=True)
+    teacher, opponent = BINFA.make_agent("heuristic"), BINFA.make_agent(BINFA.teacher_opponents[5 % 2])
+    opponent.reset(5 * 2 + 1)
+    teacher.reset(5)
+    game, k, same = BINFA.new(5, options), 0, 0
+    while (name := game.current_player) is not None:
+        o, m = game.observation(name), game.legal_mask()
+        if name == BINFA.seats[0]:
+            hand_game(teacher, game, name)
+            assert teacher.act(o, m) == actions[k] and np.array_equal(o.astype(np.float16), obs[k])
+            a = student.act(o, m)
+            same += int(a == actions[k])
+            k += 1
+        else:
+            hand_game(opponent, game, name)
+            a = opponent.act(o, m)
+        game.apply(a)
+    assert 0 < k < len(actions) and same <= int(agreed[0])

@@ -23,10 +23,12 @@ OPTIONS = {"max_turns": 20}
 OPPONENT_SALT = 0x5BD1E995  # BinFaVecEnv seeds a game's opponent with its game seed ^ this
 
 
-def test_a_trained_model_plays_the_game_the_learner_played(tmp_path: Path) -> None:
+@pytest.mark.parametrize("network", ["mlp", "cells"])
+def test_a_trained_model_plays_the_game_the_learner_played(tmp_path: Path, network: str) -> None:
     """`ppo:<zip>` asked move by move in a Bin'Fa game answers what the model answered in `BinFaVecEnv`, from the
-    same seat's observation and learning ids (both seats: the board turns with the seat)."""
-    model, path = binfa_model(tmp_path)
+    same seat's observation and learning ids (both seats: the board turns with the seat); an MLP or a board
+    network, read back as data and played in compiled code."""
+    model, path = binfa_model(tmp_path, network=network)
     for seat in (0, 1):
         env = BinFaVecEnv(1, "greedy", seed=11, seat=seat, options=OPTIONS)
         obs = env.reset()
@@ -113,7 +115,7 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     monkeypatch.setattr(plugin, "PLAY_BLOCK", 4)
     monkeypatch.setattr(plugin, "PLAY_CHUNK", 7)
     _, path = binfa_model(tmp_path)
-    _, other = binfa_model(tmp_path, "other.zip", seed=1)
+    _, other = binfa_model(tmp_path, "other.zip", seed=1, network="cells")  # a board network
     argmax = BINFA.make_agent(f"ppo:{path}")
     sampling = load_ppo_agent(path, deterministic=False, game=BINFA)
     options = BINFA.options(OPTIONS)
@@ -138,14 +140,16 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     assert not ended
 
 
-@pytest.mark.parametrize("deterministic", [True, False])
-def test_the_batched_env_plays_a_policy_opponent_as_the_game_plays_it(tmp_path: Path, deterministic: bool) -> None:
+@pytest.mark.parametrize(("deterministic", "network"), [(True, "mlp"), (False, "mlp"), (False, "cells")])
+def test_the_batched_env_plays_a_policy_opponent_as_the_game_plays_it(
+    tmp_path: Path, deterministic: bool, network: str
+) -> None:
     """A policy opponent inside `BinFaVecEnv`'s compiled step (its own seat's view; sampling from the game's
     generator) answers as the same agent asked move by move in a Bin'Fa game: the learner's games are the same."""
     from agents.ppo import load_ppo_agent
     from suntzu_env.binfa.vec_env import NET_SALT
 
-    _, path = binfa_model(tmp_path)
+    _, path = binfa_model(tmp_path, network=network)
     _, other = binfa_model(tmp_path, "other.zip", seed=1)
     learner = BINFA.make_agent(f"ppo:{other}")
     opponent = load_ppo_agent(path, deterministic=deterministic, game=BINFA)
@@ -171,12 +175,13 @@ def test_the_batched_env_plays_a_policy_opponent_as_the_game_plays_it(tmp_path: 
         assert played == trained and game.winner == infos[0]["winner"], seat
 
 
-def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("network", ["mlp", "cells"])
+def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path, network: str) -> None:
     """`get_state` holds the policy networks' slots: an env restored from it (given the pool's agents, or from the
     saved networks alone, or a trained model's spec made again) plays on exactly as the original."""
     from agents.ppo import load_ppo_agent
 
-    _, path = binfa_model(tmp_path)
+    _, path = binfa_model(tmp_path, network=network)
     snapshot = load_ppo_agent(path, deterministic=False, game=BINFA)
     mix = {"greedy": 1.0, snapshot: 1.0, f"ppo:{path}": 1.0}
     env = BinFaVecEnv(4, mix, seed=3, options=OPTIONS, make_agent=BINFA.make_agent)
@@ -195,7 +200,9 @@ def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path) -> None
     play(env, 30, 1)
     state = env.get_state()
     slot = env.opponent_slot(snapshot)
-    assert env.opponent_slot(f"ppo:{path}") != slot and state["mix"].size == 5 and f"slot{slot}_w0" in state
+    assert env.opponent_slot(f"ppo:{path}") != slot and state["mix"].size == 5
+    assert state[f"slot{slot}_net"][0] == {"mlp": "Tanh", "cells": "cells"}[network]
+    assert (f"slot{slot}_layer_w" if network == "cells" else f"slot{slot}_w0") in state
     expected = play(env, 60, 2)
     for opponents in ({slot: snapshot}, None):
         again = BinFaVecEnv(4, "random", seed=99, options=OPTIONS, make_agent=BINFA.make_agent)

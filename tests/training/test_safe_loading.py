@@ -44,15 +44,17 @@ class Plant:
         return (os.mkdir, (self.path,))
 
 
-def crafted_zip(path: Path, marker: Path, sizes: tuple[int, int] = (OBSERVATION_SIZE, N_ACTIONS)) -> Path:
+def crafted_zip(path: Path, marker: Path, sizes: tuple[int, int] = (OBSERVATION_SIZE, N_ACTIONS),
+                policy: dict[str, object] | None = None) -> Path:  # fmt: skip
     """A MaskablePPO-shaped zip whose every pickle makes `marker` (its readable fields look right for a game of
-    these observation and action sizes: Sun Tzu's unless told)."""
+    these observation and action sizes: Sun Tzu's unless told; its policy's readable arguments `policy`, an MLP's
+    unless told)."""
     evil = {":type:": "<class 'dict'>", ":serialized:": base64.b64encode(pickle.dumps(Plant(marker))).decode()}
     data = {
         "policy_class": evil,
         "observation_space": {**evil, "_shape": [sizes[0]]},
         "action_space": {**evil, "n": str(sizes[1])},
-        "policy_kwargs": {**evil, "net_arch": [8]},
+        "policy_kwargs": {**evil, **(policy or {"net_arch": [8]})},
         "lr_schedule": evil,
         "clip_range": evil,
         "env": evil,
@@ -108,12 +110,14 @@ def test_every_model_loader_refuses_the_probe_without_running_it(probe: tuple[Pa
         assert not marker.exists(), f"{name} ran code from the file"
 
 
-def test_binfa_s_loader_refuses_the_probe_without_running_it(tmp_path: Path) -> None:
-    """Bin'Fa's `ppo:` (its plugin's `make_agent`) reads a model of its sizes as data too."""
+@pytest.mark.parametrize("policy", [None, {"cells": {"width": 8, "layers": 1}, "layout": "x"}])
+def test_binfa_s_loader_refuses_the_probe_without_running_it(tmp_path: Path, policy: dict[str, object] | None) -> None:
+    """Bin'Fa's `ppo:` (its plugin's `make_agent`) reads a model of its sizes as data too, an MLP's or a board
+    network's (whose board is the game's, never the file's)."""
     from suntzu_env.binfa.plugin import BINFA
 
     marker = tmp_path / "PWNED"
-    zipped = crafted_zip(tmp_path / "binfa.zip", marker, (BINFA.observation_size, BINFA.n_actions))
+    zipped = crafted_zip(tmp_path / "binfa.zip", marker, (BINFA.observation_size, BINFA.n_actions), policy)
     with pytest.raises(ModelError) as refused:
         BINFA.make_agent(f"ppo:{zipped}")
     message = str(refused.value)

@@ -1,0 +1,151 @@
+"""A cell network as a MaskablePPO policy (`--network cells`): the torch side of `suntzu_env.policy_net.CellNet`.
+
+The game declares its board (`GameRules.cell_layout`); the network shares its weights over the board's cells, so
+what it learns of a stack on one triangle holds on every other (a flat MLP learns each of its thousands of move ids
+apart, and does not carry it across the board). `CellPolicy.cell_arrays()` packs the actor for compiled play,
+where `agents.ppo.PPOAgent` and the batched environments play it; the same arrays in the same order give the same
+logits (a test holds them to 1e-4).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import numpy as np
+import torch
+from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+from torch import nn
+
+from suntzu_env.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH, CellLayout
+
+CELL_DEFAULTS: dict[str, int] = {"width": 64, "layers": 4, "hidden": 256}  # a cell network's sizes by default
+MAX_HIDDEN = 4096
+
+
+def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
+    """A cell network's sizes (`CELL_DEFAULTS`' keys), checked: ValueError naming the one out of range."""
+    unknown = sorted(set(cells) - set(CELL_DEFAULTS))
+    if unknown:
+        raise ValueError(f"a cell network's sizes are {', '.join(CELL_DEFAULTS)}; got {', '.join(map(str, unknown))}")
+    sizes = CELL_DEFAULTS | dict(cells)
+    limits = {"width": MAX_CELL_WIDTH, "layers": MAX_CELL_LAYERS, "hidden": MAX_HIDDEN}
+    for name, value in sizes.items():
+        if not (isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= limits[name]):
+            raise ValueError(f"a cell network's {name} must be a whole number from 1 to {limits[name]}, got {value!r}")
+    return sizes
+
+
+class CellTrunk(nn.Module):
+    """The network over the cells: the actor's logits (`forward_actor`) and the critic's hidden layer
+    (`forward_critic`), from a flat observation, as SB3's `mlp_extractor` is asked for them."""
+
+    def __init__(self, layout: CellLayout, width: int, layers: int, hidden: int) -> None:
+        super().__init__()
+        tables = layout.tables()
+        n_cells, degree = tables["neighbours"].shape
+        channels, n_globals = len(tables["cell_inputs"]), len(tables["global_inputs"])
+        per_cell, per_edge, n_other = tables["cell_ids"].shape[1], tables["edge_ids"].shape[1], len(tables["other_ids"])
+        self.tables = tables
+        self.width, self.n_layers, self.hidden = width, layers, hidden
+        neighbours = np.where(tables["neighbours"] < 0, n_cells, tables["neighbours"])  # n_cells: a zero row
+        for name, value in (("neighbours", neighbours), ("cell_inputs", tables["cell_inputs"]),
+                            ("global_inputs", tables["global_inputs"])):  # fmt: skip
+            self.register_buffer(name, torch.as_tensor(value), persistent=False)
+        order = np.concatenate([tables["cell_ids"].ravel(), tables["edge_ids"].ravel(), tables["other_ids"]])
+        self.register_buffer("logit_order", torch.as_tensor(np.argsort(order)), persistent=False)
+        self.input = nn.Linear(channels, width)
+        self.globals = nn.Linear(n_globals, width, bias=False)
+        self.position = nn.Parameter(torch.zeros(n_cells, width))
+        self.layers = nn.ModuleList(nn.Linear((degree + 1) * width, width) for _ in range(layers))
+        self.cell_head = nn.Linear(width, per_cell)
+        self.edge_head = nn.Linear(2 * width, per_edge)
+        pooled = 2 * width + n_globals
+        self.other_head = nn.Sequential(nn.Linear(pooled, hidden), nn.ReLU(), nn.Linear(hidden, n_other))
+        self.value_hidden = nn.Sequential(nn.Linear(pooled, hidden), nn.ReLU())
+        self.latent_dim_pi = layout.n_actions
+        self.latent_dim_vf = hidden
+
+    def board(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """Each cell's vector (B, cells, width) and the global inputs (B, globals)."""
+        cells = obs[:, self.cell_inputs].transpose(1, 2)
+        globals_ = obs[:, self.global_inputs]
+        h = torch.relu(self.input(cells) + self.position + self.globals(globals_)[:, None, :])
+        for layer in self.layers:
+            padded = torch.cat([h, h.new_zeros(h.shape[0], 1, h.shape[2])], 1)
+            around = padded[:, self.neighbours].flatten(2)  # (B, cells, degree * width)
+            h = h + torch.relu(layer(torch.cat([h, around], 2)))
+        return h, globals_
+
+    @staticmethod
+    def pooled(h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
+        return torch.cat([h.mean(1), h.amax(1), globals_], 1)
+
+    def logits(self, h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
+        batch = h.shape[0]
+        padded = torch.cat([h, h.new_zeros(batch, 1, h.shape[2])], 1)
+        ends = torch.cat([h[:, :, None, :].expand(-1, -1, self.neighbours.shape[1], -1), padded[:, self.neighbours]], 3)
+        parts = [self.cell_head(h).reshape(batch, -1), self.edge_head(ends).reshape(batch, -1),
+                 self.other_head(self.pooled(h, globals_))]  # fmt: skip
+        return torch.cat(parts, 1)[:, self.logit_order]
+
+    def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        h, globals_ = self.board(features)
+        return self.logits(h, globals_), self.value_hidden(self.pooled(h, globals_))
+
+    def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
+        return self.logits(*self.board(features))
+
+    def forward_critic(self, features: torch.Tensor) -> torch.Tensor:
+        return self.value_hidden(self.pooled(*self.board(features)))
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The actor as `CellNet`'s named arrays (weights input-major)."""
+
+        def t(x: torch.Tensor) -> np.ndarray:
+            return x.detach().cpu().numpy().astype(np.float32)
+
+        width, n_cells = self.width, self.tables["neighbours"].shape[0]
+        degree = self.tables["neighbours"].shape[1]
+        return dict(self.tables) | {
+            "input_w": t(self.input.weight.T),
+            "global_w": t(self.globals.weight.T),
+            "input_b": t(self.input.bias),
+            "position": t(self.position).reshape(n_cells, width),
+            "layer_w": np.stack([t(layer.weight.T).reshape(degree + 1, width, width) for layer in self.layers]),
+            "layer_b": np.stack([t(layer.bias) for layer in self.layers]),
+            "cell_w": t(self.cell_head.weight.T),
+            "cell_b": t(self.cell_head.bias),
+            "edge_w": t(self.edge_head.weight.T).reshape(2, width, -1),
+            "edge_b": t(self.edge_head.bias),
+            "other_w1": t(self.other_head[0].weight.T),
+            "other_b1": t(self.other_head[0].bias),
+            "other_w2": t(self.other_head[2].weight.T),
+            "other_b2": t(self.other_head[2].bias),
+        }
+
+
+class CellPolicy(MaskableActorCriticPolicy):
+    """MaskablePPO's policy with a `CellTrunk` for its actor and critic: `cells` sets its sizes (`CELL_DEFAULTS`),
+    `layout` is the game's `cell_layout`. The logits are the trunk's own (no action layer after it)."""
+
+    def __init__(self, *args: Any, cells: Mapping[str, Any], layout: CellLayout, **kwargs: Any) -> None:
+        self.cells = cell_sizes(cells)
+        self.layout = layout
+        super().__init__(*args, **kwargs)
+
+    def _build_mlp_extractor(self) -> None:
+        self.mlp_extractor = CellTrunk(self.layout, **self.cells)  # type: ignore[assignment]
+
+    def _build(self, lr_schedule: Any) -> None:
+        self._build_mlp_extractor()
+        self.action_net = nn.Identity()
+        self.value_net = nn.Linear(self.mlp_extractor.latent_dim_vf, 1)
+        self.optimizer = self.optimizer_class(self.parameters(), lr=lr_schedule(1), **self.optimizer_kwargs)
+
+    def _get_constructor_parameters(self) -> dict[str, Any]:
+        return super()._get_constructor_parameters() | {"cells": self.cells, "layout": self.layout}
+
+    def cell_arrays(self) -> dict[str, np.ndarray]:
+        """The actor, packed for `suntzu_env.policy_net.CellNet`."""
+        return self.mlp_extractor.arrays()  # type: ignore[operator]

@@ -1,0 +1,158 @@
+"""The board network (`--network cells`): a layout declared once by the game, a torch policy and the same net in
+compiled code, giving the same logits; read as data, refused when tampered with, and refused for a game without a
+board."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from helpers import binfa_model  # noqa: E402
+
+from agents.cell_policy import CellTrunk, cell_sizes  # noqa: E402
+from agents.ppo import ModelError, PolicyActor, load_ppo_agent  # noqa: E402
+from experiments.cli import ConfigError  # noqa: E402
+from experiments.config import TrainConfig  # noqa: E402
+from suntzu_env.binfa.encoding import COUNT_SLOTS, N_DIRECTIONS, N_LEARN_ACTIONS, to_view  # noqa: E402
+from suntzu_env.binfa.geometry import N_TRIANGLES, STEP  # noqa: E402
+from suntzu_env.binfa.observation import OBSERVATION_SIZE  # noqa: E402
+from suntzu_env.binfa.plugin import BINFA  # noqa: E402
+from suntzu_env.binfa.policy import BOARD  # noqa: E402
+from suntzu_env.policy_net import CellLayout, CellNet, net_from_state  # noqa: E402
+
+# Two cells in a line: cell 0's only neighbour is cell 1, cell 1 has none. One channel per cell (observation
+# values 0 and 1), one global value (2). Actions: one per cell (ids 0, 1), one per edge (ids 2, 3), one global (4).
+LINE = CellLayout(neighbours=np.array([[1], [-1]]), cell_inputs=np.array([[0, 1]]), n_inputs=3, n_actions=5,
+                  cell_actions=(0,), edge_actions=((2, 1),))  # fmt: skip
+
+
+def line_net() -> CellTrunk:
+    """The line's network, width 1, one layer, a global head 1 wide, with weights chosen to be added by hand."""
+    trunk = CellTrunk(LINE, width=1, layers=1, hidden=1)
+    values = {
+        "input.weight": [[1.0]], "input.bias": [0.0], "globals.weight": [[1.0]], "position": [[0.0], [0.0]],
+        "layers.0.weight": [[1.0, 1.0]], "layers.0.bias": [0.0],  # itself x 1 + its neighbour x 1
+        "cell_head.weight": [[2.0]], "cell_head.bias": [1.0],
+        "edge_head.weight": [[1.0, 10.0]], "edge_head.bias": [0.0],  # the cell x 1 + the neighbour x 10
+        "other_head.0.weight": [[1.0, 1.0, 1.0]], "other_head.0.bias": [-1.0],  # mean, max, the global value
+        "other_head.2.weight": [[2.0]], "other_head.2.bias": [0.5],
+    }  # fmt: skip
+    with torch.no_grad():
+        for name, param in trunk.named_parameters():
+            if name in values:
+                param.copy_(torch.tensor(values[name]))
+    return trunk
+
+
+def test_a_line_of_two_cells_gives_the_logits_worked_out_by_hand() -> None:
+    # Observation (1, 2, 0.5): first vectors ReLU(x_t + g) = 1.5, 2.5. The layer adds ReLU(self + neighbour):
+    # cell 0: 1.5 + (1.5 + 2.5) = 5.5; cell 1 (no neighbour): 2.5 + 2.5 = 5.
+    # Per cell: 2 h + 1 = 12, 11. Per edge: cell 0 -> 1: 5.5 + 10 * 5 = 55.5; cell 1 (no neighbour): 5.
+    # Global: ReLU(mean 5.25 + max 5.5 + 0.5 - 1) = 10.25, then 2 * 10.25 + 0.5 = 21.
+    x = np.array([[1.0, 2.0, 0.5]], np.float32)
+    expected = [[12.0, 11.0, 55.5, 5.0, 21.0]]
+    trunk = line_net()
+    with torch.no_grad():
+        np.testing.assert_allclose(trunk.forward_actor(torch.as_tensor(x)).numpy(), expected, rtol=1e-6)
+    np.testing.assert_allclose(CellNet(trunk.arrays()).logits(x), expected, rtol=1e-6)
+
+
+def test_bin_fa_s_board_names_every_observation_value_and_learning_id_once() -> None:
+    tables = BOARD.tables()
+    assert tables["cell_inputs"].shape == (17, N_TRIANGLES)  # terrain ... transfer_to, the six colours apart
+    assert len(tables["global_inputs"]) == OBSERVATION_SIZE - 17 * N_TRIANGLES
+    assert tables["edge_ids"].shape == (N_TRIANGLES * N_DIRECTIONS, 1 + COUNT_SLOTS)  # dislodge, 13 move counts
+    assert len(tables["other_ids"]) == N_LEARN_ACTIONS - N_TRIANGLES * (1 + N_DIRECTIONS * (1 + COUNT_SLOTS))
+    every = np.concatenate([tables[k].ravel() for k in ("cell_ids", "edge_ids", "other_ids")])
+    assert sorted(every.tolist()) == list(range(N_LEARN_ACTIONS))
+
+
+def test_the_board_s_directions_are_the_same_from_every_seat() -> None:
+    """BD12 turns the board to the viewer: a triangle's neighbour in each direction turns with it, so one
+    neighbour table serves every seat's observation."""
+    view = to_view.py_func
+    for rot in range(6):
+        for t in range(N_TRIANGLES):
+            for d in range(N_DIRECTIONS):
+                u = STEP[t, d]
+                assert STEP[view(t, rot), d] == (view(int(u), rot) if u >= 0 else -1)
+
+
+def positions(n: int) -> np.ndarray:
+    """Observations of both seats along random games."""
+    rng = np.random.default_rng(0)
+    out = []
+    for seed in range(3):
+        game = BINFA.new(seed, BINFA.options(max_turns=30))
+        while (name := game.current_player) is not None and len(out) < n * (seed + 1) // 3:
+            out.append(game.observation(name))
+            game.apply(int(rng.choice(np.flatnonzero(game.legal_mask()))))
+    return np.array(out, np.float32)
+
+
+@pytest.mark.parametrize(("width", "layers"), [(8, 1), (24, 3)])
+def test_compiled_logits_are_the_torch_network_s(width: int, layers: int) -> None:
+    torch.manual_seed(width)
+    trunk = CellTrunk(BOARD, width, layers, hidden=32)
+    with torch.no_grad():
+        trunk.position.normal_(0.0, 0.5)  # (zero when made: each cell its own here)
+    x = positions(60)
+    with torch.no_grad():
+        expected = trunk.forward_actor(torch.as_tensor(x)).numpy()
+    net = CellNet(trunk.arrays())
+    np.testing.assert_allclose(net.logits(x), expected, rtol=1e-4, atol=1e-4)
+    again = PolicyActor.from_state(PolicyActor.of(net).state()).net  # a pool snapshot's round trip
+    assert again.kind == "cells" and np.array_equal(again.params, net.params)
+
+
+def test_a_tampered_cell_net_is_refused_before_compiled_code_reads_it() -> None:
+    arrays = line_net().arrays()
+    for name, value, message in (
+        ("neighbours", np.array([[2], [-1]]), r"neighbours reach outside \[-1, 2\)"),
+        ("cell_ids", np.array([[0], [0]]), "ids tables must name each action once"),
+        ("global_inputs", np.array([1]), "inputs tables must name each observation value once"),
+        ("edge_ids", np.array([[2.5], [3]]), "tables hold fractions"),
+        ("layer_w", np.zeros((1, 3, 1, 1)), "do not fit together: layer_w"),
+        ("input_w", np.full((1, 1), np.nan), "finite float32 parameters"),
+    ):
+        with pytest.raises(ValueError, match=message):
+            CellNet(arrays | {name: value})
+    with pytest.raises(ValueError, match="needs the arrays position"):
+        CellNet({k: v for k, v in arrays.items() if k != "position"})
+    net = CellNet(arrays)
+    net.params[0] = 7.0  # cell 0's neighbour, past the board
+    with pytest.raises(ValueError, match="neighbours reach outside"):
+        net.check()
+    net = CellNet(arrays)
+    net.header[6] += 1
+    with pytest.raises(ValueError, match="header does not match"):
+        net.check()
+    with pytest.raises(ValueError, match="layers must be a whole number from 1 to 32"):
+        cell_sizes({"width": 8, "layers": 10**6})
+    with pytest.raises(ValueError, match="sizes are width, layers, hidden; got depth"):
+        cell_sizes({"depth": 3})
+    assert net_from_state(PolicyActor.of(CellNet(arrays)).state()).kind == "cells"
+
+
+def test_a_board_model_reads_back_as_data_and_plays_as_saved(tmp_path: Path) -> None:
+    model, path = binfa_model(tmp_path, network="cells")
+    agent = load_ppo_agent(path, game=BINFA)
+    x = positions(20)
+    with torch.no_grad():
+        expected = model.policy.mlp_extractor.forward_actor(torch.as_tensor(x)).numpy()  # type: ignore[attr-defined]
+    assert agent.actor.net.kind == "cells"
+    np.testing.assert_allclose(agent.actor.logits(x), expected, rtol=1e-4, atol=1e-4)
+    with pytest.raises(ModelError, match=r"trained on observations of shape \(1957,\) and 4269 actions"):
+        load_ppo_agent(path)  # a Bin'Fa model is not Sun Tzu's
+
+
+def test_a_board_network_is_refused_for_a_game_without_a_board() -> None:
+    with pytest.raises(ConfigError, match="network: suntzu declares no board of cells; use mlp"):
+        TrainConfig(network="cells")
+    with pytest.raises(ConfigError, match="network must be one of mlp, cells"):
+        TrainConfig(game="binfa", network="gnn")
+    assert TrainConfig(game="binfa").network == "cells"  # Bin'Fa's default run
