@@ -152,15 +152,15 @@ def _distribution_and_values(policy: Any, obs: torch.Tensor, masks: np.ndarray) 
     return dist, policy.value_net(latent_vf)
 
 
-def _fit(policy: Any, cfg: TrainConfig, data: tuple[np.ndarray, ...], order: np.ndarray, lr: float) -> dict[str, float]:
+def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: tuple[np.ndarray, ...],
+         order: np.ndarray) -> dict[str, float]:  # fmt: skip
     """One pass over `data[order]` in minibatches: the policy learns the actions (masked cross-entropy), the value
     network the results."""
     obs, masks, actions, results = data
-    optimizer = torch.optim.Adam(policy.parameters(), lr=lr)
     batch = cfg.bc_batch_size or cfg.batch_size
     losses, hits = [], 0
     for i in range(0, len(order), batch):
-        idx = np.sort(order[i : i + batch])
+        idx = order[i : i + batch]
         o = torch.as_tensor(obs[idx], dtype=torch.float32, device=policy.device)
         a = torch.as_tensor(actions[idx], device=policy.device)
         dist, values = _distribution_and_values(policy, o, masks[idx])
@@ -196,9 +196,10 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
         epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
         print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
     fit: dict[str, float] = {}
+    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)  # one for all the epochs
     for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
                     disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
-        fit = _fit(policy, cfg, data, rng.permutation(n), 1e-3)
+        fit = _fit(policy, optimizer, cfg, data, rng.permutation(n))
     figures: dict[str, Any] = {"decisions": n, **fit, "seconds": round(time.perf_counter() - start, 1)}
     rounds = []
     for r in range(cfg.dagger_rounds):
@@ -216,7 +217,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
         fresh = np.arange(old, len(data[2]))
         order = rng.permutation(np.concatenate([fresh, rng.choice(old, size=min(old, len(fresh)), replace=False)]))
         policy.set_training_mode(True)
-        fit = _fit(policy, cfg, data, order, DAGGER_LR)
+        fit = _fit(policy, torch.optim.Adam(policy.parameters(), lr=DAGGER_LR), cfg, data, order)
         rounds.append({"round": r + 1, "decisions": len(fresh), "agreement": round(agreed / max(1, len(fresh)), 4),
                        **fit, "seconds": round(time.perf_counter() - began, 1)})  # fmt: skip
         if cfg.progress_bar and not on_terminal():
