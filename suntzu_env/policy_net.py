@@ -49,7 +49,7 @@ H_LAYERS = 5  # linear layers
 H_ACTIVATION = 6  # an id of ACTIVATIONS
 H_WIDTHS = 7  # layer widths: the input, each hidden layer, the logits (H_LAYERS + 1 entries)
 HEADER_SIZE = H_WIDTHS + MAX_LAYERS + 1
-# A cell network's (`suntzu_env.cell_net`): its sizes, in the order of `cell_net.SIZES`.
+# A cell network's: its sizes, in the order of `CELL_SIZES` (below).
 H_CELL_SIZES = 5
 
 _UNIT_BITS = 24  # a sample's uniform number: 24 bits of the generator
@@ -60,7 +60,11 @@ class CompiledNet:
 
     params: np.ndarray
     header: np.ndarray
-    kind: str
+
+    @property
+    def kind(self) -> str:
+        """ "mlp" or "cells" (`KINDS`), as its header says."""
+        return KINDS[int(self.header[H_KIND])]
 
     @property
     def n_inputs(self) -> int:
@@ -120,7 +124,6 @@ class PolicyNet(CompiledNet):
                 raise ValueError(f"layer {k}: the weights or biases hold NaN or infinity")
             parts += [np.ascontiguousarray(w.T).ravel(), b]
             widths.append(w.shape[0])
-        self.kind = "mlp"
         self.widths = tuple(int(x) for x in widths)
         self.activation = activation
         self.params = np.concatenate(parts)
@@ -346,7 +349,6 @@ class CellNet(CompiledNet):
             raise ValueError(f"a cell network's arrays do not fit together: {'; '.join(wrong)}")
         if not (1 <= sizes["width"] <= MAX_CELL_WIDTH and 1 <= sizes["layers"] <= MAX_CELL_LAYERS and t >= 1):
             raise ValueError(f"a cell network needs 1 to {MAX_CELL_WIDTH} wide, 1 to {MAX_CELL_LAYERS} layers, cells")
-        self.kind = "cells"
         self.sizes = sizes
         parts = [np.asarray(arrays[name], np.float32).ravel() for name in (*CELL_TABLES, *CELL_WEIGHTS)]
         self.params = np.concatenate(parts)
@@ -368,7 +370,7 @@ class CellNet(CompiledNet):
         return out
 
     def state(self) -> dict[str, np.ndarray]:
-        return self.arrays() | {"kind": np.array(self.kind)}
+        return self.arrays() | {"kind": np.array(KINDS[KIND_CELLS])}
 
     def check(self) -> None:
         sizes, params, header = self.sizes, self.params, self.header
