@@ -37,6 +37,13 @@ BC_EXPLORE = 0.1  # share of the teacher's decisions replaced by a random legal 
 BC_GAMES_PER_JOB = 50
 
 
+def _other_seats(rules: Any, teacher_spec: str, seats: tuple[str, ...], against: Any) -> dict[Any, list[Any]]:
+    """The agents of the other seats for each of the teacher's opponents (`teacher_opponents`; None: the teacher's
+    twins), made once for a job's games."""
+    return {spec: [rules.make_agent(teacher_spec if spec is None else spec) for _ in seats[1:]]
+            for spec in dict.fromkeys(against)}  # fmt: skip
+
+
 def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results.
 
@@ -46,15 +53,14 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
     rules = game_of(game_name)
     seats, against = tuple(rules.seats_of(options)), rules.teacher_opponents
     teacher = rules.make_agent(teacher_spec)
-    twins = [rules.make_agent(teacher_spec) for _ in seats[1:]]
-    opponents = {spec: [rules.make_agent(spec) for _ in seats[1:]] for spec in against if spec is not None}
+    opponents = _other_seats(rules, teacher_spec, seats, against)
     rng = np.random.default_rng(first)
     obs, masks, actions, results = [], [], [], []
     for seed in range(first, first + n):
         game = rules.new(seed, options)
         opp_spec = against[seed % len(against)]
         seat = seed // len(against) % len(seats)  # the teacher's seat (a twin's when it plays itself)
-        others = twins if opp_spec is None else opponents[opp_spec]
+        others = opponents[opp_spec]
         players = [*others[:seat], teacher, *others[seat:]]
         recorded = set(range(len(seats))) if opp_spec is None else {seat}
         for side, player in enumerate(players):
@@ -89,14 +95,14 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
     seats, against = tuple(rules.seats_of(options)), rules.teacher_opponents
     student = PPOAgent(PolicyActor.from_state(net_state), deterministic=True, name="student")
     teacher = rules.make_agent(teacher_spec)
-    opponents = {spec: [rules.make_agent(spec) for _ in seats[1:]] for spec in set(against)}
+    opponents = _other_seats(rules, teacher_spec, seats, against)
     obs, masks, actions, results = [], [], [], []
     agreed = 0
     for seed in range(first, first + n):
         game = rules.new(seed, options)
         opp_spec = against[seed % len(against)]
         seat = seed // len(against) % len(seats)
-        others = opponents[opp_spec] if opp_spec is not None else [rules.make_agent(teacher_spec) for _ in seats[1:]]
+        others = opponents[opp_spec]
         players = [*others[:seat], student, *others[seat:]]
         for side, player in enumerate(players):
             player.reset(seed * len(seats) + side)

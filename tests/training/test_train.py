@@ -376,3 +376,22 @@ def test_the_training_bench_times_the_batched_env_against_the_stub(capsys: pytes
     printed = capsys.readouterr().out
     assert len(out["rounds"]) == 2 and all(ours > 0 and stub > 0 for ours, stub in out["rounds"])
     assert "4 envs x 16 steps" in printed and "of the stub's steps/s" in printed
+
+
+def test_a_dagger_round_plays_against_the_teacher_s_twins_where_the_teacher_plays_itself() -> None:
+    """Sun Tzu's teacher also meets itself (`teacher_opponents` holds None): a DAgger round's games against it seat
+    the teacher's twins, as the demonstrations do, and label only the student's positions."""
+    from experiments.game import game_of
+    from experiments.warm_start import _student_job
+    from suntzu_env.policy_net import PolicyNet
+
+    rules = game_of("suntzu")
+    assert None in rules.teacher_opponents
+    net = PolicyNet([np.zeros((rules.n_actions, rules.observation_size), np.float32)],
+                    [np.zeros(rules.n_actions, np.float32)])  # fmt: skip
+    k = rules.teacher_opponents.index(None)  # game k meets the teacher's twins
+    obs, masks, actions, results, agreed = _student_job(
+        ("suntzu", "heuristic", PolicyActor.of(net).state(), k, 1, rules.options())
+    )
+    assert len(obs) == len(masks) == len(actions) == len(results) > 0
+    assert masks[np.arange(len(actions)), actions].all() and 0 <= agreed[0] <= len(actions)
