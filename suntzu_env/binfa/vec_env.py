@@ -90,11 +90,13 @@ G_ILLEGAL = _column("illegal", "1 when that game ended by the learner's illegal 
 G_ENDED_SEAT = _column("ended_seat", "the learner's seat in that game")
 G_ENDED_OPPONENT = _column("ended_opponent", "that game's opponent slot")
 TABLE_COLUMNS = len(TABLE_FIELDS)
+CHUNK = 16  # envs a thread plays before writing what they see: the engine's code, then observe's, stays in the cache
 DRAW_SALT = 0x2545F4914F6CDD1D  # the opponent's draw has its own generator: the opponent's own draws stay as they were
 AGENT_SALT = 0x5BD1E995  # a compiled opponent's generator: agent_rng(game seed ^ this)
 NET_SALT = 0x3C6EF372  # a sampling policy network opponent's generator: rng_seed(game seed ^ this)
-STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "flip",
-              "terminal_obs", "masks", "ids", "rewards")  # fmt: skip
+STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "mask_buffers",
+              "flip", "terminal_obs", "ids", "rewards")  # fmt: skip
+BUFFER_KEYS = ("buffers", "mask_buffers")  # pairs of arrays written in turn, one per step
 
 
 @njit(cache=True, inline="always")
@@ -158,23 +160,17 @@ def _emit(
     i: int, states: np.ndarray, legal: np.ndarray, table: np.ndarray, obs: np.ndarray, masks: np.ndarray,
     ids: np.ndarray
 ) -> None:  # fmt: skip
-    """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`);
-    the mask's row must be clear (`_clear_mask`)."""
+    """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`), over
+    the whole of their rows (what was there before, a caller's writes included, is gone)."""
     s = states[i]
     seat = table[i, G_SEAT]
     observe(s, seat, obs[i])
     rot = view_rotation(s, seat)
+    masks[i, :] = False
     for k in range(table[i, G_N]):
         c = learn_id(s, legal[i, k], rot)
         ids[i, k] = c
         masks[i, c] = True
-
-
-@njit(cache=True)
-def _clear_mask(i: int, table: np.ndarray, masks: np.ndarray, ids: np.ndarray) -> None:
-    """Clears env i's mask row where the last `_emit` set it (its ids), not the whole row."""
-    for k in range(table[i, G_N]):
-        masks[i, ids[i, k]] = False
 
 
 @njit(cache=True, parallel=True)
@@ -183,11 +179,56 @@ def reset_games(seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarr
                 ids: np.ndarray, slot_agents: np.ndarray, net_params: np.ndarray, net_headers: np.ndarray,
                 net_obs: np.ndarray, net_masks: np.ndarray, net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
-        _clear_mask(i, table, masks, ids)
         table[i, G_GAMES] = 0
         _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
                net_obs, net_masks, net_ids, work)  # fmt: skip
         _emit(i, states, legal, table, obs, masks, ids)
+
+
+@njit(cache=True, inline="always")
+def _play(i: int, actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarray,
+          legal: np.ndarray, table: np.ndarray, rngs: np.ndarray, scratch: np.ndarray, ids: np.ndarray,
+          rewards: np.ndarray, terminal_obs: np.ndarray, slot_agents: np.ndarray,
+          net_params: np.ndarray, net_headers: np.ndarray, net_obs: np.ndarray, net_masks: np.ndarray,
+          net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
+    """Env i plays its learner's action (a learning id of `ids`, the last emit's) and the replies, and starts its
+    next game where one ended. Inlined into `step_games`."""
+    s = states[i]
+    seat = table[i, G_SEAT]
+    n = table[i, G_N]
+    a = -1
+    for k in range(n):
+        if ids[i, k] == actions[i]:
+            a = legal[i, k]
+            break
+    table[i, G_DONE] = 0
+    table[i, G_TRUNCATED] = 0
+    table[i, G_ILLEGAL] = 0
+    if a < 0:  # an illegal action loses
+        rewards[i] = -1.0
+        table[i, G_DONE] = 1
+        table[i, G_ILLEGAL] = 1
+        table[i, G_WINNER] = -1
+    else:
+        n = step(s, a, legal[i])
+        slot = table[i, G_OPPONENT]
+        n = _opponents(s, legal[i], n, seat, slot_agents[slot], rngs[i], scratch[i], net_params, net_headers[slot],
+                       table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i], net_ids[i], work[i])  # fmt: skip
+        table[i, G_N] = n
+        out = s[OUT_RANK + seat] > 0
+        rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
+        if out or n == 0:
+            table[i, G_DONE] = 1
+            table[i, G_WINNER] = s[WINNER]
+            if not out and s[WINNER] == UNDECIDED and s[TURNS] >= s[MAX_TURNS]:
+                table[i, G_TRUNCATED] = 1
+    if table[i, G_DONE] == 1:
+        observe(s, seat, terminal_obs[i])
+        table[i, G_ENDED_SEAT] = seat
+        table[i, G_ENDED_OPPONENT] = table[i, G_OPPONENT]
+        table[i, G_GAMES] += 1
+        _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
+               net_obs, net_masks, net_ids, work)  # fmt: skip
 
 
 @njit(cache=True, parallel=True)
@@ -196,47 +237,18 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarr
                masks: np.ndarray, ids: np.ndarray, rewards: np.ndarray, terminal_obs: np.ndarray,
                slot_agents: np.ndarray, net_params: np.ndarray, net_headers: np.ndarray, net_obs: np.ndarray,
                net_masks: np.ndarray, net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
-    """Plays every env's learner action and the replies; a finished game's env starts its next game."""
-    for i in prange(states.shape[0]):
-        s = states[i]
-        seat = table[i, G_SEAT]
-        n = table[i, G_N]
-        a = -1
-        for k in range(n):
-            if ids[i, k] == actions[i]:
-                a = legal[i, k]
-                break
-        _clear_mask(i, table, masks, ids)
-        table[i, G_DONE] = 0
-        table[i, G_TRUNCATED] = 0
-        table[i, G_ILLEGAL] = 0
-        if a < 0:  # an illegal action loses
-            rewards[i] = -1.0
-            table[i, G_DONE] = 1
-            table[i, G_ILLEGAL] = 1
-            table[i, G_WINNER] = -1
-        else:
-            n = step(s, a, legal[i])
-            slot = table[i, G_OPPONENT]
-            n = _opponents(s, legal[i], n, seat, slot_agents[slot], rngs[i], scratch[i], net_params,
-                           net_headers[slot], table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i],
-                           net_ids[i], work[i])  # fmt: skip
-            table[i, G_N] = n
-            out = s[OUT_RANK + seat] > 0
-            rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
-            if out or n == 0:
-                table[i, G_DONE] = 1
-                table[i, G_WINNER] = s[WINNER]
-                if not out and s[WINNER] == UNDECIDED and s[TURNS] >= s[MAX_TURNS]:
-                    table[i, G_TRUNCATED] = 1
-        if table[i, G_DONE] == 1:
-            observe(s, seat, terminal_obs[i])
-            table[i, G_ENDED_SEAT] = seat
-            table[i, G_ENDED_OPPONENT] = table[i, G_OPPONENT]
-            table[i, G_GAMES] += 1
-            _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
-                   net_obs, net_masks, net_ids, work)  # fmt: skip
-        _emit(i, states, legal, table, obs, masks, ids)
+    """Plays every env's learner action and the replies (`_play`); the observations and masks go to the arrays of
+    two steps ago. A thread takes `CHUNK` envs at a time, the next chunk left when called with a parallel chunk size
+    of 1 (`_Core.step`: a thread slowed by another process leaves more to the others); it plays them all, then
+    writes what they see."""
+    n_envs = states.shape[0]
+    for chunk in prange((n_envs + CHUNK - 1) // CHUNK):
+        first, last = chunk * CHUNK, min((chunk + 1) * CHUNK, n_envs)
+        for i in range(first, last):
+            _play(i, actions, seed, params, mix, states, legal, table, rngs, scratch, ids, rewards, terminal_obs,
+                  slot_agents, net_params, net_headers, net_obs, net_masks, net_ids, work)  # fmt: skip
+        for i in range(first, last):
+            _emit(i, states, legal, table, obs, masks, ids)
 
 
 @njit(cache=True, parallel=True)
@@ -415,10 +427,12 @@ class _Core:
         # a learner resumed from a copy of the observations then computes what it computed on these)
         self.buffers = (np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32),
                         np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32))  # fmt: skip
+        # the masks too: `action_masks()` hands them out as they are, not copied
+        self.mask_buffers = (np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_),
+                             np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_))  # fmt: skip
         self.flip = 0
         self.terminal_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
-        self.masks = np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_)
-        self.ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)
+        self.ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)  # the learning id of each of `legal`'s actions
         self.rewards = np.zeros(self.n, dtype=np.float32)
         # a policy network opponent's view, mask (clear between its answers) and learning ids: scratch
         self.net_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
@@ -434,6 +448,11 @@ class _Core:
     def obs(self) -> np.ndarray:
         """The observations of the last reset or step."""
         return self.buffers[self.flip]
+
+    @property
+    def masks(self) -> np.ndarray:
+        """The masks of the last reset or step."""
+        return self.mask_buffers[self.flip]
 
     def _threads(self) -> None:
         if self.threads is not None:
@@ -451,9 +470,13 @@ class _Core:
             raise ValueError(f"actions: expected {self.n} actions, got {actions.shape[0]}")
         self._threads()
         self.flip = 1 - self.flip
-        step_games(actions, self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs,
-                   self.scratch, self.obs, self.masks, self.ids, self.rewards, self.terminal_obs,
-                   *self._opponent_arrays())  # fmt: skip
+        previous = numba.set_parallel_chunksize(1)  # each thread takes the next chunk of envs left
+        try:
+            step_games(actions, self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs,
+                       self.scratch, self.obs, self.masks, self.ids, self.rewards, self.terminal_obs,
+                       *self._opponent_arrays())  # fmt: skip
+        finally:
+            numba.set_parallel_chunksize(previous)
 
     def info(self, i: int) -> dict[str, Any]:
         """Env i's info after a step: at the end of a game, its seat, winner ("draw" when undecided, BD5; None
@@ -475,7 +498,7 @@ class _Core:
 
     def _state_values(self) -> dict[str, Any]:
         """Every value the games' future depends on (with the seed, the mix and the settings), as held."""
-        return {key: np.stack(self.buffers) if key == "buffers" else getattr(self, key) for key in STATE_KEYS}
+        return {key: np.stack(getattr(self, key)) if key in BUFFER_KEYS else getattr(self, key) for key in STATE_KEYS}
 
     def get_state(self) -> dict[str, np.ndarray]:
         """Copies of every array the games' future depends on (with the seed, the mix and the settings), and the
@@ -510,10 +533,11 @@ class _Core:
             raise ValueError(f"set_state: the opponent slots cannot be made again ({error})") from None
         self.slots.replace(nets)
         for key in STATE_KEYS:
-            if key not in ("seed", "flip", "params", "mix", "buffers"):
+            if key not in ("seed", "flip", "params", "mix", *BUFFER_KEYS):
                 getattr(self, key)[...] = state[key]
-        for buffer, saved in zip(self.buffers, state["buffers"], strict=True):
-            buffer[...] = saved
+        for key in BUFFER_KEYS:
+            for buffer, saved in zip(getattr(self, key), state[key], strict=True):
+                buffer[...] = saved
         self.seed, self.flip = int(state["seed"]), int(state["flip"])
         self.mix = mix.copy()
 
@@ -531,7 +555,8 @@ class BinFaVecEnv(VecEnv):
     `options`: `suntzu_env.binfa.Options` or a dict of its fields (terrain and whirlpools drawn from each seed);
     `threads`: numba threads for a step (None: numba's setting); `make_agent`: how a trained model's spec becomes
     its agent (the plugin's `BINFA.make_agent`; None: specs other than the compiled agents' names are refused).
-    The observations a step returns are not copied: they stay as they are until the step after next.
+    The observations a step returns, and the masks `action_masks()` returns, are not copied: they stay as they are
+    until the step after next.
     An illegal learner action ends that game with −1 (`info["illegal_action"]`). A finished game's env starts
     its next game in the same step; its info holds "terminal_observation", "seat" and "winner" (seat names
     `player_<p>`; winner "draw" when undecided, BD5, None after an illegal action), "opponent" (its name) and
@@ -564,7 +589,9 @@ class BinFaVecEnv(VecEnv):
         core = self.core
         core.step(self._actions)
         done = core.table[:, G_DONE].astype(bool)
-        infos = [core.info(i) if done[i] else {} for i in range(core.n)]
+        infos: list[dict[str, Any]] = [{} for _ in range(core.n)]
+        for i in np.flatnonzero(done).tolist():
+            infos[i] = core.info(i)
         return core.obs, core.rewards.copy(), done, infos
 
     def set_opponents(self, opponents: Any) -> None:
@@ -592,8 +619,9 @@ class BinFaVecEnv(VecEnv):
         self.core.set_state(state, opponents)
 
     def action_masks(self) -> np.ndarray:
-        """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions."""
-        return self.core.masks.copy()
+        """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions, not copied: like the observations,
+        they stay as they are until the step after next."""
+        return self.core.masks
 
     def close(self) -> None:
         pass

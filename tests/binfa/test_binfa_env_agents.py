@@ -137,6 +137,42 @@ def test_batched_env_ends_games_and_illegal_actions_lose():
     assert obs.shape == (2, OBSERVATION_SIZE) and info["action_mask"].shape == (2, N_LEARN_ACTIONS)
 
 
+def test_batched_env_hands_out_its_masks_uncopied_until_the_step_after_next_whatever_is_written_to_them():
+    """`action_masks()` is not a copy: the masks stay as they were through the next step, and the step after next
+    writes the whole array again, a caller's writes included (the env then plays on as an untouched twin does)."""
+    n = 40  # more envs than a thread takes at a time (CHUNK)
+    vec, twin = BinFaVecEnv(n, opponent="random", seed=3), BinFaVecEnv(n, opponent="random", seed=3)
+    vec.reset()
+    twin.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        masks = vec.action_masks()
+        kept = masks.copy()
+        np.testing.assert_array_equal(masks, twin.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in kept])
+        vec.step(actions)
+        twin.step(actions)
+        np.testing.assert_array_equal(masks, kept)  # unchanged by the next step
+        masks[:, :7] = True  # a caller's writes, gone after the step after next
+    np.testing.assert_array_equal(vec.core.obs, twin.core.obs)
+
+
+def test_batched_env_plays_the_same_games_on_one_thread_and_on_two():
+    """The envs are shared among the threads as each takes the next chunk left: which thread plays which env
+    changes nothing."""
+    one, two = (BinFaVecEnv(50, opponent={"random": 1, "greedy": 1}, seed=8, threads=k) for k in (1, 2))
+    rng = np.random.default_rng(4)
+    seen = [one.reset(), two.reset()]
+    for _ in range(60):
+        np.testing.assert_array_equal(seen[0], seen[1])
+        np.testing.assert_array_equal(one.action_masks(), two.action_masks())
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in one.action_masks()])
+        out = [one.step(actions), two.step(actions)]
+        seen = [out[0][0], out[1][0]]
+        np.testing.assert_array_equal(out[0][1], out[1][1])
+        np.testing.assert_array_equal(out[0][2], out[1][2])
+
+
 def test_batched_env_draws_each_game_s_opponent_from_the_mix_and_keeps_its_state():
     """The mix's opponents are drawn per game from its seed; `get_state`/`set_state` continue the games exactly, and
     a bad mix or state is refused, changing nothing."""
