@@ -11,6 +11,8 @@ from __future__ import annotations
 import json
 import multiprocessing
 import time
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,6 +39,83 @@ BC_EXPLORE = 0.1  # share of the teacher's decisions replaced by a random legal 
 BC_GAMES_PER_JOB = 50
 
 
+@dataclass(frozen=True)
+class Decisions:
+    """Decisions to learn from, kept small: each observation as its non-zero values (float16, as they are learnt)
+    and their columns, each mask as bits: a position of a wide board, mostly zeros, takes about a kilobyte instead of
+    eight (a warm start keeps hundreds of thousands); `batch` gives back exactly the dense observations and masks."""
+
+    width: int  # the observation's size
+    n_actions: int  # the mask's size
+    starts: np.ndarray  # (n + 1,) int64: observation i's non-zeros are `columns`/`values`[starts[i] : starts[i + 1]]
+    columns: np.ndarray  # (non-zeros,) int32
+    values: np.ndarray  # (non-zeros,) float16
+    masks: np.ndarray  # (n, bytes) uint8: the masks, eight actions a byte (`np.packbits`)
+    actions: np.ndarray  # (n,) int64: the labels
+    results: np.ndarray  # (n,) float32: the deciding seat's return in that game
+
+    @property
+    def size(self) -> int:
+        return len(self.actions)
+
+    def batch(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The observations (float32) and masks (bool) of `rows`, dense."""
+        first = self.starts[rows]
+        counts = self.starts[rows + 1] - first
+        ends = np.cumsum(counts)
+        picks = np.repeat(first - (ends - counts), counts) + np.arange(ends[-1] if len(ends) else 0)
+        obs = np.zeros((len(rows), self.width), dtype=np.float32)
+        obs[np.repeat(np.arange(len(rows)), counts), self.columns[picks]] = self.values[picks]
+        masks = np.unpackbits(self.masks[rows], axis=1, count=self.n_actions).view(bool)
+        return obs, masks
+
+    @staticmethod
+    def concatenate(parts: Sequence[Decisions]) -> Decisions:
+        """The decisions of `parts`, in order."""
+        shifts = np.cumsum([0, *(len(p.values) for p in parts[:-1])])
+        shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
+        starts = np.concatenate([parts[0].starts[:1], *shifted])
+        return Decisions(parts[0].width, parts[0].n_actions, starts,
+                         *(np.concatenate([getattr(p, name) for p in parts])
+                           for name in ("columns", "values", "masks", "actions", "results")))  # fmt: skip
+
+
+class DecisionLog:
+    """Decisions recorded one at a time (`add`), then made into `Decisions` with their results."""
+
+    def __init__(self, width: int, n_actions: int) -> None:
+        self.width, self.n_actions = width, n_actions
+        self.columns: list[np.ndarray] = []
+        self.values: list[np.ndarray] = []
+        self.masks: list[np.ndarray] = []
+        self.actions: list[int] = []
+
+    def __len__(self) -> int:
+        return len(self.actions)
+
+    def add(self, observation: np.ndarray, mask: np.ndarray, action: int) -> None:
+        o = np.asarray(observation).astype(np.float16)
+        found = np.flatnonzero(o)
+        self.columns.append(found.astype(np.int32))
+        self.values.append(o[found])
+        self.masks.append(np.packbits(np.asarray(mask, dtype=bool)))
+        self.actions.append(action)
+
+    def decisions(self, results: Sequence[float]) -> Decisions:
+        """The decisions recorded, `results[i]` the result of the i-th one's seat."""
+        counts = [len(c) for c in self.columns]
+        return Decisions(
+            self.width,
+            self.n_actions,
+            np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64),
+            np.concatenate(self.columns) if self.columns else np.zeros(0, dtype=np.int32),
+            np.concatenate(self.values) if self.values else np.zeros(0, dtype=np.float16),
+            np.array(self.masks, dtype=np.uint8).reshape(len(self.masks), (self.n_actions + 7) // 8),
+            np.array(self.actions, dtype=np.int64),
+            np.array(results, dtype=np.float32),
+        )
+
+
 def _other_seats(rules: Any, teacher_spec: str, seats: tuple[str, ...], against: Any) -> dict[Any, list[Any]]:
     """The agents of the other seats for each of the teacher's opponents (`teacher_opponents`; None: the teacher's
     twins), made once for a job's games."""
@@ -44,8 +123,8 @@ def _other_seats(rules: Any, teacher_spec: str, seats: tuple[str, ...], against:
             for spec in dict.fromkeys(against)}  # fmt: skip
 
 
-def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Games `first .. first + n - 1`: the teacher's observations, masks, actions and final results.
+def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> Decisions:
+    """Games `first .. first + n - 1`: the teacher's decisions (observations, masks, actions, final results).
 
     The teacher plays the game's `teacher_opponents` in turn (None: itself, every seat recorded), in one seat with
     copies of the opponent in the others."""
@@ -55,7 +134,7 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
     teacher = rules.make_agent(teacher_spec)
     opponents = _other_seats(rules, teacher_spec, seats, against)
     rng = np.random.default_rng(first)
-    obs, masks, actions, results = [], [], [], []
+    log, results = DecisionLog(rules.observation_size, rules.n_actions), []
     for seed in range(first, first + n):
         game = rules.new(seed, options)
         opp_spec = against[seed % len(against)]
@@ -65,7 +144,7 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
         recorded = set(range(len(seats))) if opp_spec is None else {seat}
         for side, player in enumerate(players):
             player.reset(seed * len(seats) + side)
-        start = len(actions)
+        start = len(log)
         sides = []
         while (name := game.current_player) is not None:
             side = seats.index(name)
@@ -73,30 +152,28 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> tuple[np.ndarray, 
             hand_game(players[side], game, name)  # an agent that reads the position (`observe_game`) gets it
             a = players[side].act(o, m)
             if side in recorded:
-                obs.append(o.astype(np.float16))
-                masks.append(m.astype(bool))
-                actions.append(a)
+                log.add(o, m, a)
                 sides.append(side)
                 if rng.random() < BC_EXPLORE:
                     a = int(rng.choice(np.flatnonzero(m)))
             game.apply(a)
         returns = game.returns()
         results.extend(returns[seats[side]] for side in sides)
-        assert len(results) == len(actions) == start + len(sides)
-    return np.array(obs), np.array(masks), np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32)
+        assert len(results) == len(log) == start + len(sides)
+    return log.decisions(results)
 
 
-def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptions]) -> tuple[np.ndarray, ...]:
+def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptions]) -> tuple[Decisions, int]:
     """Games `first .. first + n - 1` of a DAgger round: the student (a policy's net, playing its argmax) in one seat
-    against the game's `teacher_opponents` in turn; the teacher's answers in the student's positions, the positions,
-    masks and results, and how many of the student's own answers were the teacher's."""
+    against the game's `teacher_opponents` in turn; the teacher's answers in the student's positions (as decisions,
+    with the student's results), and how many of the student's own answers were the teacher's."""
     game_name, teacher_spec, net_state, first, n, options = job
     rules = game_of(game_name)
     seats, against = tuple(rules.seats_of(options)), rules.teacher_opponents
     student = PPOAgent(PolicyActor.from_state(net_state), deterministic=True, name="student")
     teacher = rules.make_agent(teacher_spec)
     opponents = _other_seats(rules, teacher_spec, seats, against)
-    obs, masks, actions, results = [], [], [], []
+    log, results = DecisionLog(rules.observation_size, rules.n_actions), []
     agreed = 0
     for seed in range(first, first + n):
         game = rules.new(seed, options)
@@ -107,7 +184,7 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
         for side, player in enumerate(players):
             player.reset(seed * len(seats) + side)
         teacher.reset(seed)
-        start = len(actions)
+        start = len(log)
         while (name := game.current_player) is not None:
             side = seats.index(name)
             o, m = game.observation(name), game.legal_mask()
@@ -116,20 +193,17 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
                 label = teacher.act(o, m)
                 a = student.act(o, m)
                 agreed += int(a == label)
-                obs.append(o.astype(np.float16))
-                masks.append(m.astype(bool))
-                actions.append(label)
+                log.add(o, m, label)
             else:
                 hand_game(players[side], game, name)
                 a = players[side].act(o, m)
             game.apply(a)
-        results.extend([game.returns()[seats[seat]]] * (len(actions) - start))
-    return (np.array(obs), np.array(masks), np.array(actions, dtype=np.int64), np.array(results, dtype=np.float32),
-            np.array([agreed]))  # fmt: skip
+        results.extend([game.returns()[seats[seat]]] * (len(log) - start))
+    return log.decisions(results), agreed
 
 
 def _played(cfg: TrainConfig, work: Any, job_of: Any, first: int, games: int, desc: str,
-            per_job: int = BC_GAMES_PER_JOB) -> list[tuple[np.ndarray, ...]]:  # fmt: skip
+            per_job: int = BC_GAMES_PER_JOB) -> list[Any]:  # fmt: skip
     """The parts `work(job)` returns for `games` games from seed `first` on, `per_job` per job, played by
     `cfg.workers` processes (`job_of(first, n)` is a job)."""
     counts = [min(per_job, games - i) for i in range(0, games, per_job)]
@@ -158,19 +232,19 @@ def _distribution_and_values(policy: Any, obs: torch.Tensor, masks: np.ndarray) 
     return dist, policy.value_net(latent_vf)
 
 
-def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: tuple[np.ndarray, ...],
+def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: Decisions,
          order: np.ndarray) -> dict[str, float]:  # fmt: skip
-    """One pass over `data[order]` in minibatches: the policy learns the actions (masked cross-entropy), the value
-    network the results."""
-    obs, masks, actions, results = data
+    """One pass over `data`'s decisions in `order`, in minibatches: the policy learns the actions (masked
+    cross-entropy), the value network the results."""
     batch = cfg.bc_batch_size or cfg.batch_size
     losses, hits = [], 0
     for i in range(0, len(order), batch):
         idx = order[i : i + batch]
-        o = torch.as_tensor(obs[idx], dtype=torch.float32, device=policy.device)
-        a = torch.as_tensor(actions[idx], device=policy.device)
-        dist, values = _distribution_and_values(policy, o, masks[idx])
-        target = torch.as_tensor(results[idx], device=policy.device)
+        obs, masks = data.batch(idx)
+        o = torch.as_tensor(obs, device=policy.device)
+        a = torch.as_tensor(data.actions[idx], device=policy.device)
+        dist, values = _distribution_and_values(policy, o, masks)
+        target = torch.as_tensor(data.results[idx], device=policy.device)
         value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
         loss = -dist.log_prob(a).mean() + cfg.vf_coef * value_loss
         optimizer.zero_grad()
@@ -193,11 +267,12 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     first = cfg.seed * 1_000_003 + 7
     parts = _played(cfg, _demo_job, lambda f, n: (cfg.game, cfg.bc_teacher, f, n, cfg.options), first, cfg.bc_games,
                     f"demonstrations ({cfg.bc_teacher})")  # fmt: skip
-    data = tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
+    data = Decisions.concatenate(parts)
+    del parts
     policy = model.policy
     policy.set_training_mode(True)
     rng = np.random.default_rng(cfg.seed)
-    n = len(data[2])
+    n = data.size
     if cfg.progress_bar and not on_terminal():
         epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
         print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
@@ -216,11 +291,11 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
         job_of = lambda f, k, state=state: (cfg.game, cfg.bc_teacher, state, f, k, cfg.options)  # noqa: E731
         per_job = -(-cfg.dagger_games // (2 * cfg.workers))  # the student's games, split evenly over the workers
         parts = _played(cfg, _student_job, job_of, round_first, cfg.dagger_games, f"DAgger round {r + 1}", per_job)
-        new = tuple(np.concatenate(arrays) for arrays in zip(*parts, strict=True))
-        agreed = int(new[4].sum())
-        old = len(data[2])
-        data = tuple(np.concatenate([a, b]) for a, b in zip(data, new[:4], strict=True))
-        fresh = np.arange(old, len(data[2]))
+        agreed = sum(part[1] for part in parts)
+        old = data.size
+        data = Decisions.concatenate([data, *(part[0] for part in parts)])
+        del parts
+        fresh = np.arange(old, data.size)
         order = rng.permutation(np.concatenate([fresh, rng.choice(old, size=min(old, len(fresh)), replace=False)]))
         policy.set_training_mode(True)
         fit = _fit(policy, torch.optim.Adam(policy.parameters(), lr=DAGGER_LR), cfg, data, order)

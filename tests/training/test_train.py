@@ -390,8 +390,8 @@ def test_a_dagger_round_plays_against_the_teacher_s_twins_where_the_teacher_play
     net = PolicyNet([np.zeros((rules.n_actions, rules.observation_size), np.float32)],
                     [np.zeros(rules.n_actions, np.float32)])  # fmt: skip
     k = rules.teacher_opponents.index(None)  # game k meets the teacher's twins
-    obs, masks, actions, results, agreed = _student_job(
-        ("suntzu", "heuristic", PolicyActor.of(net).state(), k, 1, rules.options())
-    )
+    decisions, agreed = _student_job(("suntzu", "heuristic", PolicyActor.of(net).state(), k, 1, rules.options()))
+    obs, masks = decisions.batch(np.arange(decisions.size))
+    actions, results = decisions.actions, decisions.results
     assert len(obs) == len(masks) == len(actions) == len(results) > 0
-    assert masks[np.arange(len(actions)), actions].all() and 0 <= agreed[0] <= len(actions)
+    assert masks[np.arange(len(actions)), actions].all() and 0 <= agreed <= len(actions)
