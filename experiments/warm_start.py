@@ -103,11 +103,10 @@ class DecisionLog:
 
     def decisions(self, results: Sequence[float]) -> Decisions:
         """The decisions recorded, `results[i]` the result of the i-th one's seat."""
-        counts = [len(c) for c in self.columns]
         return Decisions(
             self.width,
             self.n_actions,
-            np.concatenate([[0], np.cumsum(counts, dtype=np.int64)]).astype(np.int64),
+            np.cumsum([0, *(len(c) for c in self.columns)], dtype=np.int64),
             np.concatenate(self.columns) if self.columns else np.zeros(0, dtype=np.int32),
             np.concatenate(self.values) if self.values else np.zeros(0, dtype=np.float16),
             np.array(self.masks, dtype=np.uint8).reshape(len(self.masks), (self.n_actions + 7) // 8),
