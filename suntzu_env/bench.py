@@ -30,10 +30,9 @@ from typing import Any, Literal
 
 import numba
 import numpy as np
-from numba import njit, prange
 
 from suntzu_env import Game, baselines, engine, games, raw_env
-from suntzu_env.engine.rng import rng_seed, xorshift32
+from suntzu_env.engine.rng import random_legal, rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
 from suntzu_env.threads import competing_process
@@ -202,40 +201,6 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
             best = max(best, len(observations) / (time.perf_counter() - start))
         rates[name] = best
     return rates
-
-
-@njit(cache=True, parallel=True)
-def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
-    """A uniformly random legal id per row of `masks` (any game's batched env), each row drawing from its own
-    xorshift32 generator in `state`: the learner of `bench_batched`. The row's legal ids are counted, one of them
-    drawn, and found by skipping whole blocks of the row by their counts (a wide mask holds few legal ids)."""
-    m = masks.shape[1]
-    block = 64
-    for i in prange(masks.shape[0]):
-        n = 0
-        for c in range(m):
-            n += masks[i, c]
-        if n == 0:
-            continue
-        x = xorshift32(state[i])
-        state[i] = x
-        k = x % n
-        start = 0
-        while start < m:
-            stop = min(start + block, m)
-            inside = 0
-            for c in range(start, stop):
-                inside += masks[i, c]
-            if k < inside:
-                break
-            k -= inside
-            start = stop
-        for c in range(start, m):
-            if masks[i, c]:
-                if k == 0:
-                    out[i] = c
-                    break
-                k -= 1
 
 
 def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tuple[float, float, float]:

@@ -359,15 +359,19 @@ class CellNet(CompiledNet):
     def work_size(self) -> int:
         return cell_work_size(self.sizes)
 
-    def arrays(self) -> dict[str, np.ndarray]:
-        """The named arrays, copies (the tables as int64)."""
+    def _views(self) -> dict[str, np.ndarray]:
+        """The named arrays as views of the packed parameters."""
         out, at = {}, 0
         for name, shape in cell_shapes(self.sizes).items():
             size = int(np.prod(shape))
-            value = self.params[at : at + size].reshape(shape)
-            out[name] = value.astype(np.int64) if name in CELL_TABLES else value.copy()
+            out[name] = self.params[at : at + size].reshape(shape)
             at += size
         return out
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The named arrays, copies (the tables as int64)."""
+        views = self._views()
+        return {name: value.astype(np.int64) if name in CELL_TABLES else value.copy() for name, value in views.items()}
 
     def state(self) -> dict[str, np.ndarray]:
         return self.arrays() | {"kind": np.array(KINDS[KIND_CELLS])}
@@ -385,7 +389,8 @@ class CellNet(CompiledNet):
         n_tables = sum(int(np.prod(cell_shapes(sizes)[name])) for name in CELL_TABLES)
         if not np.array_equal(params[:n_tables], np.round(params[:n_tables])):
             raise ValueError("a cell network's index tables hold fractions")
-        tables = {name: value for name, value in self.arrays().items() if name in CELL_TABLES}
+        views = self._views()
+        tables = {name: views[name].astype(np.int64) for name in CELL_TABLES}  # only the tables are copied
         n_in, n_out, t = int(header[H_INPUTS]), int(header[H_OUTPUTS]), sizes["cells"]
         for name, value in tables.items():
             low, high = (-1, t) if name == "neighbours" else (0, n_in if name.endswith("inputs") else n_out)

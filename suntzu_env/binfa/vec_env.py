@@ -47,7 +47,7 @@ from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, compiled_net, seat_action
-from suntzu_env.engine.rng import rng_seed
+from suntzu_env.engine.rng import random_legal, rng_seed
 from suntzu_env.layout import Field, append_field
 from suntzu_env.options import check_seed, mix_cdf
 from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
@@ -249,23 +249,6 @@ def step_games(actions: np.ndarray, seed: int, params: np.ndarray, mix: np.ndarr
                   slot_agents, net_params, net_headers, net_obs, net_masks, net_ids, work)  # fmt: skip
         for i in range(first, last):
             _emit(i, states, legal, table, obs, masks, ids)
-
-
-@njit(cache=True, parallel=True)
-def random_learner_actions(masks: np.ndarray, rngs: np.ndarray, out: np.ndarray) -> None:
-    """A uniformly random legal learning id per env (for speed measurements)."""
-    for i in prange(masks.shape[0]):
-        n = 0
-        for c in range(masks.shape[1]):
-            if masks[i, c]:
-                n += 1
-        k = below(rngs[i], max(n, 1))
-        for c in range(masks.shape[1]):
-            if masks[i, c]:
-                if k == 0:
-                    out[i] = c
-                    break
-                k -= 1
 
 
 OPPONENTS_HELP = (
@@ -694,14 +677,14 @@ def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int
     `opponent`, the learner playing random legal ids."""
     env = BinFaVecEnv(envs, opponent=opponent, seed=seed, threads=threads)
     env.reset()
-    rngs = np.stack([agent_rng(seed + i) for i in range(envs)])
+    state = (np.arange(1, envs + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF  # each env's generator, as the bench's
     actions = np.zeros(envs, dtype=np.int64)
     for _ in range(3):  # warm up
-        random_learner_actions(env.core.masks, rngs, actions)
+        random_legal(env.core.masks, state, actions)
         env.core.step(actions)
     elapsed = cpu = 0.0
     for _ in range(steps):
-        random_learner_actions(env.core.masks, rngs, actions)
+        random_legal(env.core.masks, state, actions)
         start, start_cpu = time.perf_counter(), time.process_time()
         env.step(actions)
         elapsed += time.perf_counter() - start

@@ -1,9 +1,10 @@
-"""Randomness, used at setup only (R3.5): a seeded 32-bit xorshift generator."""
+"""Randomness, used at setup only (R3.5): a seeded 32-bit xorshift generator; and the random legal learner of the
+batched environments' speed measurements (`random_legal`)."""
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
 MASK32 = 0xFFFFFFFF
 
@@ -47,3 +48,38 @@ def shuffle(rng: np.ndarray, items: np.ndarray, n: int) -> None:
     for i in range(n - 1, 0, -1):
         j = rng_below(rng, i + 1)
         items[i], items[j] = items[j], items[i]
+
+
+@njit(cache=True, parallel=True)
+def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
+    """A uniformly random legal id per row of `masks` (any game's batched env), each row drawing from its own
+    xorshift32 generator in `state`: the learner of the speed measurements (`suntzu_env.bench`,
+    `python -m suntzu_env.binfa.vec_env`). The row's legal ids are counted, one of them drawn, and found by skipping
+    whole blocks of the row by their counts (a wide mask holds few legal ids)."""
+    m = masks.shape[1]
+    block = 64
+    for i in prange(masks.shape[0]):
+        n = 0
+        for c in range(m):
+            n += masks[i, c]
+        if n == 0:
+            continue
+        x = xorshift32(state[i])
+        state[i] = x
+        k = x % n
+        start = 0
+        while start < m:
+            stop = min(start + block, m)
+            inside = 0
+            for c in range(start, stop):
+                inside += masks[i, c]
+            if k < inside:
+                break
+            k -= inside
+            start = stop
+        for c in range(start, m):
+            if masks[i, c]:
+                if k == 0:
+                    out[i] = c
+                    break
+                k -= 1
