@@ -32,7 +32,7 @@ import numba
 import numpy as np
 
 from suntzu_env import Game, baselines, engine, games, raw_env
-from suntzu_env.engine.rng import random_legal, rng_seed
+from suntzu_env.engine.rng import random_legal, random_legal_states, rng_seed
 from suntzu_env.game import DEFAULT_ADJ
 from suntzu_env.rules import VARIANTS
 from suntzu_env.threads import competing_process
@@ -212,7 +212,7 @@ def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tupl
     try:
         env.reset()
         masks = env.action_masks()
-        state = (np.arange(1, n_envs + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF
+        state = random_legal_states(n_envs)
         actions = np.zeros(n_envs, dtype=np.int64)
         for _ in range(3):  # warm-up: the compiled step loads (or compiles) on its first calls
             random_legal(masks, state, actions)

@@ -47,7 +47,7 @@ from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, compiled_net, seat_action
-from suntzu_env.engine.rng import random_legal, rng_seed
+from suntzu_env.engine.rng import random_legal, random_legal_states, rng_seed
 from suntzu_env.layout import Field, append_field
 from suntzu_env.options import check_seed, mix_cdf
 from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
@@ -677,7 +677,7 @@ def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int
     `opponent`, the learner playing random legal ids."""
     env = BinFaVecEnv(envs, opponent=opponent, seed=seed, threads=threads)
     env.reset()
-    state = (np.arange(1, envs + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF  # each env's generator, as the bench's
+    state = random_legal_states(envs)
     actions = np.zeros(envs, dtype=np.int64)
     for _ in range(3):  # warm up
         random_legal(env.core.masks, state, actions)

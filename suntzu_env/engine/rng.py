@@ -50,10 +50,15 @@ def shuffle(rng: np.ndarray, items: np.ndarray, n: int) -> None:
         items[i], items[j] = items[j], items[i]
 
 
+def random_legal_states(rows: int) -> np.ndarray:
+    """The generators `random_legal` starts from, one per row: distinct, none at 0 (the same for any measurement)."""
+    return (np.arange(1, rows + 1, dtype=np.int64) * 0x9E3779B1) & MASK32
+
+
 @njit(cache=True, parallel=True)
 def random_legal(masks: np.ndarray, state: np.ndarray, out: np.ndarray) -> None:
     """A uniformly random legal id per row of `masks` (any game's batched env), each row drawing from its own
-    xorshift32 generator in `state`: the learner of the speed measurements (`suntzu_env.bench`,
+    xorshift32 generator in `state` (`random_legal_states`): the learner of the speed measurements (`suntzu_env.bench`,
     `python -m suntzu_env.binfa.vec_env`). The row's legal ids are counted, one of them drawn, and found by skipping
     whole blocks of the row by their counts (a wide mask holds few legal ids)."""
     m = masks.shape[1]

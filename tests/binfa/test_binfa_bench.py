@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from suntzu_env import bench
+from suntzu_env.engine.rng import random_legal_states
 
 
 def test_bench_measures_binfa_through_its_plugin(capsys: pytest.CaptureFixture[str]):
@@ -30,7 +31,7 @@ def test_the_bench_learner_draws_uniformly_among_the_legal_ids():
     masks = np.zeros((20_000, 4269), dtype=np.bool_)
     masks[:, legal] = True
     masks[-1] = False  # a row with nothing legal keeps its action
-    state = (np.arange(1, len(masks) + 1, dtype=np.int64) * 0x9E3779B1) & 0xFFFFFFFF
+    state = random_legal_states(len(masks))
     out = np.full(len(masks), -1, dtype=np.int64)
     bench.random_legal(masks, state, out)
     assert out[-1] == -1
