@@ -6,6 +6,7 @@
 | `greedy`    | `GreedyAgent`    | a one-step rule: best cards where the coming scoring pays most   |
 | `heuristic` | `HeuristicAgent` | a strategy from the rules: expected-value plans, saved cards     |
 | `ismcts`, `ismcts:<iterations>` | `ISMCTSAgent` | information-set MCTS over determinizations, compiled |
+| `ismcts-value:<path>` | `ISMCTSAgent` | the search with a learned value (`experiments.train_value`)  |
 | `ppo:<path>`| `agents.ppo`     | a trained policy, loaded lazily (imports torch only then)        |
 | `rllib:<checkpoint>` | `agents.rllib` | a policy trained with RLlib (`experiments.train_rllib`), lazily |
 

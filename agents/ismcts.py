@@ -54,7 +54,9 @@ from suntzu_env.layout import (
     WINNER,
 )
 from suntzu_env.observation import OBSERVATION_SIZE
+from suntzu_env.policy_net import H_LAYERS, H_OUTPUTS, H_WIDTHS, PolicyNet, header_of, net_forward
 from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
+from suntzu_env.values import VALUE_INPUTS, check_value_net, value_inputs
 from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
 
 DEFAULT_ITERATIONS = 1000
@@ -70,6 +72,11 @@ FAST_ROLLOUT = -1  # the rollout agent id of "fast"
 HIDDEN = 2 * N_ACTIONS
 N_EDGES = 2 * N_ACTIONS + 1
 NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are made per descent)
+NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64))  # `evaluate`
+# The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): more, shorter rollouts, each
+# scored by the network at the start of the round after the root's.
+VALUE_ITERATIONS = 2000
+VALUE_HORIZON = 1
 
 
 # Rollout policy: a card kind's rank by strength in battle (R5.1), 1 weakest; the Plague ranks as a 5.
@@ -151,6 +158,17 @@ def evaluate(s: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def learned_value(s: np.ndarray, params: np.ndarray, header: np.ndarray, x: np.ndarray, work: np.ndarray) -> float:
+    """Blue's chance to win from `s` by the value network of `header` (`suntzu_env.values`); the result itself
+    once the game is over."""
+    if s[WINNER] >= 0:
+        return evaluate(s)
+    value_inputs(s, x)
+    logit = work[net_forward(params, header, x, work)]
+    return 1.0 / (1.0 + math.exp(-logit))
+
+
+@njit(cache=True)
 def _visible(kind: int, a: int) -> bool:
     """Whether the other seat sees which answer was given (R9): placed and kept cards, warlords chosen and
     warlords not used are secret; recalls, uses, reveals and army sources are public."""
@@ -201,6 +219,8 @@ def search(
     avail: np.ndarray,
     rollout_agent: int,
     rewind: bool,
+    value_params: np.ndarray,
+    value_header: np.ndarray,
 ) -> int:
     """The most visited root action after `iterations` determinized descents and rollouts.
 
@@ -209,7 +229,13 @@ def search(
     come from the compiled baseline `rollout_agent` (an id of `COMPILED_AGENTS`, seeing the mover's observation
     of the determinized game), or from `rollout_action` (FAST_ROLLOUT). `rewind`: the other seat's secret answers
     of a simultaneous step are asked again (`rewind_secret_moves`); False keeps them as dealt (an ablation).
+    `value_params` and `value_header`: a value network (`learned_value`) scoring the rollouts' ends in place of
+    `evaluate`, or a header of no outputs (`NO_VALUE`) for `evaluate`.
     """
+    learned = value_header[H_OUTPUTS] > 0
+    value_x = np.zeros(VALUE_INPUTS if learned else 1, dtype=np.float32)
+    value_work = np.zeros(2 * max(1, np.max(value_header[H_WIDTHS + 1 : H_WIDTHS + value_header[H_LAYERS] + 1]))
+                          if learned else 1, dtype=np.float32)  # fmt: skip
     used = np.zeros(2, dtype=np.int64)
     _new_node(0, child, visits, wins, avail, used)
     _new_node(1, child, visits, wins, avail, used)
@@ -286,7 +312,7 @@ def search(
         stop = root[ROUND] + horizon if horizon > 0 else 99
         while n > 0 and s[ROUND] < stop:  # rollout
             n = step(s, _policy_action(rollout_agent, s, mask, n, rng, scratch), mask)
-        reward[0] = evaluate(s)
+        reward[0] = learned_value(s, value_params, value_header, value_x, value_work) if learned else evaluate(s)
         reward[1] = 1.0 - reward[0]
         for i in range(depth):
             t = path_tree[i]
@@ -309,9 +335,10 @@ class ISMCTSAgent:
     root's before `evaluate` scores it (default 2; 0 plays to the end), `rollout` the policy that plays
     them (`ROLLOUTS`; default the compiled `heuristic`), `rewind` whether, answering second in a simultaneous
     step, it has the other seat's secret answers played again by the rollout policy (default True; False keeps
-    them as the determinization dealt them, at random: the README's experiment on the seats). With the defaults
-    a decision costs about 90 ms on one core (its strength: the README's ladder). Deterministic for a seed
-    (`reset(seed)`).
+    them as the determinization dealt them, at random: the README's experiment on the seats), `value` a value
+    network (`suntzu_env.values.read_value_net`) that scores the rollouts' ends in place of `evaluate` (default
+    None). With the defaults a decision costs about 90 ms on one core (its strength: the README's ladder).
+    Deterministic for a seed (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
     `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
@@ -328,6 +355,7 @@ class ISMCTSAgent:
         horizon: int = DEFAULT_HORIZON,
         rollout: str = DEFAULT_ROLLOUT,
         rewind: bool = True,
+        value: PolicyNet | None = None,
     ) -> None:
         if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
             raise ValueError(f"horizon must be a whole number >= 0 (0: rollouts to the game's end), got {horizon!r}")
@@ -338,6 +366,12 @@ class ISMCTSAgent:
         if not isinstance(rewind, bool):
             raise ValueError(f"rewind must be True or False, got {rewind!r}")
         self.rewind = rewind
+        if value is None:
+            self._value = NO_VALUE
+        else:
+            check_value_net(value, "value")
+            self._value = (value.params, value.playing(True))
+        self.value = value
         self.rollout_agent = FAST_ROLLOUT if rollout == "fast" else COMPILED_AGENTS.index(rollout)
         if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:
             raise ValueError(f"iterations must be a whole number >= 1, got {iterations!r}")
@@ -386,5 +420,6 @@ class ISMCTSAgent:
         action = search(
             state, self._seat, self.iterations, self.exploration, self.horizon, self._rng,
             self._child, self._visits, self._wins, self._avail, self.rollout_agent, self.rewind,
+            *self._value,
         )  # fmt: skip
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])

@@ -1,6 +1,7 @@
-"""The kinds of player this project adds to the package's registry (`suntzu_env.players`): `ismcts`, `ppo:` and
-`rllib:`, each an `AgentKind` that `pyproject.toml` declares as an entry point of `suntzu_env.agents`. The
-registry's functions are re-exported here, so `agents.make_agent(spec)` is `suntzu_env.players.make_agent`.
+"""The kinds of player this project adds to the package's registry (`suntzu_env.players`): `ismcts`,
+`ismcts-value:`, `ppo:` and `rllib:`, each an `AgentKind` that `pyproject.toml` declares as an entry point of
+`suntzu_env.agents`. The registry's functions are re-exported here, so `agents.make_agent(spec)` is
+`suntzu_env.players.make_agent`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
 POLICY_PREFIXES = (PPO_PREFIX, RLLIB_PREFIX)  # trained policies, loaded from a path
 ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
+VALUE_SEARCH_PREFIX = "ismcts-value:"  # ismcts-value:<value network>, of experiments.train_value
 
 
 def _iterations(text: str) -> int:
@@ -28,6 +30,14 @@ def _ismcts(argument: str | None, seed: int | None) -> Agent:
     from agents.ismcts import ISMCTSAgent
 
     return ISMCTSAgent(seed) if argument is None else ISMCTSAgent(seed, iterations=_iterations(argument))
+
+
+def _ismcts_value(argument: str | None, seed: int | None) -> Agent:
+    from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent
+    from suntzu_env.values import read_value_net
+
+    value = read_value_net(str(argument))
+    return ISMCTSAgent(seed, iterations=VALUE_ITERATIONS, horizon=VALUE_HORIZON, value=value)
 
 
 def _ppo(argument: str | None, seed: int | None) -> Agent:
@@ -49,9 +59,10 @@ def _rllib(argument: str | None, seed: int | None) -> Agent:
 
 
 ISMCTS = AgentKind("ismcts", _ismcts, argument="<iterations>", check=_iterations)
+ISMCTS_VALUE = AgentKind("ismcts-value", _ismcts_value, argument="<value-network>", bare=False)
 PPO = AgentKind("ppo", _ppo, argument="<path-to-model>", bare=False, batched=True, load=_ppo_for)
 RLLIB = AgentKind("rllib", _rllib, argument="<checkpoint>", bare=False, batched=True)
-AGENT_KINDS: tuple[AgentKind, ...] = (ISMCTS, PPO, RLLIB)  # pyproject.toml's entry points name each
+AGENT_KINDS: tuple[AgentKind, ...] = (ISMCTS, ISMCTS_VALUE, PPO, RLLIB)  # pyproject.toml's entry points name each
 
 
 AGENT_NAMES: tuple[str, ...] = tuple(kind.name for kind in (*BASELINE_KINDS, *AGENT_KINDS) if kind.bare)
@@ -64,6 +75,7 @@ __all__ = [
     "POLICY_PREFIXES",
     "PPO_PREFIX",
     "RLLIB_PREFIX",
+    "VALUE_SEARCH_PREFIX",
     "check_spec",
     "make_agent",
     "short_label",

@@ -124,6 +124,24 @@ class OptionFlag:
     metavar: str | None = None
 
 
+@dataclasses.dataclass(frozen=True)
+class ValueLearning:
+    """What a game offers for learning an evaluation of its positions (`python -m experiments.train_value`).
+
+    `positions(games, seed, options, threads)`: positions of `games` compiled games (deck seeds `seed` onwards)
+    as an (M, S) integer array, and the first seat's result in each, (M,) float32 in [0, 1]; the same for any
+    `threads`. `inputs(positions)`: the network's (M, D) float32 inputs of such positions. `agent`: the spec
+    prefix of the agent that plays a saved network (`<agent><path>`), and `file` the network's file name in a run
+    folder. `describe`: one line on the positions and the agent, for `--help` and the run's summary.
+    """
+
+    positions: Callable[[int, int, Any, int], tuple[np.ndarray, np.ndarray]]
+    inputs: Callable[[np.ndarray], np.ndarray]
+    agent: str
+    file: str
+    describe: str
+
+
 Rung = tuple[str, str, float]
 """A ladder's rung `(a, b, bar)`: agent a should win at least `bar` of its games against agent b."""
 
@@ -290,6 +308,9 @@ class GameRules(Protocol[O]):
         """ValueError (one of `user_errors`) unless a trained model's spaces are this game's."""
         ...
 
+    value_learning: ValueLearning | None
+    """positions and results to learn an evaluation from, for the game's search (None: the game has none)"""
+
     # ------------------------------------------------------------ what training plays by default
     training_opponents: str
     """the default opponent mix, `spec=weight` pairs (`pool`: the self-play pool's snapshots)"""
@@ -349,6 +370,7 @@ class GamePlugin:
     playout_options: Mapping[str, Any] = {}
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
     self_play_pool: bool = True
+    value_learning: ValueLearning | None = None
 
     # ------------------------------------------------------------ options
     @property

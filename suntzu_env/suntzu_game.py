@@ -20,7 +20,7 @@ from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.game import Game
 from suntzu_env.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.options import Options
-from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
+from suntzu_env.protocol import GamePlugin, OptionFlag, Rung, ValueLearning
 from suntzu_env.rules import ADJACENCY, PROVINCES, SEATS, VARIANTS, adjacency_masks
 
 BORDER = ":"  # between the two provinces of a border on the command line (province names hold '-')
@@ -185,6 +185,25 @@ class SunTzuRules(GamePlugin):
             return None
         later = f"later runs load it from {CACHE_FOLDER}"
         return f"compiling the game engine with numba (first run only, a minute or so; {later})"
+
+    # ------------------------------------------------------------ a learned evaluation for the search
+    @property
+    def value_learning(self) -> ValueLearning:  # type: ignore[override]
+        """Round starts of `heuristic` against itself, for `ismcts-value:<path>` (`suntzu_env.values`)."""
+        from suntzu_env import values
+        from suntzu_env.game import engine_map
+        from suntzu_env.rules import VARIANTS
+
+        def positions(games: int, seed: int, options: Any, threads: int) -> tuple[np.ndarray, np.ndarray]:
+            o = Options.of(options)
+            return values.value_positions(games, seed, VARIANTS.index(o.variant), int(o.events), engine_map(o),
+                                          "heuristic", threads)  # fmt: skip
+
+        return ValueLearning(
+            positions, values.inputs_of, "ismcts-value:", values.VALUE_FILE,
+            "round starts of heuristic against heuristic, each labelled with blue's result; the network scores "
+            "the rollouts of the search ismcts-value:<run folder>",
+        )  # fmt: skip
 
     # ------------------------------------------------------------ agents (the registry of players by name)
     @property

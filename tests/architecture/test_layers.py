@@ -179,7 +179,7 @@ def test_the_declared_entry_points_are_the_agent_kinds() -> None:
     from agents.registry import AGENT_KINDS
 
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["entry-points"]["suntzu_env.agents"]
-    assert declared == {kind.name: f"agents.registry:{kind.name.upper()}" for kind in AGENT_KINDS}
+    assert declared == {kind.name: f"agents.registry:{kind.name.upper().replace('-', '_')}" for kind in AGENT_KINDS}
 
 
 def test_one_registry_of_players() -> None:
@@ -195,7 +195,7 @@ def test_one_registry_of_players() -> None:
     from suntzu_env.players import agent_kinds, agent_names, make_agent
 
     assert agents.make_agent is make_agent
-    assert list(agent_kinds()) == ["random", "greedy", "heuristic", "ismcts", "ppo", "rllib"]
+    assert list(agent_kinds()) == ["random", "greedy", "heuristic", "ismcts", "ismcts-value", "ppo", "rllib"]
     assert {kind.name: kind for kind in AGENT_KINDS}.items() <= agent_kinds().items()
     assert agent_names() == agents.AGENT_NAMES == ("random", "greedy", "heuristic", "ismcts")
     assert isinstance(make_agent("heuristic", 0), HeuristicAgent)
