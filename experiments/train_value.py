@@ -6,8 +6,9 @@
 2. **Network**: a multilayer perceptron (`--hidden` widths, ReLU) fitted to those results by cross-entropy with
    Adam, `--epochs` passes; the last 5% of the games are held out to report its fit.
 3. **Run folder**: `runs/<name>/` holds `config.json`, the network (its plain arrays, `.npz`) and `summary.json`,
-   made in a hidden folder beside it and renamed when whole: a killed run leaves nothing, and the same command
-   makes the same network again (from the same seeds, on as many threads).
+   made in a hidden folder beside it and renamed when whole: a killed run leaves no run folder (the next run of
+   its name removes the hidden one), and the same command makes the same network again (from the same seeds, on
+   as many threads).
 
 The network plays as the search agent the game names, `<agent>runs/<name>` (printed at the end), wherever agents
 are named: `experiments.evaluate`, the environments' opponents, the game's `make_agent`.
@@ -153,6 +154,8 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
         "describe": learning.describe, "versions": library_versions(),
     }  # fmt: skip
     cfg.runs_dir.mkdir(parents=True, exist_ok=True)
+    for stale in cfg.runs_dir.glob(f".{name}{TEMPORARY}*"):  # a folder a killed run of this name was making
+        shutil.rmtree(stale, ignore_errors=True)
     making = cfg.runs_dir / f".{name}{TEMPORARY}{os.getpid()}"
     try:
         making.mkdir()

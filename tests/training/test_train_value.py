@@ -37,6 +37,10 @@ def test_a_killed_value_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
     with pytest.raises(SystemExit):
         train_value.main([*SMALL, "--runs-dir", str(tmp_path), "--run-name", "v"])
     assert list(tmp_path.iterdir()) == []
+    (tmp_path / ".v.tmp-1").mkdir()  # a run killed outright leaves the folder it was making: the next one removes it
+    monkeypatch.undo()
+    train_value.main([*SMALL, "--runs-dir", str(tmp_path), "--run-name", "v"])
+    assert [p.name for p in tmp_path.iterdir()] == ["v"]
 
 
 @pytest.mark.parametrize(
