@@ -16,7 +16,6 @@ PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
 POLICY_PREFIXES = (PPO_PREFIX, RLLIB_PREFIX)  # trained policies, loaded from a path
 ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
-VALUE_SEARCH_PREFIX = "ismcts-value:"  # ismcts-value:<value network>, of experiments.train_value
 
 
 def _iterations(text: str) -> int:
@@ -75,7 +74,6 @@ __all__ = [
     "POLICY_PREFIXES",
     "PPO_PREFIX",
     "RLLIB_PREFIX",
-    "VALUE_SEARCH_PREFIX",
     "check_spec",
     "make_agent",
     "short_label",

@@ -192,7 +192,6 @@ class SunTzuRules(GamePlugin):
         """Round starts of `heuristic` against itself, for `ismcts-value:<path>` (`suntzu_env.values`)."""
         from suntzu_env import values
         from suntzu_env.game import engine_map
-        from suntzu_env.rules import VARIANTS
 
         def positions(games: int, seed: int, options: Any, threads: int) -> tuple[np.ndarray, np.ndarray]:
             o = Options.of(options)

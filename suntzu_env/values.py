@@ -24,14 +24,13 @@ from suntzu_env.agent import ModelError
 from suntzu_env.engine import init_state, rng_seed, step
 from suntzu_env.layout import DEC_SIDE, ROUND, STATE_DTYPE, STATE_SIZE, WINNER
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
-from suntzu_env.policy_net import CompiledNet, PolicyNet, net_from_state
+from suntzu_env.policy_net import MAX_LAYERS, CompiledNet, PolicyNet, net_from_state
 from suntzu_env.rules import N_ROUNDS
 from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
 
 VALUE_INPUTS = 2 * OBSERVATION_SIZE  # blue's observation, then red's
 VALUE_FILE = "value.npz"  # a value network in a run folder
 CHUNK_GAMES = 1000  # games per compiled call of `value_positions` (each chunk seeded by its first game)
-MAX_LAYERS_READ = 8
 
 
 @njit(cache=True)
@@ -127,8 +126,8 @@ def read_value_net(path: str | Path) -> PolicyNet:
     try:
         with np.load(file, allow_pickle=False) as data:
             names = [n for n in data.files if n == "activation" or (n[:1] in "wb" and n[1:].isdigit())]
-            if len(names) > 2 * MAX_LAYERS_READ + 1:
-                raise ValueError(f"more than {MAX_LAYERS_READ} layers")
+            if len(names) > 2 * MAX_LAYERS + 1:
+                raise ValueError(f"more than {MAX_LAYERS} layers")
             state = {name: np.array(data[name]) for name in names}
         for name, value in state.items():
             if name != "activation" and value.dtype.kind not in "fiu":
