@@ -54,7 +54,7 @@ from suntzu_env.layout import (
     WINNER,
 )
 from suntzu_env.observation import OBSERVATION_SIZE
-from suntzu_env.policy_net import H_LAYERS, H_OUTPUTS, H_WIDTHS, PolicyNet, header_of, net_forward
+from suntzu_env.policy_net import H_OUTPUTS, PolicyNet, header_of, net_forward
 from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
 from suntzu_env.values import VALUE_INPUTS, check_value_net, value_inputs
 from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
@@ -72,7 +72,8 @@ FAST_ROLLOUT = -1  # the rollout agent id of "fast"
 HIDDEN = 2 * N_ACTIONS
 N_EDGES = 2 * N_ACTIONS + 1
 NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are made per descent)
-NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64))  # `evaluate`
+NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64),
+            np.zeros(1, dtype=np.float32))  # `evaluate`  # fmt: skip
 # The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): more, shorter rollouts, each
 # scored by the network at the start of the round after the root's.
 VALUE_ITERATIONS = 2000
@@ -221,6 +222,7 @@ def search(
     rewind: bool,
     value_params: np.ndarray,
     value_header: np.ndarray,
+    value_work: np.ndarray,
 ) -> int:
     """The most visited root action after `iterations` determinized descents and rollouts.
 
@@ -229,13 +231,12 @@ def search(
     come from the compiled baseline `rollout_agent` (an id of `COMPILED_AGENTS`, seeing the mover's observation
     of the determinized game), or from `rollout_action` (FAST_ROLLOUT). `rewind`: the other seat's secret answers
     of a simultaneous step are asked again (`rewind_secret_moves`); False keeps them as dealt (an ablation).
-    `value_params` and `value_header`: a value network (`learned_value`) scoring the rollouts' ends in place of
-    `evaluate`, or a header of no outputs (`NO_VALUE`) for `evaluate`.
+    `value_params`, `value_header` and `value_work` (its forward pass's scratch, `CompiledNet.work_size`): a value
+    network (`learned_value`) scoring the rollouts' ends in place of `evaluate`, or a header of no outputs
+    (`NO_VALUE`) for `evaluate`.
     """
     learned = value_header[H_OUTPUTS] > 0
     value_x = np.zeros(VALUE_INPUTS if learned else 1, dtype=np.float32)
-    value_work = np.zeros(2 * max(1, np.max(value_header[H_WIDTHS + 1 : H_WIDTHS + value_header[H_LAYERS] + 1]))
-                          if learned else 1, dtype=np.float32)  # fmt: skip
     used = np.zeros(2, dtype=np.int64)
     _new_node(0, child, visits, wins, avail, used)
     _new_node(1, child, visits, wins, avail, used)
@@ -370,7 +371,7 @@ class ISMCTSAgent:
             self._value = NO_VALUE
         else:
             check_value_net(value, "value")
-            self._value = (value.params, value.playing(True))
+            self._value = (value.params, value.playing(True), np.zeros(value.work_size, dtype=np.float32))
         self.value = value
         self.rollout_agent = FAST_ROLLOUT if rollout == "fast" else COMPILED_AGENTS.index(rollout)
         if not isinstance(iterations, int) or isinstance(iterations, bool) or iterations < 1:

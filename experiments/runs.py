@@ -27,6 +27,7 @@ import io
 import json
 import logging
 import os
+import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -86,6 +87,12 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def remove_unfinished(run_dir: Path) -> None:
+    """Delete the hidden folders (`.<name>.tmp-<pid>`) killed runs left while making `run_dir`."""
+    for stale in run_dir.parent.glob(f".{run_dir.name}{TEMPORARY}*"):
+        shutil.rmtree(stale, ignore_errors=True)
 
 
 def remove_temporaries(folder: str | Path) -> int:

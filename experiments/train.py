@@ -61,8 +61,8 @@ from experiments.learner import diverged, finite, new_model, ppo_settings, torch
 from experiments.pool import make_vec_env, restore_pool, write_pool
 from experiments.resume import Start, check_models, make_run_folder, prepare_resume, previous_segments
 from experiments.runs import (
-    TEMPORARY,
     read_eval,
+    remove_unfinished,
     save_atomic,
     write_eval,
     write_json,
@@ -195,8 +195,7 @@ def configure(argv: list[str] | None) -> Start:
     cfg = parse(config_class, argv, PROG, default=default)
     torch_device(cfg.device)  # a device torch cannot use is refused before the run folder is made
     check_models(cfg, fresh=True)
-    for stale in cfg.run_dir.parent.glob(f".{cfg.run_dir.name}{TEMPORARY}*"):  # a folder a killed run was making
-        shutil.rmtree(stale, ignore_errors=True)
+    remove_unfinished(cfg.run_dir)
     return Start(cfg, make_run_folder(cfg), made_folder=True)
 
 

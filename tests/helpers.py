@@ -228,6 +228,25 @@ def provinces(*names: str) -> set[str]:
     return {f"province:{n}" for n in names}
 
 
+def assert_blind_to_hidden(agent: Any, game: Game, rng: Any, decisions: int, agent_seed: int) -> None:
+    """R9: at each of `decisions` decisions of a game played on at random, `agent` (reset to `agent_seed`) plays the
+    same move when handed a game whose hidden parts were resampled from the seat's view."""
+    from suntzu_env.protocol import ask
+
+    checked = 0
+    while not game.is_terminal and checked < decisions:
+        seat = game.current_player
+        twin = game.sample_determinization(seat, rng)
+        moves = []
+        for g in (game, twin):
+            agent.reset(agent_seed)
+            moves.append(ask(agent, g, seat))
+        assert moves[0] == moves[1], game.decision
+        checked += 1
+        legal = game.legal_actions()
+        game.apply(legal[rng.integers(len(legal))])
+
+
 def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0, network: str = "mlp") -> tuple[object, Path]:
     """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved: an MLP
     or (`network="cells"`) a small board network."""

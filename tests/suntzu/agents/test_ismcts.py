@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from helpers import assert_blind_to_hidden
 
 from agents import make_agent
 from agents.ismcts import DEFAULT_ROLLOUT, ROLLOUTS, ISMCTSAgent
@@ -74,19 +75,7 @@ def test_r9_ismcts_ignores_hidden_information(variant: str) -> None:
     """R9: handed a game whose hidden parts were resampled from its seat's view, it plays the same move."""
     rng = np.random.default_rng(3)
     game = Game.new(8, variant, events=True)
-    agent = ISMCTSAgent(iterations=ITERATIONS)
-    checked = 0
-    while not game.is_terminal and checked < 40:
-        seat = game.current_player
-        twin = game.sample_determinization(seat, rng)
-        moves = []
-        for g in (game, twin):
-            agent.reset(123)
-            moves.append(ask(agent, g, seat))
-        assert moves[0] == moves[1], game.decision
-        checked += 1
-        legal = game.legal_actions()
-        game.apply(legal[rng.integers(len(legal))])
+    assert_blind_to_hidden(ISMCTSAgent(iterations=ITERATIONS), game, rng, decisions=40, agent_seed=123)
 
 
 def test_ismcts_plays_through_the_evaluation() -> None:

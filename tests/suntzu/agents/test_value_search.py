@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import assert_blind_to_hidden
 
 from agents import make_agent
 from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent, learned_value
@@ -147,15 +148,4 @@ def test_r9_the_value_search_ignores_hidden_information(variant: str) -> None:
     rng = np.random.default_rng(5)
     game = Game.new(8, variant, events=True)
     agent = ISMCTSAgent(iterations=ITERATIONS, horizon=1, value=net_of(0.0, seed=6))
-    checked = 0
-    while not game.is_terminal and checked < 30:
-        seat = game.current_player
-        twin = game.sample_determinization(seat, rng)
-        moves = []
-        for g in (game, twin):
-            agent.reset(321)
-            moves.append(ask(agent, g, seat))
-        assert moves[0] == moves[1], game.decision
-        checked += 1
-        legal = game.legal_actions()
-        game.apply(legal[rng.integers(len(legal))])
+    assert_blind_to_hidden(agent, game, rng, decisions=30, agent_seed=321)
