@@ -3,6 +3,7 @@ user errors of the command lines as one line."""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 import json
 import os
@@ -202,7 +203,14 @@ KILL_SEED = int(os.environ.get("SUNTZU_TEST_KILL_SEED", "20240601"))  # where th
 
 
 def file_states(folder: Path) -> dict[Path, int]:
-    return {p: p.stat().st_mtime_ns for p in folder.rglob("*") if p.is_file()} if folder.is_dir() else {}
+    """Each file's modification time; files and folders the run renames or removes meanwhile are skipped."""
+    states: dict[Path, int] = {}
+    for parent, _, names in os.walk(folder):  # os.walk ignores folders that vanish under it
+        for name in names:
+            path = Path(parent, name)
+            with contextlib.suppress(FileNotFoundError):
+                states[path] = path.stat().st_mtime_ns
+    return states
 
 
 def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> None:
