@@ -74,10 +74,11 @@ N_EDGES = 2 * N_ACTIONS + 1
 NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are made per descent)
 NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64),
             np.zeros(1, dtype=np.float32))  # `evaluate`  # fmt: skip
-# The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): more, shorter rollouts, each
-# scored by the network at the start of the round after the root's.
+# The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): twice the iterations, each rollout
+# scored by the network when the round after the root's (red) or the one after that (blue) begins: red answers
+# second and has blue's secret answers played again by the rollout policy, whose errors a deeper rollout compounds.
 VALUE_ITERATIONS = 2000
-VALUE_HORIZON = 1
+VALUE_HORIZON = (2, 1)  # (blue's, red's): README, "The strongest agent"
 
 
 # Rollout policy: a card kind's rank by strength in battle (R5.1), 1 weakest; the Plague ranks as a 5.
@@ -331,14 +332,14 @@ def search(
 class ISMCTSAgent:
     """Information-set MCTS (multiple observers) over determinizations, compiled rollouts.
 
-    Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1
-    constant over win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the
-    root's before `evaluate` scores it (default 2; 0 plays to the end), `rollout` the policy that plays
-    them (`ROLLOUTS`; default the compiled `heuristic`), `rewind` whether, answering second in a simultaneous
-    step, it has the other seat's secret answers played again by the rollout policy (default True; False keeps
-    them as the determinization dealt them, at random: the README's experiment on the seats), `value` a value
-    network (`suntzu_env.values.read_value_net`) that scores the rollouts' ends in place of `evaluate` (default
-    None). With the defaults a decision costs about 90 ms on one core (its strength: the README's ladder).
+    Settings: `iterations` determinized descents per decision (default 1,000), `exploration` the UCB1 constant over
+    win rates in [0, 1] (default 0.3), `horizon` how many rounds a rollout plays past the root's before `evaluate`
+    scores it (default 2; 0 plays to the end; a pair: blue's and red's), `rollout` the policy that plays them
+    (`ROLLOUTS`; default the compiled `heuristic`), `rewind` whether, answering second in a simultaneous step, it
+    has the other seat's secret answers played again by the rollout policy (default True; False keeps them as the
+    determinization dealt them, at random: the README's experiment on the seats), `value` a value network
+    (`suntzu_env.values.read_value_net`) that scores the rollouts' ends in place of `evaluate` (default None). With
+    the defaults a decision costs about 90 ms on one core (its strength: the README's ladder).
     Deterministic for a seed (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
@@ -353,14 +354,19 @@ class ISMCTSAgent:
         seed: int | None = None,
         iterations: int = DEFAULT_ITERATIONS,
         exploration: float = DEFAULT_EXPLORATION,
-        horizon: int = DEFAULT_HORIZON,
+        horizon: int | tuple[int, int] = DEFAULT_HORIZON,
         rollout: str = DEFAULT_ROLLOUT,
         rewind: bool = True,
         value: PolicyNet | None = None,
     ) -> None:
-        if not isinstance(horizon, int) or isinstance(horizon, bool) or horizon < 0:
-            raise ValueError(f"horizon must be a whole number >= 0 (0: rollouts to the game's end), got {horizon!r}")
+        horizons = horizon if isinstance(horizon, tuple) and len(horizon) == len(SEATS) else (horizon, horizon)
+        if not all(isinstance(h, int) and not isinstance(h, bool) and h >= 0 for h in horizons):
+            raise ValueError(
+                "horizon must be a whole number >= 0 (0: rollouts to the game's end) or a pair of them (blue's, "
+                f"red's), got {horizon!r}"
+            )
         self.horizon = horizon
+        self._horizons = horizons
         if rollout not in ROLLOUTS:
             raise ValueError(f"rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         self.rollout = rollout
@@ -419,7 +425,7 @@ class ISMCTSAgent:
         if int(mask.sum()) == 1:
             return int(np.flatnonzero(mask)[0])
         action = search(
-            state, self._seat, self.iterations, self.exploration, self.horizon, self._rng,
+            state, self._seat, self.iterations, self.exploration, self._horizons[self._seat], self._rng,
             self._child, self._visits, self._wins, self._avail, self.rollout_agent, self.rewind,
             *self._value,
         )  # fmt: skip

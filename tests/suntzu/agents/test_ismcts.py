@@ -12,6 +12,7 @@ from agents.ismcts import DEFAULT_ROLLOUT, ROLLOUTS, ISMCTSAgent
 from experiments.evaluate import play_games
 from suntzu_env import Game
 from suntzu_env.protocol import ask
+from suntzu_env.rules import SEATS
 
 ITERATIONS = 30
 
@@ -40,10 +41,33 @@ def test_ismcts_settings_are_checked() -> None:
         agent = ISMCTSAgent(seed=0, iterations=ITERATIONS, rewind=rewind)
         assert game.legal_mask()[ask(agent, game, "red")]
     for bad, name in (({"rollout": "ppo"}, "rollout"), ({"horizon": -1}, "horizon"), ({"horizon": 1.5}, "horizon"),
+                      ({"horizon": (2, -1)}, "horizon"), ({"horizon": (1, 2, 3)}, "horizon"),
+                      ({"horizon": [2, 1]}, "horizon"),
                       ({"iterations": 0}, "iterations"), ({"exploration": float("nan")}, "exploration"),
                       ({"rewind": 1}, "rewind")):  # fmt: skip
         with pytest.raises(ValueError, match=name):
             ISMCTSAgent(**bad)
+
+
+def test_ismcts_horizon_per_seat() -> None:
+    """A pair of horizons (blue's, red's): each seat's root statistics are those of the agent with that seat's
+    horizon, and not those of the other seat's."""
+    game = Game.new(4)
+    differs = {"blue": 0, "red": 0}
+
+    def root_visits(horizon: int | tuple[int, int], seat: str) -> np.ndarray:
+        agent = ISMCTSAgent(seed=3, iterations=ITERATIONS, horizon=horizon)
+        ask(agent, game, seat)
+        return agent._visits[SEATS.index(seat), 0].copy()
+
+    while sum(differs.values()) < 6 and (seat := game.current_player) is not None:
+        if len(game.legal_actions()) > 1:
+            own, other = (2, 1) if seat == "blue" else (1, 2)
+            pair = root_visits((2, 1), seat)
+            np.testing.assert_array_equal(pair, root_visits(own, seat))
+            differs[seat] += not np.array_equal(pair, root_visits(other, seat))
+        game.apply(game.legal_actions()[0])
+    assert differs["blue"] and differs["red"]
 
 
 def test_ismcts_needs_the_game() -> None:
