@@ -75,10 +75,10 @@ NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are
 NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64),
             np.zeros(1, dtype=np.float32))  # `evaluate`  # fmt: skip
 # The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): twice the iterations, each rollout
-# scored by the network when the round after the root's (red) or the one after that (blue) begins: red answers
-# second and has blue's secret answers played again by the rollout policy, whose errors a deeper rollout compounds.
+# scored by the network when the round after the root's (red) or the one after that (blue) begins: the depth each
+# seat played better at, measured (README, "The strongest agent").
 VALUE_ITERATIONS = 2000
-VALUE_HORIZON = (2, 1)  # (blue's, red's): README, "The strongest agent"
+VALUE_HORIZON = (2, 1)  # (blue's, red's)
 
 
 # Rollout policy: a card kind's rank by strength in battle (R5.1), 1 weakest; the Plague ranks as a 5.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -37,7 +36,7 @@ from experiments.config import (
 from experiments.game import game_flag
 from experiments.learner import torch_device
 from experiments.runs import (
-    TEMPORARY,
+    in_progress,
     read_config,
     remove_temporaries,
     write_json,
@@ -65,7 +64,7 @@ def make_run_folder(cfg: TrainConfig) -> Path:
     if run_dir.exists():
         raise UserError(f"{run_dir} exists already: continue it with {flag('resume')} {run_dir}, or start another "
                         f"run with a different {flag('exp_name')} or {flag('timestamp')}")  # fmt: skip
-    staging = run_dir.with_name(f".{run_dir.name}{TEMPORARY}{os.getpid()}")
+    staging = in_progress(run_dir)
     try:
         staging.mkdir(parents=True)
         write_json(staging / "config.json", cfg.to_dict())

@@ -47,10 +47,15 @@ TEMPORARY = ".tmp-"  # part of the name of a file being written: `.<name>.tmp-<p
 # -------------------------------------------------------------------- writing whole files
 
 
+def in_progress(path: Path) -> Path:
+    """The name this process gives `path` (a file or a folder) while writing it, beside it: `.<name>.tmp-<pid>`."""
+    return path.with_name(f".{path.name}{TEMPORARY}{os.getpid()}")
+
+
 def write_atomic(path: str | Path, data: bytes | str) -> Path:
     """Write `data` to `path` whole or not at all: a temporary file beside it, flushed to disk, then renamed."""
     path = Path(path)
-    temporary = path.with_name(f".{path.name}{TEMPORARY}{os.getpid()}")
+    temporary = in_progress(path)
     try:
         with temporary.open("wb") as f:
             f.write(data.encode() if isinstance(data, str) else data)

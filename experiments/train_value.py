@@ -28,7 +28,7 @@ import torch
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import DEFAULT, game_flag, game_of, options_of, with_game
-from experiments.runs import TEMPORARY, remove_unfinished, save_atomic, write_json
+from experiments.runs import in_progress, remove_unfinished, save_atomic, write_json
 from experiments.versions import library_versions
 from suntzu_env.policy_net import PolicyNet
 from suntzu_env.protocol import GameRules, ValueLearning
@@ -155,7 +155,7 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     }  # fmt: skip
     cfg.runs_dir.mkdir(parents=True, exist_ok=True)
     remove_unfinished(run_dir)
-    making = cfg.runs_dir / f".{name}{TEMPORARY}{os.getpid()}"
+    making = in_progress(run_dir)
     try:
         making.mkdir()
         write_json(making / "config.json", config)
