@@ -4,7 +4,8 @@
    (away from the evaluations' seeds), each position labelled with the first seat's result
    (`suntzu_env.protocol.ValueLearning`).
 2. **Network**: a multilayer perceptron (`--hidden` widths, ReLU) fitted to those results by cross-entropy with
-   Adam, `--epochs` passes; the last 5% of the games are held out to report its fit.
+   Adam, `--epochs` passes, on `--device` (the CPU by default); the last 5% of the games are held out to report
+   its fit.
 3. **Run folder**: `runs/<name>/` holds `config.json`, the network (its plain arrays, `.npz`) and `summary.json`,
    made in a hidden folder beside it and renamed when whole: a killed run leaves no run folder (the next run of
    its name removes the hidden one), and the same command makes the same network again (from the same seeds, on
@@ -27,7 +28,9 @@ import numpy as np
 import torch
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
+from experiments.config import DEVICE_PATTERN
 from experiments.game import DEFAULT, game_flag, game_of, options_of, with_game
+from experiments.learner import torch_device
 from experiments.runs import in_progress, remove_unfinished, save_atomic, write_json
 from experiments.versions import library_versions
 from suntzu_env.policy_net import PolicyNet
@@ -57,6 +60,9 @@ class ValueConfig:
     """Adam's step size"""
     threads: int = 2
     """threads for the games and for torch"""
+    device: str = "cpu"
+    """torch device of the fit: cpu (the same network from the same command anywhere), cuda, cuda:N, or auto (a
+    CUDA GPU where there is one)"""
     runs_dir: Path = Path("runs")
     """where the run folder is made"""
     run_name: str | None = None
@@ -70,6 +76,8 @@ class ValueConfig:
             raise ConfigError(f"seed must be from 0 to {2**62 - self.games}, got {self.seed}")
         if not self.hidden or any(width < 1 or width > 4096 for width in self.hidden) or len(self.hidden) > 6:
             raise ConfigError(f"hidden must be 1 to 6 widths from 1 to 4096, got {self.hidden}")
+        if not DEVICE_PATTERN.fullmatch(self.device):
+            raise ConfigError(f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}")
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
         if self.run_name is not None and (not self.run_name or Path(self.run_name).name != self.run_name
@@ -85,9 +93,15 @@ def learning_of(rules: GameRules[Any]) -> ValueLearning:
 
 
 def fit(
-    cfg: ValueConfig, learning: ValueLearning, positions: np.ndarray, results: np.ndarray
+    cfg: ValueConfig,
+    learning: ValueLearning,
+    positions: np.ndarray,
+    results: np.ndarray,
+    device: torch.device | None = None,
 ) -> tuple[PolicyNet, dict[str, float]]:
-    """The network fitted to the positions' results, and its fit on the held-out positions."""
+    """The network fitted to the positions' results on `device` (the CPU by default), and its fit on the held-out
+    positions."""
+    device = device or torch.device("cpu")
     torch.manual_seed(cfg.seed)
     rng = np.random.default_rng(cfg.seed)
     n_train = int(len(positions) * (1 - HELD_OUT))
@@ -95,7 +109,7 @@ def fit(
     layers: list[torch.nn.Module] = []
     for n_in, n_out in zip((width, *cfg.hidden[:-1]), cfg.hidden, strict=True):
         layers += [torch.nn.Linear(n_in, n_out), torch.nn.ReLU()]
-    model = torch.nn.Sequential(*layers, torch.nn.Linear(cfg.hidden[-1], 1))
+    model = torch.nn.Sequential(*layers, torch.nn.Linear(cfg.hidden[-1], 1)).to(device)
     optimizer = torch.optim.Adam(model.parameters(), lr=cfg.learning_rate)
     loss_of = torch.nn.BCEWithLogitsLoss()
     targets = torch.from_numpy(results.astype(np.float32))
@@ -103,13 +117,14 @@ def fit(
         order = rng.permutation(n_train)
         for at in range(0, n_train, cfg.batch_size):
             rows = np.sort(order[at : at + cfg.batch_size])
-            x = torch.from_numpy(learning.inputs(positions[rows]))
-            loss = loss_of(model(x).squeeze(1), targets[rows])
+            x = torch.from_numpy(learning.inputs(positions[rows])).to(device)
+            loss = loss_of(model(x).squeeze(1), targets[rows].to(device))
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
     linears = [m for m in model if isinstance(m, torch.nn.Linear)]
-    net = PolicyNet([m.weight.detach().numpy() for m in linears], [m.bias.detach().numpy() for m in linears], "ReLU")
+    weights = [m.weight.detach().cpu().numpy() for m in linears]
+    net = PolicyNet(weights, [m.bias.detach().cpu().numpy() for m in linears], "ReLU")
     held = slice(n_train, len(positions))
     logits = torch.from_numpy(net.logits(learning.inputs(positions[held]))[:, 0])
     label = targets[held]
@@ -130,6 +145,7 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     learning = learning_of(rules)
     cfg = parse(with_game(ValueConfig, game), argv, PROG)
     cfg.check()
+    device = torch_device(cfg.device)  # a device torch cannot use is refused before any work
     options = options_of(cfg, rules)
     torch.set_num_threads(cfg.threads)
     stamp = time.strftime("%Y%m%d-%H%M%S")
@@ -144,8 +160,8 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     started = time.perf_counter()
     positions, results = learning.positions(cfg.games, cfg.seed, options, cfg.threads)
     data_s = time.perf_counter() - started
-    print(f"{len(positions):,} positions in {data_s:.0f} s; fitting {cfg.epochs} epochs", flush=True)
-    net, quality = fit(cfg, learning, positions, results)
+    print(f"{len(positions):,} positions in {data_s:.0f} s; fitting {cfg.epochs} epochs on {device}", flush=True)
+    net, quality = fit(cfg, learning, positions, results, device)
     fit_s = time.perf_counter() - started - data_s
     config = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(cfg).items()}
     summary = {

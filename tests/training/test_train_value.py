@@ -7,6 +7,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+import torch
 
 from experiments import train_value
 from suntzu_env import games
@@ -22,7 +23,7 @@ def test_a_value_run_writes_its_folder_and_its_agent_plays(tmp_path: Path, capsy
     assert sorted(p.name for p in run.iterdir()) == ["config.json", "summary.json", VALUE_FILE]
     assert summary["positions"] > 40 and summary["agent"] == f"ismcts-value:{run}"
     assert f"play it: ismcts-value:{run}" in capsys.readouterr().out
-    again = train_value.main([*SMALL, "--runs-dir", str(tmp_path), "--run-name", "w"])
+    again = train_value.main([*SMALL, "--runs-dir", str(tmp_path), "--run-name", "w", "--device", "cpu"])
     assert again["held_out_cross_entropy"] == summary["held_out_cross_entropy"]
     np.testing.assert_array_equal(read_value_net(run).params, read_value_net(tmp_path / "w").params)
     agent = games.game("suntzu").make_agent(summary["agent"], seed=0)
@@ -49,6 +50,7 @@ def test_a_killed_value_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
         (["--games", "0"], "games must be at least 20"),
         (["--hidden", "0"], "hidden must be"),
         (["--learning-rate", "2"], "learning_rate"),
+        (["--device", "gpu"], "device must be cpu, cuda, cuda:N or auto"),
         (["--run-name", "../x"], "plain folder name"),
         (["--game", "binfa"], "offers no learned evaluation"),
     ],
@@ -62,6 +64,18 @@ def test_value_flags_are_refused_in_one_line(
     err = capsys.readouterr().err.strip()
     assert says.replace("_", "") in err.replace("_", "").replace("-", "") or says in err, err
     assert len(err.splitlines()) == 1 and list(tmp_path.iterdir()) == []
+
+
+def test_a_missing_gpu_is_refused_before_any_work(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    with pytest.raises(SystemExit) as stopped:
+        train_value.main([*SMALL, "--device", "cuda", "--runs-dir", str(tmp_path)])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "--device cuda: torch sees no CUDA GPU here" in err and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_existing_value_run_is_not_replaced(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
