@@ -280,7 +280,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
                     disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
         fit = _fit(policy, optimizer, cfg, data, rng.permutation(n))
-    figures: dict[str, Any] = {"decisions": n, **fit, "seconds": round(time.perf_counter() - start, 1)}
+    figures: dict[str, Any] = {"decisions": n, **fit}
     rounds = []
     for r in range(cfg.dagger_rounds):
         began = time.perf_counter()
