@@ -16,6 +16,7 @@ PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
 POLICY_PREFIXES = (PPO_PREFIX, RLLIB_PREFIX)  # trained policies, loaded from a path
 ISMCTS_PREFIX = "ismcts:"  # ismcts:<iterations>
+ISMCTS_VALUE_PREFIX = "ismcts-value:"  # ismcts-value:<value network>, the search with a learned value
 
 
 def _iterations(text: str) -> int:
@@ -31,12 +32,18 @@ def _ismcts(argument: str | None, seed: int | None) -> Agent:
     return ISMCTSAgent(seed) if argument is None else ISMCTSAgent(seed, iterations=_iterations(argument))
 
 
-def _ismcts_value(argument: str | None, seed: int | None) -> Agent:
+def value_search(value: Any, seed: int | None = None) -> Agent:
+    """The player of `ismcts-value:<path>`: the search scoring its rollouts with `value`, a value network already
+    read (`suntzu_env.values.read_value_net`; shared by any number of players, each with its own scratch)."""
     from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent
+
+    return ISMCTSAgent(seed, iterations=VALUE_ITERATIONS, horizon=VALUE_HORIZON, value=value)
+
+
+def _ismcts_value(argument: str | None, seed: int | None) -> Agent:
     from suntzu_env.values import read_value_net
 
-    value = read_value_net(str(argument))
-    return ISMCTSAgent(seed, iterations=VALUE_ITERATIONS, horizon=VALUE_HORIZON, value=value)
+    return value_search(read_value_net(str(argument)), seed)
 
 
 def _ppo(argument: str | None, seed: int | None) -> Agent:
@@ -71,6 +78,7 @@ __all__ = [
     "AGENT_KINDS",
     "AGENT_NAMES",
     "ISMCTS_PREFIX",
+    "ISMCTS_VALUE_PREFIX",
     "POLICY_PREFIXES",
     "PPO_PREFIX",
     "RLLIB_PREFIX",
@@ -78,4 +86,5 @@ __all__ = [
     "make_agent",
     "short_label",
     "valid_specs",
+    "value_search",
 ]

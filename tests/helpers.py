@@ -1,4 +1,5 @@
-"""Builders and drivers shared by the tests: the rule scenarios' records, and a Bin'Fa model (`binfa_model`).
+"""Builders and drivers shared by the tests: the rule scenarios' records, a Bin'Fa model (`binfa_model`), and a
+small value network for the search (`net_of`, `saved`).
 
 Scenarios start from a start-of-round record written by hand (R11), loaded with
 `Game.from_dict`, then played by action string. Every expected value in the tests is
@@ -13,8 +14,12 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from suntzu_env import Game
+from suntzu_env.policy_net import PolicyNet
 from suntzu_env.rules import RULES_VERSION
+from suntzu_env.values import VALUE_FILE, VALUE_INPUTS
 
 State = dict[str, Any]
 
@@ -263,3 +268,18 @@ def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0, network:
     path = tmp_path / name
     model.save(path)
     return model, path
+
+
+def net_of(bias: float, seed: int = 0, hidden: int = 8) -> PolicyNet:
+    """A small value network: random first layer, zero last layer, so that it answers `bias` everywhere (0: a
+    random last layer too)."""
+    rng = np.random.default_rng(seed)
+    w0 = rng.normal(0, 0.1, (hidden, VALUE_INPUTS))
+    w1 = rng.normal(0, 0.5, (1, hidden)) if bias == 0 else np.zeros((1, hidden))
+    return PolicyNet([w0, w1], [np.zeros(hidden), np.array([bias])], "ReLU")
+
+
+def saved(net: PolicyNet, folder: Path) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    np.savez(folder / VALUE_FILE, **net.state())
+    return folder

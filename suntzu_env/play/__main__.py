@@ -10,8 +10,9 @@ python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent h
 python -m suntzu_env.play --replay binfa-game.json       # a Bin'Fa record opens in Bin'Fa's viewer
 python -m suntzu_env.play --game binfa --text --agent greedy --save binfa-game.json  # Bin'Fa in the terminal
 
-The page may choose among the scripted agents, `ismcts` within a budget, and the models named here (--agent,
---model) or found under --models: nothing else is loaded. Every flag is checked before the server starts.
+The page may choose among the scripted agents, `ismcts` within a budget, the searches with a learned value
+(`ismcts-value:<run folder>`) named here, and the models named here (--agent, --model) or found under --models:
+nothing else is loaded. Every flag is checked before the server starts.
 """
 
 from __future__ import annotations
@@ -77,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help=f"the opponent: {valid_specs()} (Bin'Fa: random, greedy, heuristic, ppo:)")  # fmt: skip
     parser.add_argument(
         "--model", action="append", type=_agent, default=[], metavar="SPEC",
-        help="a further trained model the page may choose (ppo:<path> or rllib:<checkpoint>; repeatable)",
+        help="a further trained model or search the page may choose (ppo:<path>, rllib:<checkpoint> or "
+        "ismcts-value:<run folder>; repeatable)",
     )  # fmt: skip
     parser.add_argument(
         "--models", action="append", type=Path, default=[], metavar="FOLDER",

@@ -8,9 +8,9 @@ is being asked about a warlord it holds in secret (a `window` or `reactive` offe
 receives is the same whether or not such an offer was made and declined.
 
 The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
-budget, and the models its command line names; anything else is refused without touching the disk. Games are
-kept in a `Store`: the least recently used idle one goes first, never one in use, and each client holds a
-bounded number.
+budget, and the models and searches with a learned value its command line names; anything else is refused
+without touching the disk. Games are kept in a `Store`: the least recently used idle one goes first, never one
+in use, and each client holds a bounded number.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from agents import AGENT_NAMES, Agent, check_spec, make_agent, short_label
-from agents.registry import ISMCTS_PREFIX, POLICY_PREFIXES
+from agents.registry import ISMCTS_PREFIX, ISMCTS_VALUE_PREFIX, POLICY_PREFIXES, value_search
 from suntzu_env import Game
 from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
@@ -347,28 +347,31 @@ class ModelShelf:
 
 class AgentMenu:
     """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
-    `MAX_SEARCH_ITERATIONS`, and the trained models named on its command line or found under its model folders
-    (a `ModelShelf`).
+    `MAX_SEARCH_ITERATIONS`, the trained models named on its command line or found under its model folders
+    (a `ModelShelf`), and the searches with a learned value named on its command line (`ismcts-value:<path>`,
+    each network read once and shared by the games that play it).
 
     `make(spec)` refuses any other spec with a one-line ValueError before touching the disk.
     """
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
-        given = [spec for spec in models if check_spec(spec) is None and spec.startswith(POLICY_PREFIXES)]
-        self.shelf = ModelShelf(given, folders, make_agent)
+        named = [spec for spec in models if check_spec(spec) is None]
+        self.shelf = ModelShelf([spec for spec in named if spec.startswith(POLICY_PREFIXES)], folders, make_agent)
+        self._values: dict[str, Any] = dict.fromkeys(spec for spec in named if spec.startswith(ISMCTS_VALUE_PREFIX))
+        self._lock = threading.Lock()
 
     @property
     def models(self) -> list[str]:
-        return list(self.shelf.specs)
+        return [*self._values, *self.shelf.specs]
 
     def names(self) -> list[str]:
-        return [*AGENT_NAMES, *self.shelf.specs]
+        return [*AGENT_NAMES, *self.models]
 
     def check(self, spec: object) -> str:
         """The spec if this server plays it, else a one-line ValueError (nothing is read from the disk)."""
         if not isinstance(spec, str):
             raise ValueError(f"agent must be a string, got {type(spec).__name__}")
-        if spec in AGENT_NAMES or spec in self.shelf:
+        if spec in AGENT_NAMES or spec in self.shelf or spec in self._values:
             return spec
         if spec.startswith(ISMCTS_PREFIX):
             text = spec[len(ISMCTS_PREFIX) :]
@@ -376,7 +379,7 @@ class AgentMenu:
                 return spec
             raise ValueError(f"agent {spec[:60]!r}: iterations must be a whole number from 1 to "
                              f"{MAX_SEARCH_ITERATIONS} here")  # fmt: skip
-        offered = ", ".join([*AGENT_NAMES, f"{ISMCTS_PREFIX}<1..{MAX_SEARCH_ITERATIONS}>", *self.shelf.specs])
+        offered = ", ".join([*AGENT_NAMES, f"{ISMCTS_PREFIX}<1..{MAX_SEARCH_ITERATIONS}>", *self.models])
         raise ValueError(
             f"agent {spec[:60]!r} is not offered by this server; offered: {offered} (a model is offered when "
             "the server is started with it: --model, --models)"
@@ -384,10 +387,22 @@ class AgentMenu:
 
     def load(self) -> None:
         """Load every model named on the command line now; ModelError (one line) for one that cannot play."""
+        for spec in self._values:
+            self._value(spec)
         self.shelf.load()
+
+    def _value(self, spec: str) -> Any:
+        from suntzu_env.values import read_value_net
+
+        with self._lock:
+            if self._values[spec] is None:
+                self._values[spec] = read_value_net(spec[len(ISMCTS_VALUE_PREFIX) :])
+            return self._values[spec]
 
     def make(self, spec: object, seed: int | None = None) -> Agent:
         spec = self.check(spec)
+        if spec in self._values:
+            return value_search(self._value(spec), seed)
         return self.shelf.player(spec, seed) if spec in self.shelf else make_agent(spec, seed)
 
 

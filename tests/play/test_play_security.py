@@ -23,12 +23,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import net_of, saved
 from play_helpers import require_play_extra, serve
 
 require_play_extra()
 from fastapi.testclient import TestClient
 
 from agents import check_spec
+from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS
+from suntzu_env.agent import ModelError
 from suntzu_env.play import sessions
 from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
 from suntzu_env.play.sessions import MAX_SEARCH_ITERATIONS, AgentMenu, Busy, Store
@@ -97,6 +100,25 @@ def test_models_are_offered_from_the_command_line_and_folders(tmp_path: Path) ->
     assert client.get("/api/options").json()["models"] == menu.models
     response = client.post("/api/games", json={"agent": f"ppo:{runs / 'b.zip'}", "seat": "red"})
     assert response.status_code == 400 and "is not a readable MaskablePPO model" in _error(response)
+
+
+def test_a_search_with_a_learned_value_is_offered_when_named(tmp_path: Path) -> None:
+    spec = f"ismcts-value:{saved(net_of(0.0), tmp_path / 'value')}"
+    menu = AgentMenu(["heuristic", spec])
+    menu.load()
+    assert menu.models == [spec] and menu.names()[-1] == spec
+    first, second = menu.make(spec, seed=0), menu.make(spec, seed=1)
+    assert first.value is second.value  # read once, shared by the games
+    assert (first.iterations, first.horizon) == (VALUE_ITERATIONS, VALUE_HORIZON)
+    other = f"ismcts-value:{saved(net_of(0.0), tmp_path / 'other')}"
+    with pytest.raises(ValueError, match="is not offered by this server"):
+        menu.make(other)  # a value network the command line did not name is not read
+    client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
+    assert spec in client.get("/api/options").json()["agents"]
+    response = client.post("/api/games", json={"agent": spec, "seat": "red"})
+    assert response.status_code == 200, response.text
+    with pytest.raises(ModelError, match="no value network there"):
+        AgentMenu([f"ismcts-value:{tmp_path / 'missing'}"]).load()  # refused before the server starts
 
 
 # ---------------------------------------------------------------- requests: own origin, own address, JSON only

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_blind_to_hidden
+from helpers import assert_blind_to_hidden, net_of, saved
 
 from agents import make_agent
 from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent, learned_value
@@ -21,21 +21,6 @@ from suntzu_env.protocol import ask
 from suntzu_env.values import VALUE_FILE, VALUE_INPUTS, inputs_of, read_value_net, value_positions
 
 ITERATIONS = 30
-
-
-def net_of(bias: float, seed: int = 0, hidden: int = 8) -> PolicyNet:
-    """A small value network: random first layer, zero last layer, so that it answers `bias` everywhere (0: a
-    random last layer too)."""
-    rng = np.random.default_rng(seed)
-    w0 = rng.normal(0, 0.1, (hidden, VALUE_INPUTS))
-    w1 = rng.normal(0, 0.5, (1, hidden)) if bias == 0 else np.zeros((1, hidden))
-    return PolicyNet([w0, w1], [np.zeros(hidden), np.array([bias])], "ReLU")
-
-
-def saved(net: PolicyNet, folder: Path) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    np.savez(folder / VALUE_FILE, **net.state())
-    return folder
 
 
 def test_value_inputs_are_both_seats_observations() -> None:
