@@ -89,7 +89,7 @@ class BinFaMenu:
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
         given = [spec for spec in models if BINFA.trained_model(spec) is not None]
-        self.shelf = ModelShelf(given, folders, BINFA.make_agent)
+        self.shelf = ModelShelf(given, folders, lambda spec: BINFA.make_agent(spec).actor)
 
     @property
     def models(self) -> list[str]:

@@ -307,21 +307,36 @@ class Store(Generic[T]):
         return len(self._items)
 
 
-class ModelShelf:
-    """The trained models a server offers, fixed when it starts: those named on its command line (`given`) and
-    those found under its model folders (`found_models`), in that order.
+def policy_player(actor: Any, spec: str, seed: int | None = None) -> Agent:
+    """A seeded player of a trained policy's frozen `actor`, playing its argmax (a `ModelShelf`'s default)."""
+    from agents.ppo import PPOAgent
 
-    Each is read once, as data, by `read` (a spec -> an agent holding a frozen `actor`): the named ones at `load`, so
-    that one that cannot play is refused before the server starts, the found ones when a game first asks for one.
-    The network is shared; each game gets its own seeded player of it (`player`).
+    return PPOAgent(actor, deterministic=True, seed=seed, name=spec)
+
+
+class ModelShelf:
+    """The models a server offers, fixed when it starts: those named on its command line (`given`) and those found
+    under its model folders (`found_models`), in that order.
+
+    Each is read once, as data, by `read` (a spec -> what its games share: a trained policy's frozen `actor`, a
+    value network): the named ones at `load`, so that one that cannot play is refused before the server starts,
+    the found ones when a game first asks for one. Each game gets its own seeded player of it from `play` (the
+    shared part, the spec, the seed; by default `policy_player`).
     """
 
-    def __init__(self, given: Sequence[str], folders: Sequence[str | Path], read: Callable[[str], Any]) -> None:
+    def __init__(
+        self,
+        given: Sequence[str],
+        folders: Sequence[str | Path],
+        read: Callable[[str], Any],
+        play: Callable[[Any, str, int | None], Agent] = policy_player,
+    ) -> None:
         self.given = list(dict.fromkeys(given))
         found = [spec for folder in folders for spec in found_models(Path(folder))]
         self.specs = list(dict.fromkeys([*self.given, *found]))
         self._read = read
-        self._actors: dict[str, Any] = {}
+        self._play = play
+        self._shared: dict[str, Any] = {}
         self._lock = threading.Lock()
 
     def __contains__(self, spec: object) -> bool:
@@ -330,39 +345,44 @@ class ModelShelf:
     def load(self) -> None:
         """Read every model named on the command line now (a one-line ModelError for one that cannot play)."""
         for spec in self.given:
-            self._actor(spec)
+            self._read_once(spec)
 
-    def _actor(self, spec: str) -> Any:
+    def _read_once(self, spec: str) -> Any:
         with self._lock:
-            if spec not in self._actors:
-                self._actors[spec] = self._read(spec).actor
-            return self._actors[spec]
+            if spec not in self._shared:
+                self._shared[spec] = self._read(spec)
+            return self._shared[spec]
 
     def player(self, spec: str, seed: int | None = None) -> Agent:
-        """A player of the model `spec` (one of `specs`), seeded, playing its argmax."""
-        from agents.ppo import PPOAgent
+        """A seeded player of the model `spec` (one of `specs`)."""
+        return self._play(self._read_once(spec), spec, seed)
 
-        return PPOAgent(self._actor(spec), deterministic=True, seed=seed, name=spec)
+
+def _value_network(spec: str) -> Any:
+    from suntzu_env.values import read_value_net
+
+    return read_value_net(spec[len(ISMCTS_VALUE_PREFIX) :])
 
 
 class AgentMenu:
     """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
     `MAX_SEARCH_ITERATIONS`, the trained models named on its command line or found under its model folders
     (a `ModelShelf`), and the searches with a learned value named on its command line (`ismcts-value:<path>`,
-    each network read once and shared by the games that play it).
+    another `ModelShelf`: each network read once and shared by the games that play it).
 
     `make(spec)` refuses any other spec with a one-line ValueError before touching the disk.
     """
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
         named = [spec for spec in models if check_spec(spec) is None]
-        self.shelf = ModelShelf([spec for spec in named if spec.startswith(POLICY_PREFIXES)], folders, make_agent)
-        self._values: dict[str, Any] = dict.fromkeys(spec for spec in named if spec.startswith(ISMCTS_VALUE_PREFIX))
-        self._lock = threading.Lock()
+        policies = [spec for spec in named if spec.startswith(POLICY_PREFIXES)]
+        self.shelf = ModelShelf(policies, folders, lambda spec: make_agent(spec).actor)
+        values = [spec for spec in named if spec.startswith(ISMCTS_VALUE_PREFIX)]
+        self.searches = ModelShelf(values, (), _value_network, lambda value, _, seed: value_search(value, seed))
 
     @property
     def models(self) -> list[str]:
-        return [*self._values, *self.shelf.specs]
+        return [*self.searches.specs, *self.shelf.specs]
 
     def names(self) -> list[str]:
         return [*AGENT_NAMES, *self.models]
@@ -371,7 +391,7 @@ class AgentMenu:
         """The spec if this server plays it, else a one-line ValueError (nothing is read from the disk)."""
         if not isinstance(spec, str):
             raise ValueError(f"agent must be a string, got {type(spec).__name__}")
-        if spec in AGENT_NAMES or spec in self.shelf or spec in self._values:
+        if spec in AGENT_NAMES or spec in self.shelf or spec in self.searches:
             return spec
         if spec.startswith(ISMCTS_PREFIX):
             text = spec[len(ISMCTS_PREFIX) :]
@@ -387,23 +407,15 @@ class AgentMenu:
 
     def load(self) -> None:
         """Load every model named on the command line now; ModelError (one line) for one that cannot play."""
-        for spec in self._values:
-            self._value(spec)
+        self.searches.load()
         self.shelf.load()
-
-    def _value(self, spec: str) -> Any:
-        from suntzu_env.values import read_value_net
-
-        with self._lock:
-            if self._values[spec] is None:
-                self._values[spec] = read_value_net(spec[len(ISMCTS_VALUE_PREFIX) :])
-            return self._values[spec]
 
     def make(self, spec: object, seed: int | None = None) -> Agent:
         spec = self.check(spec)
-        if spec in self._values:
-            return value_search(self._value(spec), seed)
-        return self.shelf.player(spec, seed) if spec in self.shelf else make_agent(spec, seed)
+        for shelf in (self.searches, self.shelf):
+            if spec in shelf:
+                return shelf.player(spec, seed)
+        return make_agent(spec, seed)
 
 
 MAX_FOUND = 200  # models listed from one folder
