@@ -50,6 +50,12 @@ BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
 NOT_GAME_DEFAULTS = ("game", "resume", "timestamp", "opponents", "eval_opponents", "bc_teacher")
 
 
+def check_device(device: str) -> None:
+    """A `--device` spelled as torch names one (whether torch can use it is `learner.torch_device`'s question)."""
+    if not DEVICE_PATTERN.fullmatch(device):
+        raise ConfigError(f"device must be auto, cpu, cuda or cuda:N, got {device!r}")
+
+
 def fixed_on_resume(game: GameLike) -> tuple[str, ...]:
     """What a resumed run of `game` keeps: `FIXED_ON_RESUME` and the game's option fields."""
     return (*FIXED_ON_RESUME, *option_names(game))
@@ -199,8 +205,7 @@ class TrainConfig:
             raise ConfigError(f"seed must be in [0, 2**31), got {self.seed}")
         if not self.runs_dir:
             raise ConfigError("runs_dir must name a folder, got ''")
-        if not DEVICE_PATTERN.fullmatch(self.device):
-            raise ConfigError(f"device must be auto, cpu, cuda or cuda:N, got {self.device!r}")
+        check_device(self.device)
         if self.resume == "":
             raise ConfigError("resume must name a run folder or a checkpoint, got ''")
         for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",

@@ -28,7 +28,7 @@ import numpy as np
 import torch
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
-from experiments.config import DEVICE_PATTERN
+from experiments.config import check_device
 from experiments.game import DEFAULT, game_flag, game_of, options_of, with_game
 from experiments.learner import torch_device
 from experiments.runs import in_progress, remove_unfinished, save_atomic, write_json
@@ -76,8 +76,7 @@ class ValueConfig:
             raise ConfigError(f"seed must be from 0 to {2**62 - self.games}, got {self.seed}")
         if not self.hidden or any(width < 1 or width > 4096 for width in self.hidden) or len(self.hidden) > 6:
             raise ConfigError(f"hidden must be 1 to 6 widths from 1 to 4096, got {self.hidden}")
-        if not DEVICE_PATTERN.fullmatch(self.device):
-            raise ConfigError(f"device must be cpu, cuda, cuda:N or auto, got {self.device!r}")
+        check_device(self.device)
         if not 0 < self.learning_rate < 1:
             raise ConfigError(f"learning_rate must be in (0, 1), got {self.learning_rate}")
         if self.run_name is not None and (not self.run_name or Path(self.run_name).name != self.run_name

@@ -50,7 +50,7 @@ def test_a_killed_value_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
         (["--games", "0"], "games must be at least 20"),
         (["--hidden", "0"], "hidden must be"),
         (["--learning-rate", "2"], "learning_rate"),
-        (["--device", "gpu"], "device must be cpu, cuda, cuda:N or auto"),
+        (["--device", "gpu"], "device must be auto, cpu, cuda or cuda:N"),
         (["--run-name", "../x"], "plain folder name"),
         (["--game", "binfa"], "offers no learned evaluation"),
     ],
