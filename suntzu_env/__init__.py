@@ -2,8 +2,8 @@
 
 `Game` is the engine's Python face, `Options` the rules a game is played under, `Agent` the protocol every
 player implements; `env`, `raw_env` and `parallel_env` are the PettingZoo environments
-(AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper, registered as `"SunTzu-v2"`
-(`gymnasium.make("SunTzu-v2")` once this package is imported); the rules v1 names (`suntzu_v1`,
+(AEC and Parallel) and `SunTzuGymEnv` the single-agent Gymnasium wrapper, registered as `"SunTzu-v3"`
+(`gymnasium.make("SunTzu-v3")` once this package is imported); the rules v1 names (`suntzu_v1`,
 `"SunTzu-v1"`) raise `RetiredEnvironmentError` saying what changed; `SUNTZU` is the game as a
 `suntzu_env.protocol.GameRules`, which the experiments play it through. Training libraries and plotting are
 never imported here; pictures are drawn only when asked for.
@@ -21,7 +21,7 @@ from suntzu_env.options import Options
 from suntzu_env.retired import RetiredEnvironmentError
 from suntzu_env.retired import install as _install_retired_names
 from suntzu_env.suntzu_game import SUNTZU
-from suntzu_env.suntzu_v2 import IllegalActionWarning, env, parallel_env, raw_env
+from suntzu_env.suntzu_v3 import IllegalActionWarning, env, parallel_env, raw_env
 
 register()
 _install_retired_names()  # `import suntzu_env.suntzu_v1` says what replaced it

@@ -1,6 +1,6 @@
 """The episode core: one game at a time as the environments play it, written once.
 
-The AEC and Parallel environments (`suntzu_env.suntzu_v2`) and the Gymnasium wrapper
+The AEC and Parallel environments (`suntzu_env.suntzu_v3`) and the Gymnasium wrapper
 (`suntzu_env.gym_env`) are thin adapters over `Episode`: it draws each game from the environment's seeded
 generator, gives each seat its action mask (simultaneous placement included, R4.1), applies actions under
 the illegal-action policy, pays the rewards (the result, R6.5, plus potential-based shaping), ends the

@@ -9,6 +9,7 @@ import numpy as np
 
 from suntzu_env import determinize, engine, records
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
+from suntzu_env.engine.rng import GENERATOR
 from suntzu_env.layout import (
     DEC_CAUSE,
     DEC_KIND,
@@ -65,7 +66,7 @@ def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
 class Game:
     """One game of Sun Tzu. Create with `Game.new`, `Game.from_dict` or `Game.replay`."""
 
-    __slots__ = ("_actions", "_early", "_mask", "_n_legal", "_options", "_s", "_seed", "_start")
+    __slots__ = ("_actions", "_early", "_legacy", "_mask", "_n_legal", "_options", "_s", "_seed", "_start")
 
     def __init__(self, state: np.ndarray) -> None:
         """A game at a copy of `state` (see `suntzu_env.layout`), checked as a record would be.
@@ -88,6 +89,7 @@ class Game:
         self._mask = np.zeros(N_ACTIONS, dtype=np.int8)
         self._n_legal = engine.legal_mask(state, self._mask)
         self._seed = seed
+        self._legacy = False  # dealt by the generator of records that name none (`Game.replay` of one)
         self._start = start
         self._actions: list[int] = []
         self._early: list[int] = []  # placements made before the seat was asked (simultaneous R4.1)
@@ -122,12 +124,19 @@ class Game:
             if len(positional) >= len(OPTION_FIELDS) or given.keys() & fields.keys():
                 raise TypeError("Game.new takes seed, then options (or variant, events, adjacency) once each")
             options, fields = None, {**given, **fields}
-        options = Options.of(options, **fields)
-        seed = check_seed(seed)
+        return cls._dealt(check_seed(seed), Options.of(options, **fields), legacy=False)
+
+    @classmethod
+    def _dealt(cls, seed: int, options: Options, legacy: bool) -> Game:
+        """A new game of a checked seed and options, dealt by the generator of new games or (`legacy`) by that of
+        records that name none (`suntzu_env.engine.rng`)."""
         s = new_state()
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
-        engine.init_state(s, seed, VARIANTS.index(options.variant), int(options.events), engine_map(options), mask)
-        return cls._trusted(s, seed=seed, options=options)
+        variant, events = VARIANTS.index(options.variant), int(options.events)
+        engine.init_state(s, seed, variant, events, engine_map(options), mask, legacy)
+        game = cls._trusted(s, seed=seed, options=options)
+        game._legacy = legacy
+        return game
 
     @classmethod
     def replay(cls, record: dict[str, Any], *, hand_made: bool = False) -> Game:
@@ -144,7 +153,7 @@ class Game:
         for key in ("seed", "rules", "actions"):
             if key not in record:
                 raise ValueError(f"record: missing key {key!r}")
-        unknown = set(record) - {"seed", "rules", "actions", "start"}
+        unknown = set(record) - {"seed", "generator", "rules", "actions", "start"}
         if unknown:
             raise ValueError(f"record: unknown key {sorted(map(str, unknown))[0]!r}")
         rules = records.read_rules(record["rules"], "record.rules")
@@ -158,7 +167,7 @@ class Game:
                 seed = check_seed(record["seed"], "record.seed")
             except TypeError as error:
                 raise ValueError(str(error)) from None
-            game = cls.new(seed, **rules)
+            game = cls._dealt(seed, Options.of(None, **rules), legacy=records.record_generator(record) != GENERATOR)
         if not isinstance(record["actions"], list):
             raise ValueError("record.actions: expected a list of action strings")
         for i, action in enumerate(record["actions"]):
@@ -345,6 +354,7 @@ class Game:
         other._mask = self._mask.copy()
         other._n_legal = self._n_legal
         other._seed = self._seed
+        other._legacy = self._legacy
         other._start = self._start
         other._actions = list(self._actions)
         other._early = list(self._early)
@@ -410,6 +420,8 @@ class Game:
     def record(self) -> dict[str, Any]:
         """`{"seed", "rules", "actions"}` (plus "start" for a game loaded with `from_dict`); a fresh copy."""
         out: dict[str, Any] = {"seed": self._seed, "rules": records.rules_of(self._s), "actions": []}
+        if self._seed is not None and not self._legacy:
+            out["generator"] = GENERATOR
         if self._start is not None:
             out["start"] = copy.deepcopy(self._start)
         out["actions"] = [ACTION_STRINGS[a] for a in self._actions + self._early]

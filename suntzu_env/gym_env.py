@@ -14,11 +14,11 @@ from suntzu_env.agent import Agent, Opponent
 from suntzu_env.episode import EnvSettings, check_reset, render_modes
 from suntzu_env.options import Options, check_choice
 from suntzu_env.protocol import hand_game
-from suntzu_env.retired import RETIRED_ENV_ID
+from suntzu_env.retired import register_retired
 from suntzu_env.rules import SEATS
-from suntzu_env.suntzu_v2 import EnvFace, observation_box
+from suntzu_env.suntzu_v3 import EnvFace, observation_box
 
-ENV_ID = "SunTzu-v2"
+ENV_ID = "SunTzu-v3"
 SEAT_CHOICES = ("blue", "red", "random")
 
 
@@ -44,11 +44,11 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
 
     ## Description
 
-    The learner plays one seat of the game of `suntzu_env.suntzu_v2` (the PettingZoo environment, whose
+    The learner plays one seat of the game of `suntzu_env.suntzu_v3` (the PettingZoo environment, whose
     docstring describes the game, the observation and every action); the opponent answers every decision
     of the other seat before `step` returns. Each observation is the learner's own, taken when it must act.
-    Registered with Gymnasium as `"SunTzu-v2"` (`import suntzu_env` first, or name it
-    `"suntzu_env:SunTzu-v2"`): `gymnasium.make("SunTzu-v2", opponent="greedy")`; `gymnasium.make_vec`
+    Registered with Gymnasium as `"SunTzu-v3"` (`import suntzu_env` first, or name it
+    `"suntzu_env:SunTzu-v3"`): `gymnasium.make("SunTzu-v3", opponent="greedy")`; `gymnasium.make_vec`
     gives the compiled `suntzu_env.vec_env.SunTzuVectorEnv` (its vector entry point, the default mode), or
     Gymnasium's vector envs over this class with `vectorization_mode="sync"` or `"async"`.
 
@@ -73,7 +73,7 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
     ## Rewards
 
     +1 for a win, −1 for a loss, 0 for a draw, at the end only (R6.5); plus, when `shaped_reward` is set,
-    the potential-based term of `suntzu_env.suntzu_v2` seen from the learner's seat, which adds up to zero over a
+    the potential-based term of `suntzu_env.suntzu_v3` seen from the learner's seat, which adds up to zero over a
     game.
 
     ## Episode End
@@ -98,12 +98,12 @@ class SunTzuGymEnv(EnvFace, gymnasium.Env[np.ndarray, np.int64]):
     `seat`: `"blue"`, `"red"` or `"random"` (drawn at each reset; `info["seat"]` says which).
 
     `options` (or its fields `variant`, `events`, `adjacency`), `render_mode`, `shaped_reward`,
-    `illegal_action`: as for `suntzu_env.suntzu_v2` (declared in `suntzu_env.episode.EnvSettings`).
+    `illegal_action`: as for `suntzu_env.suntzu_v3` (declared in `suntzu_env.episode.EnvSettings`).
 
     ## Version History
 
     * v1: an illegal action ends the episode by default; `info["action_mask"]`; a failing opponent undoes
-      the step; registered as SunTzu-v2.
+      the step; registered as SunTzu-v3.
     * v0: Initial release (suntzu-env 0.1.0).
     """
 
@@ -239,8 +239,8 @@ def make_vector_env(num_envs: int = 1, **kwargs: Any) -> gymnasium.vector.Vector
 
 
 def register() -> None:
-    """Register `SunTzuGymEnv` with Gymnasium as `"SunTzu-v2"` (done when `suntzu_env` is imported), with
-    `SunTzuVectorEnv` as its vector entry point: `gymnasium.make_vec("SunTzu-v2", num_envs)` steps every game
+    """Register `SunTzuGymEnv` with Gymnasium as `"SunTzu-v3"` (done when `suntzu_env` is imported), with
+    `SunTzuVectorEnv` as its vector entry point: `gymnasium.make_vec("SunTzu-v3", num_envs)` steps every game
     in compiled code (`vectorization_mode="sync"` or `"async"` gives Gymnasium's own vector envs instead)."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(
@@ -248,5 +248,4 @@ def register() -> None:
             entry_point="suntzu_env.gym_env:SunTzuGymEnv",
             vector_entry_point="suntzu_env.gym_env:make_vector_env",
         )
-    if RETIRED_ENV_ID not in gymnasium.registry:  # rules v1's id: making it raises, saying what changed
-        gymnasium.register(id=RETIRED_ENV_ID, entry_point="suntzu_env.retired:retired_env")
+    register_retired(gymnasium)  # the ids of earlier versions: making one raises, saying what changed

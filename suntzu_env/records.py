@@ -43,6 +43,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine.board import values_at
 from suntzu_env.engine.checks import I_CARDS, I_PLAGUES, I_SIXES
 from suntzu_env.engine.replay import RESULT_FIELDS, Replay, replay_battle
+from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.layout import (
     ACTIVE_WL,
     ADJ,
@@ -404,6 +405,14 @@ def read_rules(rules: Any, key: str = "rules") -> dict[str, Any]:
                 raise RecordError(f"{key}.adjacency[{i}]", f"a province cannot border itself, got {pair!r}")
         out["adjacency"] = tuple((a, b) for a, b in pairs)
     return out
+
+
+def record_generator(record: dict[str, Any]) -> str:
+    """The generator that dealt a record's game (`suntzu_env.engine.rng.GENERATORS`): its `generator`, or, in
+    records made before it was named, the older one."""
+    if "generator" not in record:
+        return LEGACY_GENERATOR
+    return _name(record["generator"], "record.generator", GENERATORS)
 
 
 def rules_version(rules: dict[str, Any], key: str = "rules") -> str:

@@ -131,12 +131,12 @@ class SunTzuRules(GamePlugin):
         return SunTzuGymEnv(**Options.of(options).as_dict(), shaped_reward=shaped_reward)
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.suntzu_v2 import env
+        from suntzu_env.suntzu_v3 import env
 
         return env(**Options.of(options).as_dict(), render_mode=render_mode)
 
     def parallel_env(self, options: Options | None = None) -> Any:
-        from suntzu_env.suntzu_v2 import parallel_env
+        from suntzu_env.suntzu_v3 import parallel_env
 
         return parallel_env(**Options.of(options).as_dict())
 

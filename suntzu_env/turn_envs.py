@@ -3,7 +3,7 @@
 `TurnAECEnv` is a PettingZoo AEC environment over `GameRules.new`; `TurnVecEnv` is the batched learner
 environment training asks for (a Stable-Baselines3 `VecEnv`): its games are stepped one after another in
 Python, each against an opponent drawn from the mix, so a game with no compiled batch trains all the same,
-only slower. Sun Tzu has compiled ones (`suntzu_v2`, `vec_env`) and uses neither.
+only slower. Sun Tzu has compiled ones (`suntzu_v3`, `vec_env`) and uses neither.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from numba import njit, prange
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.baselines import BASELINES, DEFAULT_PARAMS_ARRAY, RANDOM, baseline_act
 from suntzu_env.engine import init_state, projected_marker, random_action, result, rng_seed, side_to_act, step
+from suntzu_env.engine.rng import GOLDEN, mix64
 from suntzu_env.layout import SCORE, Field, append_field
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.policy_net import net_act
@@ -104,21 +105,16 @@ AGENT_POLICY = -1
 AGENT_NET = -2
 COMPILED_AGENTS: tuple[str, ...] = BASELINES
 
-_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
-_MIX1 = np.uint64(0xBF58476D1CE4E5B9)
-_MIX2 = np.uint64(0x94D049BB133111EB)
-_S27, _S30, _S31, _S11 = np.uint64(27), np.uint64(30), np.uint64(31), np.uint64(11)
+_S11 = np.uint64(11)
 _TO_UNIT = 1.0 / 9007199254740992.0  # 2**-53
 
 
 @njit(cache=True)
 def draw(streams: np.ndarray, i: int) -> np.uint64:
-    """The next 64-bit number of env i's stream (splitmix64): deck seeds, opponents, the opponents' generators."""
-    streams[i] += _GOLDEN
-    z = streams[i]
-    z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27)) * _MIX2
-    return z ^ (z >> _S31)
+    """The next 64-bit number of env i's stream (the engines' generator, `rng`, over a uint64 state): deck seeds,
+    opponents, the opponents' generators."""
+    streams[i] += GOLDEN
+    return mix64(streams[i])
 
 
 @njit(cache=True)

@@ -67,6 +67,7 @@ from suntzu_env.binfa.layout import (
     TURNS,
     WINNER,
 )
+from suntzu_env.engine.rng import rng_below, rng_seed
 
 AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
@@ -108,26 +109,6 @@ def _distances() -> np.ndarray:
 
 
 DISTANCE = _distances()  # (96, 96)
-
-
-@njit(cache=True)
-def agent_rng(seed: int) -> np.ndarray:
-    """A fresh generator state for an agent (never 0)."""
-    rng = np.zeros(1, dtype=np.uint64)
-    x = np.uint64(seed) * np.uint64(0x9E3779B97F4A7C15) + np.uint64(0x632BE59BD9B4E019)
-    rng[0] = x if x != 0 else np.uint64(1)
-    return rng
-
-
-@njit(cache=True)
-def below(rng: np.ndarray, n: int) -> int:
-    """A uniform-ish integer in [0, n) from the agent's xorshift64 state."""
-    x = rng[0]
-    x ^= x << np.uint64(13)
-    x ^= x >> np.uint64(7)
-    x ^= x << np.uint64(17)
-    rng[0] = x
-    return int(x % np.uint64(n))
 
 
 @njit(cache=True)
@@ -303,7 +284,7 @@ def weighted_action(
 ) -> int:
     """The answer of compiled agent `agent` (AG_*) among `legal[:n]`, evaluating with `weights[agent]`."""
     if agent == AG_RANDOM:
-        return legal[below(rng, n)]
+        return legal[rng_below(rng, n)]
     return greedy_action(s, legal, n, scratch, weights[agent])
 
 
@@ -334,10 +315,10 @@ def play_games(
     scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
     empty = np.zeros(0, dtype=np.int64)
-    rngs = np.zeros((players, 1), dtype=np.uint64)
+    rngs = np.zeros((players, 1), dtype=np.int64)
     for g in range(games):
         for p in range(players):
-            rngs[p] = agent_rng(agent_seeds[g, p])
+            rngs[p] = rng_seed(agent_seeds[g, p])
         n = init_state(s, seeds[g], level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
         decisions = 0
         while n > 0:

@@ -80,6 +80,7 @@ from suntzu_env.binfa.layout import (
     DK_RETREAT,
     DK_TRANSFER,
     FRESH,
+    GENERATOR_OF,
     HEIGHT,
     LEVEL,
     MAX_PLAYERS,
@@ -123,7 +124,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
-from suntzu_env.engine.rng import rng_seed, xorshift32
+from suntzu_env.engine.rng import draw_below, legacy_seed, rng_below, rng_seed, xorshift32
 
 MASK32 = 0xFFFFFFFF
 LEGAL_CAPACITY = 512  # more than any decision offers (a turn army's moves are at most 3 x (12 + 12))
@@ -133,18 +134,38 @@ OPEN, MARKER, WHIRLPOOL = 0, 1, 2  # TERRAIN codes
 
 
 @njit(cache=True)
-def seed_state(s: np.ndarray, seed: int) -> None:
-    """Seeds the game's generator from any seed in [0, 2**63): Sun Tzu's seeding (`rng_seed`), kept in int32."""
-    x = rng_seed(seed)[0]
-    s[RNG] = x - (1 << 32) if x >= (1 << 31) else x
+def seed_state(s: np.ndarray, seed: int, legacy: bool) -> None:
+    """Seeds the game's generator from any seed in [0, 2**63): the one generator of new games (`rng_seed`), or with
+    `legacy` that of records made before it (`legacy_seed`, 32 bits)."""
+    s[GENERATOR_OF] = 0 if legacy else 1
+    store_generator(s, legacy_seed(seed)[0] if legacy else rng_seed(seed)[0])
+
+
+@njit(cache=True, inline="always")
+def generator_state(s: np.ndarray) -> int:
+    """The generator's 64-bit state (an int64's bits) from its two int32 halves."""
+    return (np.int64(s[RNG + 1]) << 32) | (np.int64(s[RNG]) & MASK32)
+
+
+@njit(cache=True, inline="always")
+def store_generator(s: np.ndarray, x: int) -> None:
+    """Writes the generator state `x` (an int64's bits) as two int32 halves."""
+    lo = np.int64(x) & MASK32
+    hi = (np.int64(x) >> 32) & MASK32
+    s[RNG] = lo - (1 << 32) if lo >= (1 << 31) else lo
+    s[RNG + 1] = hi - (1 << 32) if hi >= (1 << 31) else hi
 
 
 @njit(cache=True)
 def below(s: np.ndarray, n: int) -> int:
-    """A uniform-ish integer in [0, n) from the state's xorshift generator."""
-    x = xorshift32(int(s[RNG]) & MASK32)
-    s[RNG] = x - (1 << 32) if x >= (1 << 31) else x
-    return x % n
+    """A uniform integer in [0, n) from the state's generator (as the older records' drew it, where it is theirs)."""
+    if s[GENERATOR_OF] == 0:
+        x = xorshift32(np.int64(s[RNG]) & MASK32)
+        store_generator(s, x)
+        return x % n
+    k, x = draw_below(generator_state(s), n)
+    store_generator(s, x)
+    return k
 
 
 @njit(cache=True)
@@ -734,16 +755,18 @@ def init_state(
     terrain: np.ndarray,
     whirlpools: np.ndarray,
     legal: np.ndarray,
+    legacy: bool = False,
 ) -> int:
     """Sets a new game up from `seed`; with `chosen`, `terrain`/`whirlpools` hold the chosen triangles, else
-    the seed draws them (B21, B38). Runs on to the first decision and returns its number of legal answers."""
+    the seed draws them (B21, B38). Runs on to the first decision and returns its number of legal answers.
+    `legacy`: seeded as a record that names no generator was (`seed_state`)."""
     s[:] = 0
     s[LEVEL] = level
     s[PLAYERS] = players
     s[ARMIES_PER] = armies
     s[DEPLOY_RANDOM] = random_deploy
     s[MAX_TURNS] = max_turns
-    seed_state(s, seed)
+    seed_state(s, seed, legacy)
     s[WINNER] = -1
     s[STORE] = STORE_TOKENS
     for c in range(N_COLOURS):
@@ -1130,9 +1153,9 @@ def step_thrown(s: np.ndarray, action: int, dice: np.ndarray, legal: np.ndarray)
     moves only to throw (B0.5), so its moving tells -1; the state then holds the generator's throws too: step
     a copy, and step it again with one throw more."""
     preset_throws(s, dice)
-    before = s[RNG]
+    before = generator_state(s)
     n = step(s, action, legal)
-    return -1 if s[RNG] != before else n
+    return -1 if generator_state(s) != before else n
 
 
 # ------------------------------------------------------------------ invariants and random games
@@ -1230,13 +1253,7 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
     return 0
 
 
-@njit(cache=True)
-def chooser_seed(seed: int) -> int:
-    """The random players' generator for game `seed` (xorshift32, never 0), apart from the game's own."""
-    x = (seed * 0x9E3779B1 + 0x5DEECE66D) & MASK32
-    if x == 0:
-        x = 1
-    return x
+CHOOSER_SALT = 0x5DEECE66D  # the random players' generator of game `seed`: rng_seed(seed ^ this), apart from the game's
 
 
 @njit(cache=True)
@@ -1261,15 +1278,15 @@ def random_game(
     `patient` players never stop while they have another answer (their turns end at doubles)."""
     empty = np.zeros(0, dtype=np.int64)
     n = init_state(s, seed, level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
-    x = chooser_seed(seed)
+    chooser = rng_seed(seed ^ CHOOSER_SALT)
     code = check_invariants(s, spare) if check else 0
     at = 0 if code else -1
     steps = 0
     while n > 0 and code == 0:
-        x = xorshift32(x)
-        a = legal[x % n]
+        k = rng_below(chooser, n)
+        a = legal[k]
         if patient and a == A_STOP:
-            a = legal[(x % n + 1) % n]
+            a = legal[(k + 1) % n]
         if steps < actions.shape[0]:
             actions[steps] = a
         n = step(s, a, legal)

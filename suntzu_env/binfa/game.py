@@ -26,6 +26,7 @@ from suntzu_env.binfa.layout import (
     DICE,
     DICE_QPOS,
     FIELDS,
+    GENERATOR_OF,
     MODE,
     MODES,
     MOVES_LEFT,
@@ -43,10 +44,11 @@ from suntzu_env.binfa.layout import (
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
+from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.options import check_seed
 
 RULES_VERSION = 1
-RECORD_KEYS = ("game", "rules_version", "options", "seed", "actions", "start")
+RECORD_KEYS = ("game", "rules_version", "options", "seed", "generator", "actions", "start")
 
 
 class Game:
@@ -75,8 +77,12 @@ class Game:
         `options` is an `Options`, a dict or None, with any of its fields as keywords on top:
         `Game.new(3, level=4, players=3)`. A bad option raises ValueError naming what is allowed.
         """
-        options = Options.of(options, **fields)
-        seed = check_seed(seed)
+        return cls._dealt(check_seed(seed), Options.of(options, **fields), legacy=False)
+
+    @classmethod
+    def _dealt(cls, seed: int, options: Options, legacy: bool) -> Game:
+        """A new game of a checked seed and options, its setup and throws drawn by the generator of new games or
+        (`legacy`) by that of records that name none (`suntzu_env.engine.rng`)."""
         game = cls.__new__(cls)
         game._setup(new_state(), options, seed, None)
         terrain, pools = options.engine_terrain()
@@ -93,6 +99,7 @@ class Game:
                 terrain,
                 pools,
                 game._legal,
+                legacy,
             )
         )
         return game
@@ -135,7 +142,10 @@ class Game:
                 seed = check_seed(record.get("seed"), "record.seed")
             except (TypeError, ValueError) as error:
                 raise ValueError(f"record.options/seed: {error}") from None
-            game = cls.new(seed, options)
+            generator = record.get("generator", LEGACY_GENERATOR)
+            if generator not in GENERATORS:
+                raise ValueError(f"record.generator: expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
+            game = cls._dealt(seed, options, legacy=generator == LEGACY_GENERATOR)
         if not isinstance(record["actions"], list):
             raise ValueError("record.actions: expected a list of action strings")
         for i, action in enumerate(record["actions"]):
@@ -380,6 +390,8 @@ class Game:
             "seed": self._seed,
             "actions": [action_to_string(a) for a in self._actions],
         }
+        if self._seed is not None and self._s[GENERATOR_OF] != GENERATORS.index(LEGACY_GENERATOR):
+            out["generator"] = GENERATORS[self._s[GENERATOR_OF]]  # absent: dealt as the older records were
         if self._start is not None:
             out["start"] = copy.deepcopy(self._start)
         return out

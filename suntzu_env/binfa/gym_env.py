@@ -1,9 +1,9 @@
 """`BinFaGymEnv`: Bin'Fa for one learner, every other seat played inside `step` by an opponent.
 
-The learner plays one seat of the game of `suntzu_env.binfa.binfa_v0` (whose docstring describes the
+The learner plays one seat of the game of `suntzu_env.binfa.binfa_v1` (whose docstring describes the
 observation, from the learner's point of view, BD12, and the learning action space); the opponent answers
-every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v0"` when
-`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v0", opponent="greedy", players=3)`.
+every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v1"` when
+`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v1", opponent="greedy", players=3)`.
 
 - Observation: `Box(OBSERVATION_SIZE,)` float32 (`suntzu_env.binfa.observation`), the learner's own.
 - Action: `Discrete(N_LEARN_ACTIONS)` (`suntzu_env.binfa.encoding`); `action_masks()` gives the legal ones
@@ -32,15 +32,17 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from suntzu_env.binfa.agents import AGENTS, agent_action, agent_rng, new_scratch
-from suntzu_env.binfa.binfa_v0 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
+from suntzu_env.binfa.agents import AGENTS, agent_action, new_scratch
+from suntzu_env.binfa.binfa_v1 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.options import Options
+from suntzu_env.engine.rng import rng_seed
 from suntzu_env.episode import IllegalActionWarning, check_reset
 from suntzu_env.options import check_choice
+from suntzu_env.retired import register_retired
 
-ENV_ID = "BinFa-v0"
+ENV_ID = "BinFa-v1"
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
 
@@ -86,7 +88,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.action_space = spaces.Discrete(N_LEARN_ACTIONS)
         self.seat: int = 0
         self.game: Game | None = None
-        self._rng_opponent = agent_rng(0)
+        self._rng_opponent = rng_seed(0)
         self._scratch = new_scratch()
         self._warned = False
         self._done = True
@@ -119,7 +121,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         players = self.rules.players
         self.seat = int(rng.integers(players)) if self.seat_choice == "random" else int(self.seat_choice)
         self.game = Game.new(int(rng.integers(2**63)), self.rules)
-        self._rng_opponent = agent_rng(int(rng.integers(2**62)))
+        self._rng_opponent = rng_seed(int(rng.integers(2**62)))
         self._done = False
         self._play_opponent()
         return self.game.observation(self.seat), {"seat": self.seat, "action_mask": self._mask()}
@@ -175,9 +177,10 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 def register() -> None:
-    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v0" (done when `suntzu_env.binfa` is imported)."""
+    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v1" (done when `suntzu_env.binfa` is imported)."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="suntzu_env.binfa.gym_env:BinFaGymEnv")
+    register_retired(gymnasium)  # BinFa-v0: making it raises, saying what changed
 
 
 __all__ = ["ENV_ID", "BinFaGymEnv", "register"]

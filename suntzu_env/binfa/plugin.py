@@ -19,8 +19,8 @@ from typing import Any, Literal
 import numpy as np
 
 from suntzu_env.agent import ModelError
-from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, agent_rng, new_scratch
-from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, engine_action
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
+from suntzu_env.binfa.binfa_v1 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
@@ -135,7 +135,7 @@ class CompiledAgent:
             seed = int(np.random.default_rng().integers(2**62))
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or not 0 <= seed < 2**63:
             raise ValueError(f"seed must be an integer 0..2**63-1 or None, got {seed!r:.40}")
-        self._rng = agent_rng(int(seed))
+        self._rng = rng_seed(int(seed))
 
     def observe_game(self, game: Any, seat: str) -> None:
         if not isinstance(game, SeatGame):
@@ -262,7 +262,7 @@ class BinFaRules(GamePlugin):
         return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.binfa.binfa_v0 import env
+        from suntzu_env.binfa.binfa_v1 import env
 
         return env(options=self.options(options), render_mode=render_mode)
 
@@ -325,7 +325,7 @@ class BinFaRules(GamePlugin):
             legal = np.stack([game._legal for game in played])
             n_legal = np.array([game._n for game in played], dtype=np.int64)
             seat_slots = np.zeros((g, rules.players), dtype=np.int64)
-            rngs = np.zeros((g, rules.players, 1), dtype=np.uint64)
+            rngs = np.zeros((g, rules.players, 1), dtype=np.int64)
             net_rngs = np.zeros((g, rules.players, 1), dtype=np.int64)
             for k, (_, a_seat, a_seed, *b_seeds) in enumerate(block):
                 first = _seat_index(a_seat, rules.players)
@@ -333,7 +333,7 @@ class BinFaRules(GamePlugin):
                 seeds.insert(first, a_seed)  # b's seeds in seat order, a's in its seat
                 for p, seed in enumerate(seeds):
                     seat_slots[k, p] = int(p != first)
-                    rngs[k, p] = agent_rng(int(seed))
+                    rngs[k, p] = rng_seed(int(seed))
                     net_rngs[k, p] = rng_seed(int(seed))
             scratch = np.zeros((g, SCRATCH_SIZE), dtype=STATE_DTYPE)
             obs = np.zeros((g, OBSERVATION_SIZE), dtype=np.float32)

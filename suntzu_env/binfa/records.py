@@ -46,6 +46,7 @@ from suntzu_env.binfa.layout import (
     DK_RETREAT,
     DK_TRANSFER,
     FRESH,
+    GENERATOR_OF,
     HEIGHT,
     LEVEL,
     MAX_TURNS,
@@ -66,7 +67,6 @@ from suntzu_env.binfa.layout import (
     RETREAT_AT,
     RETREAT_N,
     RETREAT_STEP,
-    RNG,
     STORE,
     TERRAIN,
     TO_ACT,
@@ -86,6 +86,7 @@ from suntzu_env.binfa.layout import (
     new_state,
 )
 from suntzu_env.binfa.options import Options
+from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.options import is_integer
 
 KEYS = (
@@ -93,6 +94,7 @@ KEYS = (
     "pawns", "phase", "decision", "to_act", "deploying", "turn", "turns", "eliminated", "eliminated_armies",
     "winner", "dice", "rng",
 )  # fmt: skip
+OPTIONAL_KEYS = ("generator",)  # absent: the generator of records made before it was named (engine.rng)
 TURN_KEYS = ("player", "army", "mode", "moves_left", "dislodge", "throw", "retreat", "transfer")
 
 
@@ -170,7 +172,8 @@ def record_from_state(s: np.ndarray, options: Options) -> dict[str, Any]:
         "eliminated_armies": [COLOURS[c] for c in in_game if s[ALIVE + c] == 0],
         "winner": winner_of(s),
         "dice": [[int(s[DICE_Q + 2 * i]), int(s[DICE_Q + 2 * i + 1])] for i in range(pos, int(s[DICE_QLEN]))],
-        "rng": int(s[RNG]) & 0xFFFFFFFF,
+        "rng": int(engine.generator_state(s)) & 0xFFFFFFFFFFFFFFFF,
+        "generator": GENERATORS[s[GENERATOR_OF]],
     }
 
 
@@ -261,8 +264,8 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
         if key not in d:
             raise _fail(key, "missing")
     for key in d:
-        if key not in KEYS:
-            raise _fail(str(key), f"unknown field (fields are {', '.join(KEYS)})")
+        if key not in KEYS + OPTIONAL_KEYS:
+            raise _fail(str(key), f"unknown field (fields are {', '.join(KEYS + OPTIONAL_KEYS)})")
     try:
         options = Options.of(_dict(d["options"], "options"))
     except (TypeError, ValueError) as error:
@@ -476,8 +479,12 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
     else:
         s[WINNER] = -1
     engine.preset_throws(s, check_dice(d["dice"], "record.dice"))
-    rng = _int(d["rng"], "rng", 1, 2**32 - 1)
-    s[RNG] = rng - 2**32 if rng >= 2**31 else rng
+    generator = d.get("generator", LEGACY_GENERATOR)
+    if generator not in GENERATORS:
+        raise _fail("generator", f"expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
+    s[GENERATOR_OF] = GENERATORS.index(generator)
+    rng = _int(d["rng"], "rng", 1, 2**32 - 1) if generator == LEGACY_GENERATOR else _int(d["rng"], "rng", 0, 2**64 - 1)
+    engine.store_generator(s, rng - 2**64 if rng >= 2**63 else rng)
     code = int(engine.check_invariants(s, np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)))
     if code and code != engine.I_ANSWERS:
         raise RecordError(f"record: {engine.INVARIANTS[code]}")

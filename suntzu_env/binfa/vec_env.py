@@ -39,15 +39,15 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
-from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_rng, below
-from suntzu_env.binfa.binfa_v0 import AGENT_NAMES, observation_box
+from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
+from suntzu_env.binfa.binfa_v1 import AGENT_NAMES, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
 from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, compiled_net, seat_action
-from suntzu_env.engine.rng import random_legal, random_legal_states, rng_seed
+from suntzu_env.engine.rng import random_legal, random_legal_states, rng_below, rng_seed
 from suntzu_env.layout import Field, append_field
 from suntzu_env.options import check_seed, mix_cdf
 from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
@@ -92,7 +92,7 @@ G_ENDED_OPPONENT = _column("ended_opponent", "that game's opponent slot")
 TABLE_COLUMNS = len(TABLE_FIELDS)
 CHUNK = 16  # envs a thread plays before writing what they see: the engine's code, then observe's, stays in the cache
 DRAW_SALT = 0x2545F4914F6CDD1D  # the opponent's draw has its own generator: the opponent's own draws stay as they were
-AGENT_SALT = 0x5BD1E995  # a compiled opponent's generator: agent_rng(game seed ^ this)
+AGENT_SALT = 0x5BD1E995  # a compiled opponent's generator: rng_seed(game seed ^ this)
 NET_SALT = 0x3C6EF372  # a sampling policy network opponent's generator: rng_seed(game seed ^ this)
 STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "mask_buffers",
               "flip", "terminal_obs", "ids", "rewards")  # fmt: skip
@@ -118,7 +118,7 @@ def _opponents(
 @njit(cache=True)
 def _draw_opponent(mix: np.ndarray, game_seed: int) -> int:
     """The game's opponent from `mix` (each agent's cumulative probability, the last 1.0), drawn from its seed."""
-    u = below(agent_rng(game_seed ^ DRAW_SALT), 1 << 53) / float(1 << 53)
+    u = rng_below(rng_seed(game_seed ^ DRAW_SALT), 1 << 53) / float(1 << 53)
     last = 0
     for k in range(mix.shape[0]):
         weight = mix[k] - (mix[k - 1] if k > 0 else 0.0)
@@ -142,7 +142,7 @@ def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.nd
     table[i, G_SEAT] = seat
     empty = np.zeros(0, dtype=np.int64)
     game_seed = seed + params[P_ENVS] * k + i
-    rngs[i] = agent_rng(game_seed ^ AGENT_SALT)
+    rngs[i] = rng_seed(game_seed ^ AGENT_SALT)
     opponent = _draw_opponent(mix, game_seed)
     table[i, G_OPPONENT] = opponent
     if slot_agents[opponent] == NET:  # only a net reads it
@@ -403,7 +403,7 @@ class _Core:
         self.states = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
         self.legal = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int32)
         self.table = np.zeros((self.n, TABLE_COLUMNS), dtype=np.int64)
-        self.rngs = np.zeros((self.n, 1), dtype=np.uint64)
+        self.rngs = np.zeros((self.n, 1), dtype=np.int64)
         self.scratch = np.zeros((self.n, SCRATCH_SIZE), dtype=STATE_DTYPE)
         # two observation arrays, written in turn: the one a step returns stays as it is through the next step;
         # each allocated alone, so aligned as any array is (torch's matrix products round by their inputs' alignment:

@@ -9,7 +9,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine.battle import battle_step
 from suntzu_env.engine.board import decide, held
 from suntzu_env.engine.decisions import apply_answer, legal_mask, place
-from suntzu_env.engine.rng import rng_seed, shuffle
+from suntzu_env.engine.rng import setup_seed, setup_shuffle
 from suntzu_env.engine.round import begin_round, draw_step, open_window, reveal_step, window_step
 from suntzu_env.engine.transfers import run_task
 from suntzu_env.layout import (
@@ -80,10 +80,13 @@ def set_variant(s: np.ndarray, variant: int) -> None:
 
 
 @njit(cache=True)
-def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndarray, mask: np.ndarray) -> int:
-    """Set up a new game from a seed (R3) and run to the first decision; returns the legal count."""
+def init_state(
+    s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndarray, mask: np.ndarray, legacy: bool = False
+) -> int:
+    """Set up a new game from a seed (R3) and run to the first decision; returns the legal count. `legacy`: deal
+    it as a record that names no generator was dealt (`rng.LEGACY_GENERATOR`)."""
     s[:] = 0
-    rng = rng_seed(seed)
+    rng = setup_seed(seed, legacy)
     set_variant(s, variant)
     s[EVENTS_ON] = events
     for p in range(NP):
@@ -95,7 +98,7 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
     s[PRIVILEGE] = -1
     s[ORDER_HOLDER] = -1
     displays = np.arange(len(DISPLAYS))
-    shuffle(rng, displays, len(DISPLAYS))  # R3.1: five displays at random, in random provinces
+    setup_shuffle(rng, displays, len(DISPLAYS), legacy)  # R3.1: five displays at random, in random provinces
     for p in range(NP):
         for col in range(N_SCORINGS):
             s[VALUES + p * N_SCORINGS + col] = DISPLAYS[displays[p], col]
@@ -111,7 +114,7 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
                 for _ in range(s[KIND_COPIES + k]):
                     cards[n] = k
                     n += 1
-        shuffle(rng, cards, n)
+        setup_shuffle(rng, cards, n, legacy)
         for i in range(DECK_CAPACITY):
             s[DECK + side * DECK_CAPACITY + i] = -1
         for i in range(HAND_DRAW):
@@ -124,7 +127,7 @@ def init_state(s: np.ndarray, seed: int, variant: int, events: int, adj: np.ndar
         s[EVENT_DECK + i] = -1
     if events:  # R3.4: one event face up, the others in a deck
         order = np.arange(N_EVENTS)
-        shuffle(rng, order, N_EVENTS)
+        setup_shuffle(rng, order, N_EVENTS, legacy)
         s[EVENT_UP] = order[0]
         for i in range(N_EVENTS - 1):
             s[EVENT_DECK + i] = order[i + 1]

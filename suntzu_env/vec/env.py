@@ -18,6 +18,7 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from suntzu_env import vec_core as core
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.agent import Opponent
+from suntzu_env.engine.rng import GENERATOR
 from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action_warning
 from suntzu_env.game import RESULTS, Game, engine_map
 from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
@@ -25,7 +26,7 @@ from suntzu_env.observation import OBSERVATION_SIZE
 from suntzu_env.options import Options, check_choice, check_seed, is_integer, mix_cdf
 from suntzu_env.policy_net import seated_net, seated_state
 from suntzu_env.rules import SEATS, VARIANTS
-from suntzu_env.suntzu_v2 import observation_box
+from suntzu_env.suntzu_v3 import observation_box
 from suntzu_env.threads import ThreadCount
 from suntzu_env.vec.slots import OpponentSlots, Slot, describe
 
@@ -396,7 +397,8 @@ class SunTzuVecEnv(VecEnv):
         return self._masks.astype(bool)
 
     def last_record(self, i: int) -> dict[str, Any]:
-        """The record of env i's last finished game: `{"seed", "rules", "actions"}` (`Game.replay` rebuilds it)."""
+        """The record of env i's last finished game: `{"seed", "generator", "rules", "actions"}` (`Game.replay`
+        rebuilds it)."""
         i = self._env_index(i)
         row = self._table[i]
         if row[core.T_FIN_SEED] < 0:
@@ -404,6 +406,7 @@ class SunTzuVecEnv(VecEnv):
         actions = self._finished[i, : row[core.T_FIN_LEN]].tolist()
         return {
             "seed": int(row[core.T_FIN_SEED]),
+            "generator": GENERATOR,
             "rules": dict(self._rules),
             "actions": [ACTION_STRINGS[a] for a in actions],
         }
@@ -414,6 +417,7 @@ class SunTzuVecEnv(VecEnv):
         game = Game.replay(
             {
                 "seed": int(self._table[i, core.T_GAME_SEED]),
+                "generator": GENERATOR,
                 "rules": dict(self._rules),
                 "actions": [ACTION_STRINGS[a] for a in self._actions[i, : self._table[i, core.T_REC_LEN]].tolist()],
             }

@@ -18,7 +18,7 @@ class SunTzuVectorEnv(gymnasium.vector.VectorEnv):
     elsewhere, as Gymnasium's own vector envs give it).
 
     Takes `SunTzuVecEnv`'s arguments (`num_envs` for `n_envs`; `opponent=` or `opponents=`). It is the vector
-    entry point of `"SunTzu-v2"`: `gymnasium.make_vec("SunTzu-v2", num_envs=8, opponent="greedy")` makes one.
+    entry point of `"SunTzu-v3"`: `gymnasium.make_vec("SunTzu-v3", num_envs=8, opponent="greedy")` makes one.
     `infos["action_mask"]` holds the (N, A) int8 masks after every reset and step; `action_masks()` gives them
     as booleans.
     """

@@ -10,11 +10,12 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 from suntzu_env.binfa import env, raw_env
-from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, agent_rng, new_scratch
+from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, new_scratch
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id
 from suntzu_env.binfa.gym_env import BinFaGymEnv
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_views
 from suntzu_env.binfa.plugin import BINFA
+from suntzu_env.engine.rng import rng_seed
 from suntzu_env.episode import IllegalActionWarning
 from suntzu_env.protocol import GameRules, TurnGame
 
@@ -44,7 +45,7 @@ def test_b12_an_eliminated_player_gets_minus_one_and_leaves_agents():
     game = e.unwrapped.game
     scratch = new_scratch()
     totals = dict.fromkeys(e.possible_agents, 0.0)
-    rng = agent_rng(0)
+    rng = rng_seed(0)
     left: list[str] = []
     while e.agents:
         agent = e.agent_selection
@@ -108,7 +109,7 @@ def test_gymnasium_check_env_and_registration():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(BinFaGymEnv(opponent="greedy"), skip_render_check=True)
-        made = gymnasium.make("BinFa-v0", opponent="random", players=3)
+        made = gymnasium.make("BinFa-v1", opponent="random", players=3)
     assert made.unwrapped.rules.players == 3
 
 

@@ -12,7 +12,6 @@ from suntzu_env.binfa.agents import (
     AG_HEURISTIC,
     WEIGHTS,
     agent_action,
-    agent_rng,
     closing_reach,
     evaluate,
     new_scratch,
@@ -22,11 +21,12 @@ from suntzu_env.binfa.geometry import TRIANGLE_NAMES
 from suntzu_env.binfa.ladder import ladder, main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
+from suntzu_env.engine.rng import rng_seed
 
 
 def _greedy(g: Game, agent: int = AG_GREEDY) -> str:
     scratch = new_scratch()
-    return g.action_to_string(int(agent_action(agent, g._s, g._legal, g._n, agent_rng(0), scratch)))
+    return g.action_to_string(int(agent_action(agent, g._s, g._legal, g._n, rng_seed(0), scratch)))
 
 
 def test_b7_greedy_covers_a_lone_enemy_unit():
@@ -102,7 +102,7 @@ def test_batched_env_plays_the_games_of_game():
     def catch_up(i: int) -> None:
         g = games[i]
         while g.current_player is not None and g.current_player != i % 2:
-            g.apply(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, agent_rng(0), scratch)))
+            g.apply(int(agent_action(AG_GREEDY, g._s, g._legal, g._n, rng_seed(0), scratch)))
 
     for step in range(40):
         masks = vec.action_masks()

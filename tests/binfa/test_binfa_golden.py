@@ -9,6 +9,9 @@ record format regenerates the file with
     python tests/binfa/test_binfa_golden.py --write
 
 and the diff is reviewed as part of that change.
+
+`golden/binfa_playthroughs_xorshift32.json` holds games dealt and thrown by the generator of the records made before
+`suntzu_env.engine.rng.GENERATOR` (their records name no generator): each still replays to its final position.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ if str(ROOT) not in sys.path:  # `python tests/binfa/test_binfa_golden.py --writ
 from suntzu_env.binfa import Game  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "binfa_playthroughs.json"
+OLDER = GOLDEN.with_name("binfa_playthroughs_xorshift32.json")  # games whose records name no generator
 
 CASES: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("level1-2p", 11, {"level": 1, "players": 2, "max_turns": 40}),
@@ -70,6 +74,21 @@ def test_golden_playthrough(case):
         assert a == b, f"{name}: decision {i} differs: {a} != {b}"
     assert got == expected
     assert Game.replay(expected["record"]).to_dict() == expected["final"]
+
+
+@pytest.mark.parametrize("name", [c[0] for c in CASES])
+def test_an_older_record_replays_under_the_generator_it_was_dealt_by(name):
+    """A record that names no generator was set up and thrown by the older one; it replays exactly, decision by
+    decision, and its position names that generator."""
+    want = json.loads(OLDER.read_text())[name]
+    assert "generator" not in want["record"]
+    game = Game.replay({**want["record"], "actions": []})
+    for i, (player, n_legal, action) in enumerate(want["steps"]):
+        assert (game.current_player, len(game.legal_action_strings())) == (player, n_legal), f"decision {i}"
+        game.apply(action)
+    assert game.to_dict() == {**want["final"], "generator": "xorshift32"}
+    assert game.record() == want["record"]
+    assert Game.replay(want["record"]).to_dict()["rng"] == want["final"]["rng"]
 
 
 def write() -> None:

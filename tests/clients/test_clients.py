@@ -20,8 +20,8 @@ pytestmark = pytest.mark.clients
 
 @pytest.mark.parametrize("mode", ["sync", "async"])
 def test_gymnasium_make_vec(mode: str) -> None:
-    """`gymnasium.make_vec("SunTzu-v2")`: masked random play through vector infos, across episode ends."""
-    envs = gymnasium.make_vec("SunTzu-v2", num_envs=2, vectorization_mode=mode, variant="beginner")
+    """`gymnasium.make_vec("SunTzu-v3")`: masked random play through vector infos, across episode ends."""
+    envs = gymnasium.make_vec("SunTzu-v3", num_envs=2, vectorization_mode=mode, variant="beginner")
     try:
         assert envs.single_observation_space.shape == (OBSERVATION_SIZE,)
         _, infos = envs.reset(seed=0)
@@ -64,7 +64,7 @@ def test_maskable_ppo_subproc_and_masked_evaluation() -> None:
         assert all(masks[i, a] for i, a in enumerate(actions))
     finally:
         vec.close()
-    eval_env = make_vec_env("SunTzu-v2", n_envs=1, seed=1, env_kwargs={"variant": "beginner"})
+    eval_env = make_vec_env("SunTzu-v3", n_envs=1, seed=1, env_kwargs={"variant": "beginner"})
     with warnings.catch_warnings():
         warnings.simplefilter("error", IllegalActionWarning)  # masked: never an illegal action
         rewards, lengths = evaluate_policy(model, eval_env, n_eval_episodes=3, return_episode_rewards=True)
@@ -143,11 +143,11 @@ def test_gymnasium_make_vec_reaches_the_compiled_vector_env() -> None:
     from suntzu_env.vec_env import SunTzuVectorEnv
 
     kwargs = {"variant": "beginner", "opponent": "greedy"}
-    envs = gymnasium.make_vec("SunTzu-v2", num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
-    default = gymnasium.make_vec("SunTzu-v2", num_envs=3, **kwargs)
+    envs = gymnasium.make_vec("SunTzu-v3", num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
+    default = gymnasium.make_vec("SunTzu-v3", num_envs=3, **kwargs)
     direct = SunTzuVectorEnv(3, opponents="greedy", variant="beginner")
     assert isinstance(envs, SunTzuVectorEnv) and isinstance(default, SunTzuVectorEnv)
-    assert envs.env.opponent_names == ["greedy"] * 3 and envs.spec.id == "SunTzu-v2"
+    assert envs.env.opponent_names == ["greedy"] * 3 and envs.spec.id == "SunTzu-v3"
     (obs, infos), (direct_obs, _) = envs.reset(seed=4), direct.reset(seed=4)
     rng = np.random.default_rng(0)
     ended = 0
@@ -177,7 +177,7 @@ def test_torchrl_pettingzoo_wrapper_check_env_specs_and_masked_policy() -> None:
     from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor
 
     from suntzu_env.formats import box_observations
-    from suntzu_env.suntzu_v2 import NOOP
+    from suntzu_env.suntzu_v3 import NOOP
 
     torch.manual_seed(0)
     env = PettingZooWrapper(box_observations(parallel_env(variant="beginner", idle="noop")), use_mask=True, seed=0)
@@ -214,7 +214,7 @@ def test_agilerl_ippo_trains_on_the_parallel_env() -> None:
     from agilerl.algorithms import IPPO
 
     from suntzu_env.formats import agilerl_observations
-    from suntzu_env.suntzu_v2 import NOOP
+    from suntzu_env.suntzu_v3 import NOOP
 
     torch.manual_seed(0)
     env = agilerl_observations(parallel_env(variant="beginner", idle="noop"))

@@ -48,7 +48,7 @@ from suntzu_env.observation import (
 )
 from suntzu_env.options import Options
 from suntzu_env.rules import CARDS, PROVINCES, SEATS
-from suntzu_env.suntzu_v2 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
+from suntzu_env.suntzu_v3 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -71,7 +71,7 @@ EXPECTED_WARNINGS = (
 # Checks that sample actions without the mask meet the default illegal-action rule: the game ends, with a
 # warning naming the decision and its legal actions.
 ILLEGAL_WARNING = "illegal action "
-ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v2")
+ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v3")
 
 
 def checked(run: Callable[[], Any], *also: str) -> list[str]:

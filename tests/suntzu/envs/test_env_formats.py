@@ -23,7 +23,7 @@ from suntzu_env.formats import (
     observation_format,
     rllib_observations,
 )
-from suntzu_env.suntzu_v2 import NOOP
+from suntzu_env.suntzu_v3 import NOOP
 
 NOOP_CONFIGS = [{"variant": "standard", "events": True}, {"variant": "beginner", "flat_observation": True}]
 

@@ -60,7 +60,7 @@ def unexpected_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
 def test_gymnasium_check_env(kwargs: dict[str, Any]) -> None:
     """Made from the registry id, so the checker also builds the environment in every render mode."""
     env = gymnasium.make(ENV_ID, **kwargs)
-    assert env.spec is not None and env.spec.id == "SunTzu-v2"
+    assert env.spec is not None and env.spec.id == "SunTzu-v3"
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         check_env(env.unwrapped, skip_render_check=False)
@@ -78,7 +78,7 @@ def test_sb3_check_env(kwargs: dict[str, Any]) -> None:
 
 
 def test_registered_id_takes_the_arguments() -> None:
-    env = gymnasium.make("SunTzu-v2", opponent="greedy", seat="red", variant="beginner")
+    env = gymnasium.make("SunTzu-v3", opponent="greedy", seat="red", variant="beginner")
     _, info = env.reset(seed=0)
     assert info["seat"] == "red" and env.unwrapped.variant == "beginner"
     assert np.array_equal(info["action_mask"], env.unwrapped.game.legal_mask())

@@ -9,6 +9,10 @@ of it fails here. A deliberate change of the rules or of the record format regen
     python tests/suntzu/game/test_golden.py --write
 
 and the diff is reviewed as part of that change.
+
+`golden/playthroughs_xorshift32.json` holds the same games as dealt by the generator of the records made before
+`suntzu_env.engine.rng.GENERATOR` (their records name no generator): each still replays decision by decision, legal
+answers included, to its final record.
 """
 
 from __future__ import annotations
@@ -27,8 +31,10 @@ if str(ROOT) not in sys.path:  # `python tests/suntzu/game/test_golden.py --writ
 
 from agents import make_agent  # noqa: E402
 from suntzu_env import Game  # noqa: E402
+from suntzu_env.records import read_rules  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "playthroughs.json"
+OLDER = GOLDEN.with_name("playthroughs_xorshift32.json")  # games whose records name no generator
 RING = (("QIN", "CHU"), ("CHU", "JIN-YAN"), ("JIN-YAN", "HAN-QI"), ("HAN-QI", "WU"), ("WU", "QIN"))
 
 # (name, seed, options, players): players are "random" (seeded choice among the legal strings) or two agent specs.
@@ -111,6 +117,21 @@ def test_golden_playthrough(case: tuple[str, int, dict[str, Any], tuple[str, str
     assert got["final_record"] == want["final_record"]
     assert (got["winner"], got["score"], got["record"]) == (want["winner"], want["score"], want["record"])
     assert Game.replay(want["record"]).to_dict() == want["final_record"]
+
+
+@pytest.mark.parametrize("name", [case[0] for case in CASES])
+def test_an_older_record_replays_under_the_generator_it_was_dealt_by(name: str) -> None:
+    """A record that names no generator was dealt by the older one; it replays exactly, decision by decision."""
+    want = {game["name"]: game for game in json.loads(OLDER.read_text())}[name]
+    assert "generator" not in want["record"]
+    game = Game.replay({**want["record"], "actions": []})
+    assert game.to_dict() == want["round_records"][0]
+    for i, step in enumerate(want["steps"]):
+        assert (game.current_player, game.legal_action_strings()) == (step["player"], step["legal"]), f"decision {i}"
+        game.apply(step["action"])
+    assert game.to_dict() == want["final_record"]
+    assert game.record() == want["record"]  # and its record still names no generator
+    assert Game.new(want["seed"], **read_rules(want["record"]["rules"])).to_dict() != want["round_records"][0]
 
 
 def test_golden_games_cover_the_variants_and_the_ends(golden: dict[str, Any]) -> None:

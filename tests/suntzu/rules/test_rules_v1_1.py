@@ -274,7 +274,7 @@ def test_unknown_rules_version_names_the_field() -> None:
         Game.replay(record)
 
 
-# --- the environments' version follows the rules: suntzu_v2, SunTzu-v2 ----------------------
+# --- the environments' version follows the rules: suntzu_v3, SunTzu-v3 ----------------------
 
 
 def test_v1_environment_names_raise_saying_what_changed() -> None:
@@ -287,7 +287,7 @@ def test_v1_environment_names_raise_saying_what_changed() -> None:
     import suntzu_env
     from suntzu_env import RetiredEnvironmentError, env, parallel_env
 
-    changed = r"rules v1\.1.*D14.*D15.*D16.*SunTzu-v2"
+    changed = r"rules v1.*D14.*D15.*D16.*SunTzu-v3"
     with pytest.raises(RetiredEnvironmentError, match=changed):
         importlib.import_module("suntzu_env.suntzu_v1")
     with pytest.raises(ImportError, match=changed):
@@ -296,5 +296,5 @@ def test_v1_environment_names_raise_saying_what_changed() -> None:
         warnings.simplefilter("ignore")  # Gymnasium also warns that v1 is out of date
         with pytest.raises(RetiredEnvironmentError, match=changed):
             gymnasium.make("SunTzu-v1")
-    assert suntzu_env.ENV_ID == "SunTzu-v2"
-    assert env().metadata["name"] == parallel_env().metadata["name"] == "suntzu_v2"
+    assert suntzu_env.ENV_ID == "SunTzu-v3"
+    assert env().metadata["name"] == parallel_env().metadata["name"] == "suntzu_v3"

@@ -136,10 +136,14 @@ then terminated. There is no truncation: a game has at most nine rounds.
 
 ## Version History
 
+* v3: One generator for every game (`suntzu_env.engine.rng`: SplitMix64 seeded with the seed's whole width, draws
+  without modulo bias), so a deal cannot be searched among 2**32 and the same seed deals another game than in v2.
+  Records name their generator (`"generator"`); a record without one replays as v2 dealt it. PettingZoo name
+  `suntzu_v3`, Gymnasium id SunTzu-v3; the v2 and v1 names raise an error saying so.
 * v2: Rules v1.1 (docs/rules.md, "What changed in v1.1"): a side with nothing to take but a recall is asked
   `recall:<card>` or `pass` (D14); a recall of `P` discards the recycled copy first (D15); `reinforce` is
   offered with an empty reserve when a recall can supply the army (D16). Records carry the rules version.
-  PettingZoo name `suntzu_v2`, Gymnasium id SunTzu-v2; the v1 names raise an error saying so.
+  PettingZoo name `suntzu_v2`, Gymnasium id SunTzu-v2.
 * v1 (map): observation piece `map` at the end (1 where two provinces border, R1.4), so a custom map is seen.
 * v1: Rules v1 (docs/rules.md, "Changes in rules v1"): a Plague cancels the opposing card's effects, war_chariot
   on a third revealed `6` and optional, pandemic on the four Plague copies, the privilege counted after the
@@ -306,7 +310,7 @@ class _SunTzuTable(EnvFace):
     """What the AEC and Parallel environments share: arguments, spaces, observations."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "suntzu_v2",
+        "name": "suntzu_v3",
         "render_modes": render_modes(),  # "human" only where pygame is installed
         # agents do not act in a fixed cycle, so PettingZoo's generic aec_to_parallel does not apply
         "is_parallelizable": False,

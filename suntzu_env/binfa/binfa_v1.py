@@ -78,6 +78,11 @@ of the players still in), or with `illegal_action="loss"` at an illegal action.
 
 ## Version History
 
+* v1: One generator for every game (`suntzu_env.engine.rng`: SplitMix64 seeded with the seed's whole width, dice
+  without modulo bias), so the dice to come cannot be solved for from the throws seen; the same seed gives another
+  game than in v0. Records name their generator (`"generator"`; positions carry its 64-bit state as `rng`); a record
+  without one replays as v0 played it. PettingZoo name `binfa_v1`, Gymnasium id BinFa-v1; the v0 names raise an
+  error saying so.
 * v0: Initial release.
 """
 
@@ -157,7 +162,7 @@ class raw_env(AECEnv[str, Any, Any]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "binfa_v0",
+        "name": "binfa_v1",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 2,
