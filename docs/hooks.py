@@ -18,11 +18,14 @@ from typing import Any
 
 MARKER = re.compile(r"^<!-- docstring: ([\w.]+) -->\n((?:\|.*\|\n)*)", flags=re.MULTILINE)
 INCLUDE = re.compile(r"^<!-- include: ([\w.-]+) -->$", flags=re.MULTILINE)
-# A tag that makes the browser fetch what it names, naming another address (http:, https: or //host).
-LOADS = r"(?:script|link|img|iframe|source|audio|video|embed|object|track|input)"
-EXTERNAL_ASSET = re.compile(
-    rf"<{LOADS}\b[^>]*?\b(?:src|href|srcset|data|poster)\s*=\s*[\"']?((?:https?:)?//[^\"'\s>]+)",
-    flags=re.IGNORECASE,
+# A tag that makes the browser fetch what it names, and the address it names when that is another site's
+# (http:, https: or //host). A <link> whose rel only names a page (canonical, alternate, prev, ...) fetches nothing.
+LOADING_TAG = re.compile(
+    r"<(?:script|link|img|iframe|source|audio|video|embed|object|track|input)\b[^>]*>", re.IGNORECASE
+)
+EXTERNAL = re.compile(r"\b(?:src|href|srcset|data|poster)\s*=\s*[\"']?((?:https?:)?//[^\"'\s>]+)", re.IGNORECASE)
+PAGE_LINK = re.compile(
+    r"^<link\b[^>]*\brel\s*=\s*[\"']?(?:canonical|alternate|prev|next|author|license|help)\b", re.IGNORECASE
 )
 
 
@@ -59,7 +62,8 @@ def on_page_markdown(markdown: str, config: Any, **kwargs: Any) -> str:
 
 def external_assets(html: str) -> list[str]:
     """The addresses outside the site that `html` loads (plain links `<a href>` are not loads)."""
-    return EXTERNAL_ASSET.findall(html)
+    tags = (tag for tag in LOADING_TAG.findall(html) if not PAGE_LINK.match(tag))
+    return [address for tag in tags for address in EXTERNAL.findall(tag)]
 
 
 def on_post_page(output: str, page: Any, **kwargs: Any) -> str:

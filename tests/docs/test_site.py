@@ -67,6 +67,8 @@ def test_the_home_page_is_the_readme_with_site_links() -> None:
         ),
         ("<IMG alt='a' SRC='http://example.org/a.png'>", ["http://example.org/a.png"]),
         ('<a href="https://docs.ray.io">Ray</a> <img src="img/play.png"> <script src="assets/x.js">', []),
+        ('<link rel="canonical" href="http://127.0.0.1:8000/app/"> <link href="/x.css" rel="stylesheet">', []),
+        ('<link href="https://example.org/x.css" rel="stylesheet">', ["https://example.org/x.css"]),
     ],
 )
 def test_a_page_may_link_anywhere_but_loads_nothing_from_outside(html: str, outside: list[str]) -> None:
