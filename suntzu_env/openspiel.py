@@ -31,7 +31,7 @@ Parameters: `variant` ("standard" or "beginner"), `events` (bool), `deals` (chan
 `endgame` (a whole number >= 0; 0, the default: the whole game). With `endgame` k > 0 each deal's game is
 first played out to its end by uniformly random moves drawn from the deal's number, and the players take over
 k decisions before that end: a small game whose tree tabular solvers can walk (`CFRSolver` on
-`{"variant": "beginner", "deals": 1, "endgame": 4}`, `tests/suntzu/envs/test_openspiel.py`). The full game is
+`{"variant": "standard", "deals": 1, "endgame": 6}`, `tests/suntzu/envs/test_openspiel.py`). The full game is
 out of their reach: one external-sampling iteration on `beginner` meets hundreds of thousands of information sets.
 
 The state reads these settings from `game.get_parameters()`, never from Python attributes of the game, so

@@ -127,7 +127,7 @@ def test_openspiel_returns_as_the_engine_scores_them() -> None:
 def test_openspiel_clones_and_copies_keep_the_settings() -> None:
     """The state reads its settings from the game's parameters: `clone`, `child`, `new_initial_state` of a copied
     or pickled game and deserialized states all play the same game (3 players, level 2, chosen terrain)."""
-    options = Options(players=3, level=2, terrain=("red-4-6", "blue-2-1"), deployment="random", max_turns=5)
+    options = Options(players=3, level=2, terrain=("red-4-6", "blue-2-1"), deployment="random", max_turns=8)
     params = {**options.to_dict(), "terrain": "red-4-6 blue-2-1", "seed": 9}
     game = pyspiel.load_game(GAME_NAME, params)
     start = game.new_initial_state()

@@ -702,7 +702,7 @@ def test_bd27_setup_throws_come_from_the_games_dice_each_army_its_own():
     """BD27: B25's throws are the game's dice (given throws here, in the army order red, orange, yellow, green,
     blue, violet), each army taking its own throw's total; the fewest tokens start (B25: player 0 holds
     2 + 3 + 4 = 9 against 6 + 8 + 11 = 25). Drawn from the seed, they come back when the record replays."""
-    g = Game.new(3, level=3, players=2, armies_per_player=3, deployment="random")
+    g = Game.new(2, level=3, players=2, armies_per_player=3, deployment="random")  # player 0: red, orange, yellow
     while True:
         nxt = g.clone()
         nxt.apply(g.legal_action_strings()[0])

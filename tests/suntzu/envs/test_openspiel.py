@@ -31,9 +31,9 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot, ISMCTSBot, random_playout
 
 CONFIGS = [{"variant": "standard", "events": False}, {"variant": "beginner", "events": True}]
-# A tiny game: one deal of the beginner variant, the players taking over 5 decisions before the end of its random
-# playout (`endgame`): small enough for tabular CFR.
-TINY = {"variant": "beginner", "deals": 1, "endgame": 5}
+# A tiny game: one deal of the standard variant, the players taking over 6 decisions before the end of its random
+# playout (`endgame`; 1,241 states, where the last decisions change the result): small enough for tabular CFR.
+TINY = {"variant": "standard", "deals": 1, "endgame": 6}
 
 
 def dealt(game: pyspiel.Game, deal: int = 0) -> pyspiel.State:
@@ -148,9 +148,9 @@ def test_openspiel_endgame_hands_over_the_last_decisions_of_a_random_playout() -
     state = game.new_initial_state()
     assert state.chance_outcomes() == [(0, 1.0)]
     state.apply_action(0)
-    playout = random_playout(Game.new(0, Options(variant="beginner")), 0)  # TINY: deal 0, endgame 5
-    assert state.game.record()["actions"] == [Game.action_to_string(a) for a in playout[:-5]]
-    for action in playout[-5:]:
+    playout = random_playout(Game.new(0, Options(variant="standard")), 0)  # TINY: deal 0, endgame 6
+    assert state.game.record()["actions"] == [Game.action_to_string(a) for a in playout[:-6]]
+    for action in playout[-6:]:
         assert not state.is_terminal()
         state.apply_action(action)
     assert state.is_terminal() and sorted(state.returns()) in ([-1.0, 1.0], [0.0, 0.0])

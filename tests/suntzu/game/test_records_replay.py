@@ -55,7 +55,9 @@ def test_more_armies_owed_than_the_battle_queued_are_refused() -> None:
 
 def test_a_queue_at_a_step_that_queues_nothing_is_refused() -> None:
     """R5.7: transfers are asked right after the step that queues them; a step before it is refused."""
-    record = record_where(lambda r: in_battle(r) and r["engine"]["task_len"][0] > 0)
+    record = record_where(
+        lambda r: in_battle(r) and r["engine"]["task_len"][0] > 0 and r["engine"]["battle_winner"][0] >= 0
+    )
     record["engine"]["step"] = [record["engine"]["step"][0] - 1]  # the step before the one that queued them
     with pytest.raises(RecordError, match=r"^bad game record: engine\."):
         Game.from_dict(record)
