@@ -11,9 +11,14 @@ illegal action.
 
 from __future__ import annotations
 
+import base64
+import io
+import itertools
 import json
 import logging
+import pickle
 import zipfile
+from collections import deque
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
@@ -22,7 +27,17 @@ import numpy as np
 
 from suntzu_env.agent import IncompatibleModelError, ModelError
 from suntzu_env.engine.rng import rng_seed
-from suntzu_env.policy_net import ACTIVATIONS, CellNet, CompiledNet, PolicyNet, net_act, net_act_batch, net_from_state
+from suntzu_env.npz import UnsafeFileError
+from suntzu_env.policy_net import (
+    ACTIVATIONS,
+    MAX_LAYERS,
+    CellNet,
+    CompiledNet,
+    PolicyNet,
+    net_act,
+    net_act_batch,
+    net_from_state,
+)
 
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
@@ -293,23 +308,180 @@ def _cell_layout(rules: GameRules[Any], path: Path) -> Any:
     return rules.cell_layout
 
 
+NUMPY_MODULES = ("numpy.core.multiarray", "numpy._core.multiarray", "numpy.core.numeric", "numpy._core.numeric")
+ARRAY_GLOBALS = {  # what a pickle read as data may build: numpy's arrays and dtypes, dicts, deques
+    *((module, name) for module in NUMPY_MODULES for name in ("_reconstruct", "scalar", "_frombuffer")),
+    ("numpy", "ndarray"),
+    ("numpy", "dtype"),
+    ("collections", "OrderedDict"),
+    ("collections", "deque"),
+}
+REPLACED_GLOBALS = {  # the classes SB3 pickles into a model's `data` whose fields `safe_objects` replaces
+    ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy"),
+    ("sb3_contrib.common.maskable.buffers", "MaskableRolloutBuffer"),
+    ("agents.cell_policy", "CellPolicy"),
+    ("suntzu_env.policy_net", "CellLayout"),
+    *(("stable_baselines3.common.utils", name) for name in ("FloatSchedule", "ConstantSchedule", "LinearSchedule")),
+    ("gymnasium.spaces.box", "Box"),
+    ("gymnasium.spaces.discrete", "Discrete"),
+    ("numpy.random._pickle", "__generator_ctor"),
+    ("numpy.random._pickle", "__bit_generator_ctor"),
+    ("numpy.random._pcg64", "PCG64"),
+    ("numpy.random.bit_generator", "SeedSequence"),
+    ("numpy.random.bit_generator", "__pyx_unpickle_SeedSequence"),
+    *(("torch.nn.modules.activation", name) for name in ACTIVATIONS),
+}
+
+
+class Replaced:
+    """What a class of `REPLACED_GLOBALS` unpickles to: an empty stand-in (its field is replaced), built by
+    nothing of the file's."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def __setstate__(self, state: Any) -> None:
+        pass
+
+
+class DataUnpickler(pickle.Unpickler):
+    """Reads a pickle as data: numbers, text, lists, dicts and numpy arrays (`ARRAY_GLOBALS`), SB3's own classes
+    as empty stand-ins (`Replaced`); any other class or function is refused (`UnsafeFileError`) before it is
+    built."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in ARRAY_GLOBALS:
+            return super().find_class(module, name)
+        if (module, name) in REPLACED_GLOBALS:
+            return Replaced
+        raise UnsafeFileError(f"it names {module}.{name}, which is not data")
+
+
+def read_pickle(raw: bytes) -> Any:
+    """A pickle's content, read as data (`DataUnpickler`)."""
+    return DataUnpickler(io.BytesIO(raw)).load()
+
+
+MAX_ROLLOUT = 2**22  # the most steps a saved learner's rollout buffer may hold (n_envs * n_steps)
+MAX_COUNT = 2**62  # the largest timestep or update count a model's data may hold
+MAX_EPISODES = 10**6  # the longest episode statistics a model's data may keep
+SAVED_COUNTS = ("num_timesteps", "_total_timesteps", "_num_timesteps_at_start", "_episode_num", "_n_updates", "seed",
+                "n_envs", "n_steps", "batch_size", "n_epochs", "_stats_window_size")  # fmt: skip
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_COUNT
+
+
+def _check_counts(data: dict[str, Any]) -> None:
+    """The plain counts of a model's data: whole numbers, and a rollout buffer of a size that fits in memory."""
+    for key in SAVED_COUNTS:
+        if key in data and data[key] is not None and not _whole(data[key]):
+            raise ValueError(f"its {key} is not a whole number from 0 to {MAX_COUNT}")
+    if (data.get("n_envs") or 1) * (data.get("n_steps") or 1) > MAX_ROLLOUT:
+        raise ValueError(f"its rollouts of n_envs * n_steps steps are larger than {MAX_ROLLOUT}")
+    if not 0 < (data.get("_stats_window_size") or 1) <= MAX_EPISODES:
+        raise ValueError(f"its _stats_window_size is not from 1 to {MAX_EPISODES}")
+
+
+def _check_net_arch(kwargs: Any, n_inputs: int, policy_bytes: int) -> None:
+    """An MLP's `net_arch` of whole widths, whose policy network's weights fit in the file's `policy.pth`."""
+    arch = kwargs.get("net_arch") if isinstance(kwargs, dict) else None
+    if arch is None:
+        return  # SB3's default, two small layers
+    paths = list(arch.values()) if isinstance(arch, dict) else [arch]
+    for widths in paths:
+        if not isinstance(widths, list) or len(widths) > MAX_LAYERS or not all(map(_whole, widths)):
+            raise ValueError(f"its policy_kwargs.net_arch is not a list of at most {MAX_LAYERS} widths")
+        sizes = [n_inputs, *widths]
+        if 4 * sum(a * b for a, b in itertools.pairwise(sizes)) > policy_bytes:
+            raise ValueError(f"its policy_kwargs.net_arch {widths} has more weights than its policy.pth holds")
+
+
+def learner_state(data: dict[str, Any], decoded: dict[str, Any], game: GameRules[Any] | None = None) -> dict[str, Any]:
+    """The pickled parts of a learner's state that a resume continues from, checked: its games' last observations
+    and episode starts, its episode statistics (`custom_objects` for `MaskablePPO.load`)."""
+    rules = _game(game)
+    n_envs, width = data.get("n_envs") or 1, rules.observation_size
+    shapes = {"_last_obs": ((n_envs, width), "f"), "_last_original_obs": ((n_envs, width), "f"),
+              "_last_episode_starts": ((n_envs,), "b")}  # fmt: skip
+    out: dict[str, Any] = {}
+    for key, (shape, kind) in shapes.items():
+        value = decoded.get(key)
+        if value is not None and not (
+            isinstance(value, np.ndarray) and value.shape == shape and value.dtype.kind == kind
+        ):
+            raise ValueError(f"its {key} is not an array of shape {shape}")
+        if key in decoded:
+            out[key] = value
+    for key in ("ep_info_buffer", "ep_success_buffer"):
+        if key not in decoded:
+            continue
+        value = decoded[key]
+        if not (isinstance(value, deque) and value.maxlen is not None and len(value) <= value.maxlen <= MAX_EPISODES):
+            raise ValueError(f"its {key} is not a bounded list of episodes")
+        for item in value:
+            fields = item.values() if isinstance(item, dict) else [item]
+            if isinstance(item, dict) and not all(isinstance(k, str) for k in item):
+                raise ValueError(f"its {key} holds an episode that is not numbers")
+            if not all(isinstance(v, (int, float, np.number, np.bool_)) for v in fields):
+                raise ValueError(f"its {key} holds an episode that is not numbers")
+        out[key] = value
+    return out
+
+
 def read_model(file: Path, game: GameRules[Any] | None = None, **kwargs: Any) -> Any:
-    """The MaskablePPO model saved in `file` for `game` (None: Sun Tzu), read as data: the JSON fields (every
-    pickled one replaced by `safe_objects`) and the tensors (`torch.load(weights_only=True)`); nothing in the
-    file runs code."""
+    """The MaskablePPO model saved in `file` for `game` (None: Sun Tzu), read as data, whichever command reads
+    it (a `ppo:` agent, a resumed run): every pickled field of its `data` read by `DataUnpickler` (SB3's own
+    classes replaced by `safe_objects`; the learner's state a resume continues from kept, `learner_state`), its
+    sizes checked, its tensors read by `torch.load(weights_only=True)`. Nothing in the file runs code: a file that
+    names anything else is refused (`UnsafeFileError`); `kwargs` go to `MaskablePPO.load`."""
+    import torch
     from sb3_contrib import MaskablePPO
 
     with zipfile.ZipFile(file) as archive:
-        for info in archive.infolist():
+        infos = {info.filename: info for info in archive.infolist()}
+        for info in infos.values():
             if info.file_size > MAX_MEMBER:
                 raise ValueError(f"its member {info.filename!r} unpacks to {info.file_size} bytes")
-        if "data" not in archive.namelist() or "policy.pth" not in archive.namelist():
+        if "data" not in infos or "policy.pth" not in infos:
             raise ValueError("it holds no data or no policy.pth")
         data = json.loads(archive.read("data"))
+        variables = archive.read("pytorch_variables.pth") if "pytorch_variables.pth" in infos else None
     if not isinstance(data, dict):
         raise ValueError("its data is not a JSON object")
-    objects = safe_objects(data, file, game)
-    return MaskablePPO.load(file, device=kwargs.pop("device", "cpu"), custom_objects=objects, **kwargs)
+    decoded = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and ":serialized:" in value:
+            if not isinstance(value[":serialized:"], str):
+                raise ValueError(f"its {key} is not a pickle")
+            try:
+                decoded[key] = read_pickle(base64.b64decode(value[":serialized:"], validate=True))
+            except UnsafeFileError as error:
+                raise UnsafeFileError(f"its data's {key} is not data: {error}") from None
+    _check_counts(data)
+    objects = safe_objects(data, file, game) | learner_state(data, decoded, game)
+    kwargs_of = objects.get("policy_kwargs", data.get("policy_kwargs"))
+    if "cells" not in (kwargs_of or {}):
+        _check_net_arch(kwargs_of, _game(game).observation_size, infos["policy.pth"].file_size)
+    try:
+        if variables is not None and torch.load(io.BytesIO(variables), map_location="cpu", weights_only=True):
+            raise ValueError("its pytorch_variables.pth is not empty (a MaskablePPO learner has none)")
+        model = MaskablePPO.load(file, device=kwargs.pop("device", "cpu"), custom_objects=objects, **kwargs)
+    except pickle.UnpicklingError as error:  # torch's weights-only reader met more than tensors
+        raise UnsafeFileError(f"its tensors are not data ({describe_error(error)})") from None
+    _check_optimizer(model)
+    return model
+
+
+def _check_optimizer(model: Any) -> None:
+    """The optimizer's saved state fits the network it optimizes (each moment the shape of its parameter)."""
+    optimizer = model.policy.optimizer
+    for group in optimizer.param_groups:
+        for parameter in group["params"]:
+            for name, value in optimizer.state.get(parameter, {}).items():
+                if getattr(value, "ndim", 0) and value.shape != parameter.shape:
+                    raise ValueError(f"its optimizer's {name} does not fit its network")
 
 
 def load_model(path: str | Path, game: GameRules[Any] | None = None, **kwargs: Any) -> tuple[Any, Path]:
@@ -326,6 +498,8 @@ def load_model(path: str | Path, game: GameRules[Any] | None = None, **kwargs: A
             model = read_model(candidate, game, **kwargs)
         except IncompatibleModelError:
             raise
+        except UnsafeFileError as error:  # refused, never skipped: a file made to run code is not a damaged one
+            raise UnsafeFileError(f"{candidate} is not a readable MaskablePPO model: {error}") from None
         except Exception as error:  # a zip fails in many ways: bad archive, bad JSON, bad tensors, missing parts
             reason = f"{candidate} is not a readable MaskablePPO model ({describe_error(error)})"
             if len(candidates) == 1:

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import pickle
 from pathlib import Path
-from typing import Any
 
 import numpy as np
 
-from agents.ppo import ModelError, PolicyActor, PPOAgent, check_sizes, describe_error
+from agents.ppo import ModelError, PolicyActor, PPOAgent, UnsafeFileError, check_sizes, describe_error, read_pickle
 
 MODULE_PATH = ("learner_group", "learner", "rl_module", "learner")  # the learner's module inside a checkpoint
 
@@ -29,28 +28,12 @@ def module_folder(path: str | Path) -> Path:
                      f"(with {'/'.join(MODULE_PATH)})")  # fmt: skip
 
 
-NUMPY_MODULES = ("numpy.core.multiarray", "numpy._core.multiarray", "numpy.core.numeric", "numpy._core.numeric")
-ARRAY_GLOBALS = {  # what a module state's pickle may name: numpy's array and dtype constructors, nothing else
-    *((module, name) for module in NUMPY_MODULES for name in ("_reconstruct", "scalar", "_frombuffer")),
-    ("numpy", "ndarray"),
-    ("numpy", "dtype"),
-    ("collections", "OrderedDict"),
-}
 MAX_STATE = 512 * 2**20  # bytes: the largest module state read
-
-
-class _ArrayUnpickler(pickle.Unpickler):
-    """Reads a pickle of dicts and numpy arrays; any other class or function is refused before it is built."""
-
-    def find_class(self, module: str, name: str) -> Any:
-        if (module, name) not in ARRAY_GLOBALS:
-            raise pickle.UnpicklingError(f"it names {module}.{name}, which is not an array")
-        return super().find_class(module, name)
 
 
 def read_state(folder: Path) -> dict[str, np.ndarray]:
     """The module's weights, read as data: `module_state.pt` with `torch.load(weights_only=True)`, or
-    `module_state.pkl` through an unpickler that builds only dicts and numeric numpy arrays."""
+    `module_state.pkl` as data (`agents.ppo.read_pickle`: dicts and numeric numpy arrays only)."""
     pt, pkl = folder / "module_state.pt", folder / "module_state.pkl"
     file = pt if pt.is_file() else pkl
     if file.stat().st_size > MAX_STATE:
@@ -58,10 +41,12 @@ def read_state(folder: Path) -> dict[str, np.ndarray]:
     if file is pt:
         import torch
 
-        state = torch.load(file, map_location="cpu", weights_only=True)
+        try:
+            state = torch.load(file, map_location="cpu", weights_only=True)
+        except pickle.UnpicklingError as error:  # torch's weights-only reader met more than tensors
+            raise UnsafeFileError(f"{file.name} is not data ({describe_error(error)})") from None
     else:
-        with file.open("rb") as f:
-            state = _ArrayUnpickler(f).load()
+        state = read_pickle(file.read_bytes())
     if not isinstance(state, dict):
         raise ValueError(f"{file.name} does not hold a dict of arrays")
     out = {}
@@ -102,6 +87,8 @@ def load_rllib_agent(path: str | Path, seed: int | None = None) -> PPOAgent:
     folder = module_folder(path)
     try:
         state = read_state(folder)
+    except UnsafeFileError as error:  # refused as such, never mistaken for a damaged file
+        raise UnsafeFileError(f"{folder} is not a readable RLlib module ({error})") from None
     except Exception as error:  # a damaged or foreign state fails in many ways: refused pickles, tensors, files
         raise ModelError(f"{folder} is not a readable RLlib module ({describe_error(error)})") from None
     try:

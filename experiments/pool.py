@@ -1,7 +1,7 @@
 """The self-play pool: the run's opponent mix in its batched environment, with frozen snapshots of the learner.
 
 The pool keeps the first snapshot and the `--pool-size` latest, in memory (as opponents the batched environment
-plays) and on disk (`pool/snapshot_<timesteps>.npz`, for a resume).
+plays) and on disk (`pool/snapshot_<timesteps>.npz`, for a resume: read back as data, `read_snapshot`).
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ from experiments.config import (
 from experiments.runs import (
     save_atomic,
 )
+from suntzu_env.npz import UnsafeFileError, read_net_file
 from suntzu_env.policy_net import seated_net
 
 POOL_DIR = "pool"
@@ -101,6 +102,27 @@ def pool_files(run_dir: Path) -> list[tuple[int, Path]]:
     return sorted(found)
 
 
+def read_snapshot(path: Path) -> PolicyActor:
+    """A pool snapshot's frozen actor, read as data (`suntzu_env.npz.read_net_file`; `UnsafeFileError` naming
+    the file when it holds more than data)."""
+    try:
+        return PolicyActor.of(read_net_file(path))
+    except UnsafeFileError as error:
+        raise UnsafeFileError(f"pool snapshot {path} is not a network's arrays ({error})") from None
+
+
+def check_pool(run_dir: Path) -> None:
+    """Refuse a run folder whose pool holds a snapshot that is more than data (`UnsafeFileError`, naming it),
+    before a resume changes anything; a merely damaged one is left for `restore_pool` to delete."""
+    for _, path in pool_files(run_dir):
+        try:
+            read_snapshot(path)
+        except UnsafeFileError:
+            raise
+        except Exception:  # damaged: the pool does without it when it is restored
+            continue
+
+
 def prune_pool(run_dir: Path, pool_size: int) -> None:
     """Keep on disk what the pool keeps in memory: the first snapshot and the `pool_size` latest."""
     files = pool_files(run_dir)
@@ -145,8 +167,9 @@ def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: Self
             path.unlink()
             continue
         try:
-            with np.load(path) as data:
-                actor = PolicyActor.from_state(dict(data))
+            actor = read_snapshot(path)
+        except UnsafeFileError:
+            raise
         except Exception as error:  # a damaged file: the pool does without it
             print(f"pool snapshot {path} is unreadable ({describe_error(error)}): deleted")
             path.unlink()

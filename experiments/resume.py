@@ -13,14 +13,15 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from sb3_contrib import MaskablePPO
-
 from agents.ppo import (
     CHECKPOINT_DIR,
     MODEL_FILE,
+    IncompatibleModelError,
+    UnsafeFileError,
     checkpoint_steps,
     checkpoints,
     describe_error,
+    read_model,
 )
 from experiments.checkpoint import (
     STATE_SUFFIX,
@@ -35,6 +36,7 @@ from experiments.config import (
 )
 from experiments.game import game_flag
 from experiments.learner import torch_device
+from experiments.pool import check_pool
 from experiments.runs import (
     in_progress,
     read_config,
@@ -121,19 +123,27 @@ def readable_start(
     than it, each with what is wrong (a checkpoint is read with its state file)."""
     unreadable = []
     for path in start_files(run_dir, upto):
+        file = path
         try:
-            model = MaskablePPO.load(path, device="cpu")
+            model = read_model(path, rules)  # as data, as a `ppo:` agent is read
             if path.name != MODEL_FILE and state_path(path).is_file():
+                file = state_path(path)
                 read_state(path)
+        except IncompatibleModelError as error:
+            raise UserError(f"{flag('resume')}: {error}") from None
+        except UnsafeFileError as error:  # made to run code, not damaged: refused, never moved aside
+            raise refused(file, error) from None
         except Exception as error:  # a damaged zip or state file fails in many ways
             unreadable.append((path, describe_error(error)))
             continue
-        try:
-            rules.check_spaces(model.observation_space, model.action_space, path)
-        except ValueError as error:
-            raise UserError(f"{flag('resume')}: {error}") from None
         return (path, model.num_timesteps), unreadable
     return None, unreadable
+
+
+def refused(file: Path, error: Exception) -> UserError:
+    """The one line that refuses a resume for a file of the run folder that holds more than data."""
+    return UserError(f"{flag('resume')}: {file} holds more than data, nothing in it was run and nothing "
+                     f"changed ({error})")  # fmt: skip
 
 
 def prepare_resume(argv: list[str] | None, resume: str) -> Start:
@@ -167,6 +177,10 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
         again, newer_unreadable = readable_start(run_dir, saved_checkpoints[-1], cfg.rules)
         if again is not None:
             found, unreadable = again, unreadable + newer_unreadable
+    try:
+        check_pool(run_dir)
+    except UnsafeFileError as error:
+        raise UserError(f"{flag('resume')}: {error}; nothing changed") from None
     check_models(cfg, fresh=found is None)  # every check before the first change to the folder
     if found is not None and found[0].name == MODEL_FILE and cfg.total_timesteps <= found[1] and summary.is_file():
         raise UserError(f"{run_dir} is finished at {found[1]:,} timesteps: give a larger {flag('total_timesteps')} "

@@ -33,12 +33,12 @@ from typing import Any
 import numpy as np
 import torch
 import tyro
-from sb3_contrib import MaskablePPO
 
 from agents.ppo import (
     MODEL_FILE,
     PolicyActor,
     checkpoints,
+    read_model,
 )
 from experiments.callbacks import Progress, RunCallback, evaluate
 from experiments.checkpoint import (
@@ -101,8 +101,8 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
                       f"{bc['train_accuracy']:.3f}{dagger}, {bc['seconds']:.0f} s")  # fmt: skip
             save_checkpoint(model, run_dir, pool, segments)  # the warm start: from here on the run resumes
         else:
-            model = MaskablePPO.load(checkpoint, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),
-                                     force_reset=False, **ppo_settings(cfg))  # fmt: skip
+            model = read_model(checkpoint, cfg.rules, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),
+                               force_reset=False, **ppo_settings(cfg))  # fmt: skip
             state = read_state(checkpoint) if state_path(checkpoint).is_file() else None
             if state is None:  # the final model (or an earlier version's checkpoint): new games and generators
                 model.set_random_seed((cfg.seed + model.num_timesteps) % 2**32)

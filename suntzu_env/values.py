@@ -23,8 +23,9 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.agent import ModelError
 from suntzu_env.engine import init_state, rng_seed, step
 from suntzu_env.layout import DEC_SIDE, ROUND, STATE_DTYPE, STATE_SIZE, WINNER
+from suntzu_env.npz import UnsafeFileError, read_net_file
 from suntzu_env.observation import OBSERVATION_SIZE, encode_observation
-from suntzu_env.policy_net import MAX_LAYERS, CompiledNet, PolicyNet, net_from_state
+from suntzu_env.policy_net import CompiledNet, PolicyNet
 from suntzu_env.rules import N_ROUNDS
 from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
 
@@ -117,24 +118,17 @@ def check_value_net(net: CompiledNet, where: object) -> PolicyNet:
 
 
 def read_value_net(path: str | Path) -> PolicyNet:
-    """The value network of a `.npz` file, or of `VALUE_FILE` in a run folder: read as plain arrays (no pickle),
-    checked; ModelError (one line) for anything else."""
+    """The value network of a `.npz` file, or of `VALUE_FILE` in a run folder: read as plain arrays
+    (`suntzu_env.npz.read_net_file`: no pickle, no header sized past the file), checked; ModelError (one line)
+    for anything else, `UnsafeFileError` for a file that holds more than data."""
     path = Path(path)
     file = path / VALUE_FILE if path.is_dir() else path
     if not file.is_file():
         raise ModelError(f"{path}: no value network there (a {VALUE_FILE} file or a run folder holding one)")
     try:
-        with np.load(file, allow_pickle=False) as data:
-            names = [n for n in data.files if n == "activation" or (n[:1] in "wb" and n[1:].isdigit())]
-            if len(names) > 2 * MAX_LAYERS + 1:
-                raise ValueError(f"more than {MAX_LAYERS} layers")
-            state = {name: np.array(data[name]) for name in names}
-        for name, value in state.items():
-            if name != "activation" and value.dtype.kind not in "fiu":
-                raise ValueError(f"array {name} is not numbers ({value.dtype})")
-        if "activation" in state and state["activation"].dtype.kind != "U":
-            raise ValueError("activation is not text")
-        net = net_from_state(state)
+        net = read_net_file(file)
+    except UnsafeFileError as error:
+        raise UnsafeFileError(f"{file}: not a value network ({error})") from None
     except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile) as error:
         raise ModelError(f"{file}: not a value network ({error})") from None
     return check_value_net(net, file)

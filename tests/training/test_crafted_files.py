@@ -1,0 +1,188 @@
+"""A run folder is as safe to resume as a model is to play: every file a command reads from a run folder is read
+as data. Each probe below is a genuine file of a run made to run code when unpickled (it makes a folder): a
+training checkpoint whose `data` or tensors hold a pickled object, a checkpoint's state, a self-play pool's
+snapshot, a `ppo:` model, a value network (one whose array header declares an enormous shape too). The real
+command refuses each in one line naming the file, runs nothing, and changes nothing in the folder.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import io
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+import zipfile
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+import pytest
+from conftest import ROOT, command_env
+
+torch = pytest.importorskip("torch")
+
+
+class Plant:
+    """Unpickled, it makes the folder `path`: the proof that a command ran code from a file."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+
+    def __reduce__(self) -> tuple[Callable[..., object], tuple[str]]:
+        return (os.mkdir, (self.path,))
+
+
+def listing(folder: Path) -> dict[str, str]:
+    """Every file under `folder` with the hash of its contents."""
+    return {str(p.relative_to(folder)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
+
+
+def refused_in_one_line(module: str, args: list[str], folder: Path, marker: Path, named: Path) -> str:
+    """Run `python -m module args`: it must exit 2 with one line on stderr naming `named`, no traceback, run no
+    code (`marker` not made) and leave `folder` as it was."""
+    before = listing(folder)
+    out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=command_env(), capture_output=True,
+                         text=True, timeout=600)  # fmt: skip
+    err = out.stderr.strip()
+    assert out.returncode == 2, out.stdout[-2000:] + out.stderr[-3000:]
+    assert len(err.splitlines()) == 1 and "Traceback" not in err and str(named) in err, err
+    assert not marker.exists(), "the file's code ran"
+    assert listing(folder) == before, "the folder changed"
+    return err
+
+
+def copy_run(tiny_run: Path, tmp_path: Path) -> Path:
+    run = tmp_path / "runs" / tiny_run.name
+    shutil.copytree(tiny_run, run)
+    return run
+
+
+def rewrite_zip(path: Path, change: Callable[[str, bytes], bytes]) -> None:
+    """Write the zip at `path` again with each member's bytes passed through `change(name, data)`."""
+    with zipfile.ZipFile(path) as archive:
+        members = [(name, change(name, archive.read(name))) for name in archive.namelist()]
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members:
+            archive.writestr(name, data)
+
+
+def plant_in_data(field: str, marker: Path) -> Callable[[str, bytes], bytes]:
+    """A zip member change: the `data` field `field`'s pickle replaced by one that makes `marker`."""
+
+    def change(name: str, raw: bytes) -> bytes:
+        if name != "data":
+            return raw
+        data = json.loads(raw)
+        data[field][":serialized:"] = base64.b64encode(pickle.dumps(Plant(marker))).decode()
+        return json.dumps(data).encode()
+
+    return change
+
+
+def plant_in_tensors(member: str, marker: Path) -> Callable[[str, bytes], bytes]:
+    def change(name: str, raw: bytes) -> bytes:
+        if name != member:
+            return raw
+        out = io.BytesIO()
+        torch.save({"state": Plant(marker)}, out)
+        return out.getvalue()
+
+    return change
+
+
+def huge_header_npz(path: Path, name: str = "w0", others: dict[str, np.ndarray] | None = None) -> Path:
+    """An .npz whose array `name` declares an enormous shape in a few bytes (with `others` beside it)."""
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (2**40, 2**20)})
+    with zipfile.ZipFile(path, "w") as archive:
+        archive.writestr(f"{name}.npy", header.getvalue() + b"\0" * 64)
+        for key, value in (others or {}).items():
+            out = io.BytesIO()
+            np.save(out, value)
+            archive.writestr(f"{key}.npy", out.getvalue())
+    return path
+
+
+@pytest.mark.parametrize(
+    "where",
+    [
+        "data _last_obs",  # a field the resume reads back as data
+        "data policy_class",  # a field replaced by the game's own, never unpickled: refused all the same
+        "policy.optimizer.pth",
+        "pytorch_variables.pth",
+        "state",
+    ],
+)
+def test_resume_refuses_a_checkpoint_that_would_run_code(tiny_run: Path, tmp_path: Path, where: str) -> None:
+    run, marker = copy_run(tiny_run, tmp_path), tmp_path / "PWNED"
+    checkpoint = run / "checkpoints" / "ppo_256_steps.zip"  # the run's middle: its games in progress saved
+    named = checkpoint
+    if where.startswith("data "):
+        rewrite_zip(checkpoint, plant_in_data(where.split()[1], marker))
+    elif where == "state":
+        named = run / "checkpoints" / "ppo_256_steps.state.npz"
+        with np.load(named) as data:
+            arrays = dict(data)
+        arrays["segments"] = np.array([Plant(marker)], dtype=object)
+        np.savez(named, **arrays)
+    else:
+        rewrite_zip(checkpoint, plant_in_tensors(where, marker))
+    err = refused_in_one_line("experiments.train", ["--resume", str(checkpoint)], run, marker, named)
+    assert "holds more than data" in err and "nothing changed" in err
+
+
+@pytest.mark.parametrize("kind", ["pickled", "huge header"])
+def test_resume_refuses_a_pool_snapshot_that_is_not_a_network(tiny_run: Path, tmp_path: Path, kind: str) -> None:
+    run, marker = copy_run(tiny_run, tmp_path), tmp_path / "PWNED"
+    snapshot = run / "pool" / "snapshot_0.npz"
+    if kind == "pickled":
+        np.savez(snapshot, w0=np.array([Plant(marker)], dtype=object), b0=np.zeros(1, np.float32))
+    else:
+        huge_header_npz(snapshot)
+    args = ["--resume", str(run), "--total-timesteps", "1024"]
+    err = refused_in_one_line("experiments.train", args, run, marker, snapshot)
+    assert "nothing changed" in err
+
+
+def test_a_run_folder_whose_model_would_run_code_is_refused_not_skipped(tiny_run: Path, tmp_path: Path) -> None:
+    """`ppo:<run folder>` refuses a crafted final model (it does not fall back to a checkpoint, as it does for a
+    damaged one), in the evaluation command's one line."""
+    run, marker = copy_run(tiny_run, tmp_path), tmp_path / "PWNED"
+    rewrite_zip(run / "model.zip", plant_in_data("policy_class", marker))
+    args = ["--agents", f"ppo:{run}", "random", "--games", "2", "--workers", "1", "--no-progress",
+            "--out", str(tmp_path / "ev")]  # fmt: skip
+    err = refused_in_one_line("experiments.evaluate", args, run, marker, run / "model.zip")
+    assert "is not a readable MaskablePPO model" in err
+
+
+@pytest.mark.parametrize("kind", ["pickled", "huge header"])
+def test_a_value_network_that_is_not_arrays_is_refused(tmp_path: Path, kind: str) -> None:
+    from suntzu_env.values import VALUE_FILE
+
+    run, marker = tmp_path / "value-run", tmp_path / "PWNED"
+    run.mkdir()
+    file = run / VALUE_FILE
+    if kind == "pickled":
+        np.savez(file, w0=np.array([Plant(marker)], dtype=object), b0=np.zeros(1, np.float32))
+    else:
+        huge_header_npz(file, others={"b0": np.zeros(1, np.float32), "activation": np.array("ReLU")})
+    args = ["--agents", f"ismcts-value:{run}", "random", "--games", "2", "--workers", "1", "--no-progress",
+            "--out", str(tmp_path / "ev")]  # fmt: skip
+    err = refused_in_one_line("experiments.evaluate", args, run, marker, file)
+    assert "not a value network" in err
+
+
+def test_read_value_net_refuses_a_huge_header_as_a_model_error(tmp_path: Path) -> None:
+    """The value network's reader itself: the header is read and refused before any array is made."""
+    from suntzu_env.agent import ModelError
+    from suntzu_env.values import read_value_net
+
+    file = huge_header_npz(tmp_path / "v.npz", others={"b0": np.zeros(1, np.float32)})
+    with pytest.raises(ModelError, match=r"v\.npz: not a value network .*declares the shape"):
+        read_value_net(file)
