@@ -30,6 +30,7 @@ import numpy as np
 from experiments.cli import ConfigError, parse, run_cli
 from experiments.game import DEFAULT, GAME_CLASS, GameLike, game_flag, game_name, game_of, options_of, with_game
 from experiments.runs import TEMPORARY, write_json
+from experiments.seal import add_seal, is_sealed, keep_only
 
 PROG = "python -m experiments.train_rllib"
 LEARNER = "learner"  # the trained module's id
@@ -37,6 +38,7 @@ SELF = "self"  # the opponent that is the learner itself
 CHECKPOINT = "checkpoint"
 CONFIG = "config.json"  # the run's settings
 PROGRESS = "progress.json"  # the last checkpointed iteration
+SEAL = "checkpoint.seal"  # the checkpoint's seal: only a checkpoint this user wrote is restored (experiments.seal)
 RESUMABLE = ("iterations", "address")  # settings a resumed run may change
 
 
@@ -201,10 +203,12 @@ def save_checkpoint(algorithm: Any, out: Path) -> Path:
     aside = out / f".{CHECKPOINT}{TEMPORARY}"
     shutil.rmtree(aside, ignore_errors=True)
     algorithm.save_to_path(str(aside.resolve()))
+    add_seal(out / SEAL, aside)  # sealed before it stands in place, so that a killed run resumes from either
     old = out / f".{CHECKPOINT}.old"
     if final.exists():
         final.rename(old)
     aside.rename(final)
+    keep_only(out / SEAL, final)
     shutil.rmtree(old, ignore_errors=True)
     return final
 
@@ -215,18 +219,39 @@ def _settings(cfg: RLlibConfig) -> dict[str, Any]:
 
 def iterations_done(cfg: RLlibConfig) -> int:
     """The iterations already checkpointed in `cfg.out` (0: a new run); ConfigError if that run's settings (its
-    config.json) differ from `cfg`'s beyond `RESUMABLE`."""
+    config.json) differ from `cfg`'s beyond `RESUMABLE`, if its files are not what this command writes, or if its
+    checkpoint is not one this user sealed (`experiments.seal`: RLlib restores pickles, which run code)."""
     progress = cfg.out / PROGRESS
     if not (progress.is_file() and (cfg.out / CHECKPOINT).is_dir()):
         return 0
+    if not is_sealed(cfg.out / SEAL, cfg.out / CHECKPOINT):
+        raise ConfigError(
+            f"out: {cfg.out / CHECKPOINT} was not written by this user's runs, or was changed since (its seal, {SEAL}, "
+            "is missing or does not match): RLlib restores it from pickles, which run code, so it is not resumed; "
+            f"its policy plays as rllib:{cfg.out / CHECKPOINT} (weights read as data), or train in another out folder"
+        )
     ours = {k: v for k, v in json.loads(json.dumps(_settings(cfg))).items() if k not in RESUMABLE}
-    saved = {"game": DEFAULT} | json.loads((cfg.out / CONFIG).read_text())  # (a run of before --game: the default)
+    saved = {"game": DEFAULT} | _json_object(cfg.out / CONFIG)  # (a run of before --game: the default)
     theirs = {k: v for k, v in saved.items() if k not in RESUMABLE}
     differ = sorted(k for k in ours.keys() | theirs.keys() if ours.get(k) != theirs.get(k))
     if differ:
         raise ConfigError(f"out: {cfg.out} holds a run trained with other settings ({', '.join(differ)}); "
                           f"resume it with its own ({CONFIG}) or choose another out folder")  # fmt: skip
-    return int(json.loads(progress.read_text())["iteration"])
+    iteration = _json_object(progress).get("iteration")
+    if not isinstance(iteration, int) or isinstance(iteration, bool) or not 0 <= iteration <= 10**9:
+        raise ConfigError(f"out: {progress}: iteration: expected a whole number of iterations, got {iteration!r:.40}")
+    return iteration
+
+
+def _json_object(path: Path) -> dict[str, Any]:
+    """A JSON object of the run folder; ConfigError naming the file if it is not one."""
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as error:
+        raise ConfigError(f"out: {path}: not a JSON file this command wrote ({error})") from None
+    if not isinstance(value, dict):
+        raise ConfigError(f"out: {path}: expected a JSON object, got {type(value).__name__}")
+    return value
 
 
 def train(cfg: RLlibConfig) -> Path:
@@ -271,6 +296,7 @@ def main(argv: Sequence[str] | None = None) -> Path:
         from experiments.cluster import require_ray
 
         cfg = parse(rllib_config_class(game_flag(argv) or DEFAULT), argv, PROG)
+        iterations_done(cfg)  # a folder that may not be resumed is refused before Ray is asked for
         require_ray()
         checkpoint = train(cfg)
         print(f"play it: rllib:{checkpoint}")
