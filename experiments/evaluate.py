@@ -115,8 +115,8 @@ class EvaluateConfig:
     agents: tuple[str, ...] = ()
     """two or more of {agents} (twice: self-play)"""
     games: int = 2000
-    """games per pairing, even: games/2 deck seeds, each played in both seats (with n seats: a multiple of n, each
-    deck seed played with the first agent in each seat)"""
+    """games per pairing, even, at most 100,000,000: games/2 deck seeds, each played in both seats (with n seats: a
+    multiple of n, each deck seed played with the first agent in each seat)"""
     seed: int = 0
     """first deck seed, in [0, 2**62): the games use seeds seed .. seed + games/2 - 1"""
     game: str = DEFAULT

@@ -107,18 +107,17 @@ def record_rules(rules: GameRules[Any], options: GameOptions) -> dict[str, Any]:
     return {k: v for k, v in rules.new(0, options).record().items() if k not in RECORD_KEYS}
 
 
-def check_record(
-    rules: GameRules[Any], record: Any, alike: dict[str, Any], seed: int, winner: str, score: int, decisions: int
-) -> None:
+def check_record(rules: GameRules[Any], record: Any, alike: dict[str, Any], seed: int, winner: str, score: int,
+                 decisions: int, row: str = "its row") -> None:  # fmt: skip
     """BadGame unless `record` (read from outside) replays, under the rules and options `alike` names
-    (`record_rules`), to the finished game of deck seed `seed` its row reports."""
+    (`record_rules`), to the finished game of deck seed `seed` its row (named `row` in messages) reports."""
     if not isinstance(record, dict):
         raise BadGame("record", f"expected a game's record (a JSON object), got {_shown(record)}")
     for key, value in alike.items():
         if record.get(key) != value:
             raise BadGame(f"record.{key}", "not the rules and options of the evaluation")
     if record.get("seed") != seed or not _whole(record.get("seed")):
-        raise BadGame("record.seed", f"{_shown(record.get('seed'))}, but its row says {seed}")
+        raise BadGame("record.seed", f"{_shown(record.get('seed'))}, but {row} says {seed}")
     try:
         game = rules.replay(record)
     except (TypeError, ValueError, RecursionError) as error:
@@ -134,7 +133,7 @@ def check_record(
         raise BadGame("record.actions", "the game is not over at its last action")
     if (game.winner, game.score, len(record["actions"])) != (winner, score, decisions):
         raise BadGame("record", f"replays to winner {game.winner}, marker {game.score}, {len(record['actions'])} "
-                      f"decisions; its row says {winner}, {_shown(score)}, {decisions}")  # fmt: skip
+                      f"decisions; {row} says {winner}, {_shown(score)}, {decisions}")  # fmt: skip
 
 
 def check_unit(job: Job, rows: Any) -> list[dict[str, Any]]:
