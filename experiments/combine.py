@@ -16,7 +16,7 @@ name (a game of one's own code, `<module>:<attribute>`, is imported only when `-
 from __future__ import annotations
 
 import csv
-import json
+import io
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -25,13 +25,13 @@ from typing import Any
 
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import DEFAULT, describe, game_name, option_keys, saved_game, seats_of
+from experiments.matches import BadGame, check_record, decoded, parse_json, record_rules, result_of
 from experiments.reports import publish
 from experiments.round_robin import rated
 from experiments.stats import summarize
 from suntzu_env.protocol import GameRules
 
 PROG = "python -m experiments.combine"
-RECORD_KEYS = ("seed", "actions")  # a record's keys that differ from game to game; the others name the rules
 
 
 @dataclass
@@ -54,10 +54,6 @@ class CombineConfig:
             raise ConfigError(f"out: {self.out} exists already; name a new folder")
 
 
-def _result(winner: str, a_seat: str) -> int:
-    return 0 if winner == "draw" else (1 if winner == a_seat else -1)
-
-
 class _Bad(Exception):
     """A problem of a results folder: the file, the line (None: the whole file), the field and what is wrong."""
 
@@ -66,16 +62,24 @@ class _Bad(Exception):
         super().__init__(f"{where}: {field}: {what}")
 
 
-def _json(path: Path, line: int | None, text: str) -> Any:
+def _json(path: Path, line: int | None, data: bytes | str) -> Any:
     try:
-        return json.loads(text)
-    except (ValueError, RecursionError) as error:  # (a document nested too deep for the parser, too)
-        raise _Bad(path, line, "(the text)", f"not valid JSON ({type(error).__name__}: {error})") from None
+        return parse_json(data)
+    except BadGame as bad:
+        raise _Bad(path, line, bad.field, bad.what) from None
 
 
-def _number(value: Any, path: Path, line: int | None, field: str, low: float = 0.0) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value < float("inf"):
-        raise _Bad(path, line, field, f"expected a number >= {low:g}, got {str(value)[:60]!r}")
+def _text(path: Path) -> str:
+    """A file of the folder as UTF-8 text."""
+    try:
+        return decoded(path.read_bytes())
+    except BadGame as bad:
+        raise _Bad(path, None, bad.field, bad.what) from None
+
+
+def _number(value: Any, path: Path, line: int | None, field: str, low: float = 0.0, high: float = 1e12) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not low <= value <= high:
+        raise _Bad(path, line, field, f"expected a number in [{low:g}, {high:g}], got {str(value)[:60]!r}")
     return float(value)
 
 
@@ -155,22 +159,22 @@ def _read_results(
     folder: Path, given: str | None
 ) -> tuple[dict[str, Any], list[tuple[str, str, list[dict[str, Any]]]], float]:
     path = folder / "summary.json"
-    game, config, pairings, seconds, options = _check_config(_json(path, None, path.read_text()), path, given)
+    game, config, pairings, seconds, options = _check_config(_json(path, None, path.read_bytes()), path, given)
     played_under = game.options(**{k: _tuples(v) for k, v in options.items()})
     seats = seats_of(game, played_under)
-    template = game.new(0, played_under).record()
-    rules = {k: v for k, v in template.items() if k not in RECORD_KEYS}
+    rules = record_rules(game, played_under)
     names = {f"{p['a']} vs {p['b']}": p for p in pairings}
     csv_path, jsonl_path = folder / "games.csv", folder / "games.jsonl"
-    with open(csv_path, newline="") as f:
-        reader = csv.DictReader(f)
+    reader = csv.DictReader(io.StringIO(_text(csv_path), newline=""))
+    try:
         missing = [k for k in ("pairing", "seed", *seats, "winner", "score", "decisions") if k not in
                    (reader.fieldnames or [])]  # fmt: skip
         if missing:
             raise _Bad(csv_path, 1, missing[0], "missing from the header")
         games = list(reader)
-    with open(jsonl_path) as f:
-        lines = f.read().splitlines()
+    except csv.Error as error:  # a field longer than the csv module reads, say
+        raise _Bad(csv_path, reader.reader.line_num, "(the text)", f"not CSV ({error})") from None
+    lines = _text(jsonl_path).splitlines()
     if len(lines) != len(games):
         raise _Bad(jsonl_path, None, "(the lines)", f"{len(lines)} records for the {len(games)} games of games.csv")
     by_pairing: dict[str, list[dict[str, Any]]] = {}
@@ -195,36 +199,19 @@ def _read_results(
         record = entry.get("record") if isinstance(entry, dict) else None
         if not isinstance(record, dict):
             raise _Bad(jsonl_path, line, "record", 'expected an object {"record": {...}}')
-        _check_record(game, record, jsonl_path, line, rules, seed, row["winner"], score, decisions)
+        try:
+            check_record(game, record, rules, seed, row["winner"], score, decisions, row="games.csv")
+        except BadGame as bad:
+            raise _Bad(jsonl_path, line, bad.field, bad.what) from None
         a_seat = next(seat for seat in seats if row[seat] == a)
         by_pairing.setdefault(name, []).append({
-            "seed": seed, "a_seat": a_seat, "result": _result(row["winner"], a_seat), "winner": row["winner"],
+            "seed": seed, "a_seat": a_seat, "result": result_of(row["winner"], a_seat), "winner": row["winner"],
             "score": score, "decisions": decisions, "record": record,
         })  # fmt: skip
     for name in names:
         if name not in by_pairing:
             raise _Bad(csv_path, None, "pairing", f"no games of {name!r}, a pairing of summary.json")
     return config, [(p["a"], p["b"], by_pairing[f"{p['a']} vs {p['b']}"]) for p in pairings], seconds
-
-
-def _check_record(rules_of: GameRules[Any], record: dict[str, Any], path: Path, line: int, rules: dict[str, Any],
-                  seed: int, winner: str, score: int, decisions: int) -> None:  # fmt: skip
-    """The record replays to the finished game its games.csv row reports, under the folder's options."""
-    for key, value in rules.items():
-        if record.get(key) != value:
-            raise _Bad(path, line, f"record.{key}", "not the rules and options of summary.json's config")
-    if record.get("seed") != seed:
-        raise _Bad(path, line, "record.seed", f"{record.get('seed')!r}, but games.csv's row says {seed}")
-    try:
-        game = rules_of.replay(record)
-    except (TypeError, ValueError) as error:
-        field, _, what = str(error).partition(": ")
-        raise _Bad(path, line, field if field.startswith("record") else "record", what or str(error)) from None
-    if game.winner is None:
-        raise _Bad(path, line, "record.actions", "the game is not over at its last action")
-    if (game.winner, game.score, len(record["actions"])) != (winner, score, decisions):
-        raise _Bad(path, line, "record", f"replays to winner {game.winner}, marker {game.score}, "
-                   f"{len(record['actions'])} decisions; games.csv says {winner}, {score}, {decisions}")  # fmt: skip
 
 
 def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]:

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import itertools
 import json
 import os
 import sys
@@ -68,7 +69,7 @@ from experiments.matches import (
     run_job,
     seat_advantage,
 )
-from experiments.partial import Partial, stale_folders
+from experiments.partial import Partial, partial_folder, stale_folders
 from experiments.reports import plot_heatmap, publish, report, write_results
 from experiments.round_robin import labels_for, round_robin
 from experiments.stats import anchor_note, anchored, bradley_terry, ladder, oriented, summarize, wilson
@@ -103,6 +104,7 @@ __all__ = [
 ]
 
 PROG = "python -m experiments.evaluate"
+MAX_GAMES = 100_000_000  # per pairing: far beyond any evaluation, and its plan of units still fits in memory
 
 
 @dataclass
@@ -113,8 +115,8 @@ class EvaluateConfig:
     agents: tuple[str, ...] = ()
     """two or more of {agents} (twice: self-play)"""
     games: int = 2000
-    """games per pairing, even: games/2 deck seeds, each played in both seats (with n seats: a multiple of n, each
-    deck seed played with the first agent in each seat)"""
+    """games per pairing, even, at most 100,000,000: games/2 deck seeds, each played in both seats (with n seats: a
+    multiple of n, each deck seed played with the first agent in each seat)"""
     seed: int = 0
     """first deck seed, in [0, 2**62): the games use seeds seed .. seed + games/2 - 1"""
     game: str = DEFAULT
@@ -160,8 +162,13 @@ class EvaluateConfig:
             check_games(self.games, len(seats_of(rules, self.options)))
         except ValueError as error:
             raise ConfigError(str(error)) from None
+        if self.games > MAX_GAMES:
+            raise ConfigError(f"games must be at most {MAX_GAMES:_} per pairing, got {self.games}")
         if not 0 <= self.seed < 2**62:
             raise ConfigError(f"seed must be in [0, 2**62), got {self.seed}")
+        if self.seed + self.games > 2**62:
+            raise ConfigError(f"seed: seed + games must be at most 2**62 (the deck seeds stay below it), got seed "
+                              f"{self.seed} with {self.games} games")  # fmt: skip
         if self.workers < 1:
             raise ConfigError(f"workers must be at least 1, got {self.workers}")
         if self.address is not None and self.backend != "ray":
@@ -187,16 +194,17 @@ def evaluate_config_class(game: GameLike) -> type[EvaluateConfig]:
 
 
 def load_agents(specs: Sequence[str], options: GameOptions | None = None, game: GameLike = DEFAULT) -> None:
-    """Load each trained agent now, once: a bad model is refused before any game, and workers inherit it.
+    """Make each agent now, once: a bad model (a policy, a value network) is refused before anything is made or
+    played, and workers inherit the agents.
 
     A trained agent whose run was played under other options than `options` (another map, say) is named.
     """
     rules, name = game_of(game), game_name(game_of(game))
     for spec in dict.fromkeys(specs):
+        AGENTS[name, spec, 0] = rules.make_agent(spec)
         path = rules.trained_model(spec)
         if path is None:
             continue
-        AGENTS[name, spec, 0] = rules.make_agent(spec)
         AGENTS[name, spec, 1] = copy.deepcopy(AGENTS[name, spec, 0])
         trained = trained_options(path)
         if options is not None and trained is not None and rules.label(trained) != rules.label(options):
@@ -257,13 +265,15 @@ def configure(argv: Sequence[str] | None) -> tuple[EvaluateConfig, Path, Partial
         kept = {name: _plain(getattr(args, name)) for name in what(args.game)} | {"overwrite": args.overwrite}
         return args, out, Partial(out, kept)
     saved = Partial.saved_config(resume)
-    rules = saved_game(saved.get("game"), f"--resume {resume}", given)
+    where = f"--resume {resume}: {partial_folder(resume) / 'progress' / 'config.json'}"
+    _check_saved(saved, where)
+    rules = saved_game(saved.get("game"), where, given)
     config_class = evaluate_config_class(rules)
     try:
         fields = {name: tuple(v) if isinstance(v, list) else v for name, v in saved.items() if name in what(rules)}
         default = config_class(**fields, resume=resume, out=resume)
     except (TypeError, ValueError, ConfigError) as error:
-        raise UserError(f"--resume {resume}: its saved settings are unusable ({error})") from None
+        raise UserError(f"{where}: {error}") from None
     args = parse(config_class, argv, PROG, default=default)
     for name in what(rules):
         if _plain(getattr(args, name)) != _plain(getattr(default, name)):
@@ -273,6 +283,28 @@ def configure(argv: Sequence[str] | None) -> tuple[EvaluateConfig, Path, Partial
         raise UserError(f"--resume {resume} writes to that folder; leave --out out (got --out {args.out})")
     args.overwrite = args.overwrite or bool(saved.get("overwrite"))
     return args, resume, Partial(resume, saved)
+
+
+def _check_saved(saved: dict[str, Any], where: str) -> None:
+    """The saved settings of an evaluation in progress hold what it is, each of its type (the game's options are
+    checked by the game, the values by `EvaluateConfig`); UserError naming the field."""
+    for name in ("agents", "games", "seed"):
+        if name not in saved:
+            raise UserError(f"{where}: {name}: missing")
+    if not (isinstance(saved["agents"], list) and all(isinstance(a, str) for a in saved["agents"])):
+        raise UserError(f"{where}: agents: expected a list of agent names, got {saved['agents']!r:.60}")
+    for name in ("games", "seed"):
+        if isinstance(saved[name], bool) or not isinstance(saved[name], int):
+            raise UserError(f"{where}: {name}: expected a whole number, got {saved[name]!r:.60}")
+    if not isinstance(saved.get("game", DEFAULT), str):
+        raise UserError(f"{where}: game: expected a game's name, got {saved['game']!r:.60}")
+
+
+def units(args: EvaluateConfig) -> list[Job]:
+    """The evaluation's units of work, as `round_robin` cuts them (what a resume's finished units are checked by)."""
+    seats = seats_of(args.game, args.options)
+    return plan_jobs(list(itertools.combinations(args.agents, 2)), args.games // len(seats), args.seed, args.options,
+                     seats, game=args.game)  # fmt: skip
 
 
 def _plain(value: Any) -> Any:
@@ -285,37 +317,55 @@ def run(argv: Sequence[str] | None = None) -> dict[str, Any]:
     args, out, partial = configure(argv)
     if out.exists() and not out.is_dir():
         raise UserError(f"--out {out}: a file is there, not a folder")
-    try:  # before the games: a folder that cannot be made is said at once
-        out.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
-    load_agents(args.agents, args.options, args.game)
+    if args.resume is not None:  # before anything else: what was played is checked as data
+        done, earlier = partial.done(units(args))
+    load_agents(args.agents, args.options, args.game)  # before any folder is made: a bad model leaves nothing
     if args.backend == "ray":
         from experiments.cluster import require_ray
 
         require_ray()  # before the games: a missing Ray is said at once
+    made = [folder for folder in out.parents if not folder.exists()]  # the folders above out to be made, deepest first
+    try:  # before the games: a folder that cannot be made is said at once
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise UserError(f"--out {out}: cannot make its folder ({error.strerror or error})") from None
     if args.resume is None:
         try:
             partial.start()
         except OSError as error:
+            _remove_empty(made)
             raise UserError(f"--out {out}: cannot make {partial.folder} ({error.strerror or error})") from None
         for note in stale_folders(out.parent):
             if not note.startswith(f"note: {partial.folder} "):
                 print(note)
         done, earlier = {}, 0.0
     else:
-        done, earlier = partial.done()
         print(f"resuming {out}: {sum(map(len, done.values()))} games already played")
     start = time.perf_counter()
 
     def keep(pairing: int, rows: list[dict[str, Any]]) -> None:
         partial.save(pairing, rows, earlier + time.perf_counter() - start)
 
-    results = round_robin(args.agents, args.games, args.seed, args.options, args.workers, progress=args.progress,
-                          backend=args.backend, address=args.address, done=done, on_job=keep,
-                          earlier_seconds=earlier, game=args.game)  # fmt: skip
+    try:
+        results = round_robin(args.agents, args.games, args.seed, args.options, args.workers,
+                              progress=args.progress, backend=args.backend, address=args.address, done=done,
+                              on_job=keep, earlier_seconds=earlier, game=args.game)  # fmt: skip
+    except Exception:  # refused before a unit was finished: nothing to resume, nothing left behind
+        if args.resume is None and not any(partial.progress.glob("*-*.json")):
+            partial.discard()
+            _remove_empty(made)
+        raise
     publish(results, out, partial, args.overwrite)
     return results
+
+
+def _remove_empty(folders: Sequence[Path]) -> None:
+    """Remove the folders this evaluation made above its results folder (deepest first), where they are empty."""
+    for folder in folders:
+        try:
+            folder.rmdir()
+        except OSError:
+            return
 
 
 def main(argv: Sequence[str] | None = None) -> dict[str, Any]:

@@ -14,6 +14,7 @@ and copies of b in all the others, each deck seed once with a in each seat.
 from __future__ import annotations
 
 import copy
+import json
 import multiprocessing
 import signal
 from collections.abc import Callable, Mapping, Sequence
@@ -22,7 +23,7 @@ from typing import Any, Literal
 
 from experiments.game import DEFAULT, GameLike, game_name, game_of, seats_of
 from experiments.stats import summarize, wilson
-from suntzu_env.protocol import GameOptions, ask
+from suntzu_env.protocol import GameOptions, GameRules, ask
 
 SEEDS_PER_JOB = 25  # at most, deck seeds per unit of work played game by game (50 games)
 UNITS_AT_LEAST = 16  # a pairing played game by game is cut into this many units where it has the seeds
@@ -60,6 +61,135 @@ def play_game(game_seed: int, *players: Any, options: OptionsLike = None, game: 
         played.apply(ask(by_seat[seat], played, seat))
         decisions += 1
     return {"winner": played.winner, "score": played.score, "decisions": decisions, "record": played.record()}
+
+
+def result_of(winner: str, a_seat: str) -> int:
+    """Agent a's result of a game it played in `a_seat`: +1 won, 0 undecided (a draw), -1 lost."""
+    return 0 if winner == "draw" else (1 if winner == a_seat else -1)
+
+
+ROW_KEYS = ("pairing", "seed", "a_seat", "result", "winner", "score", "decisions", "record")  # a game's row
+RECORD_KEYS = ("seed", "actions")  # a record's keys that differ from game to game; the others name the rules
+
+
+class BadGame(ValueError):
+    """A game's row or record read back that is not a finished game of the evaluation: the field and what is wrong."""
+
+    def __init__(self, field: str, what: str) -> None:
+        super().__init__(f"{field}: {what}")
+        self.field, self.what = field, what
+
+    def within(self, prefix: str) -> BadGame:
+        """The same problem, its field named inside `prefix` (`rows[3]`)."""
+        return BadGame(f"{prefix}.{self.field}", self.what)
+
+
+def parse_json(data: bytes | str) -> Any:
+    """A JSON document read from outside; BadGame("(the text)", ...) unless it is UTF-8 text and JSON (a number too
+    long or a document nested too deep for the parser is not)."""
+    text = decoded(data) if isinstance(data, bytes) else data
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError) as error:
+        raise BadGame("(the text)", f"not valid JSON ({type(error).__name__}: {error})") from None
+
+
+def decoded(data: bytes) -> str:
+    """Bytes read from outside as UTF-8 text; BadGame("(the text)", ...) where they are not."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise BadGame("(the text)", f"not UTF-8 text (byte {error.start})") from None
+
+
+def record_rules(rules: GameRules[Any], options: GameOptions) -> dict[str, Any]:
+    """What every record of a game played under `options` holds alike (all its keys but `RECORD_KEYS`)."""
+    return {k: v for k, v in rules.new(0, options).record().items() if k not in RECORD_KEYS}
+
+
+def check_record(rules: GameRules[Any], record: Any, alike: dict[str, Any], seed: int, winner: str, score: int,
+                 decisions: int, row: str = "its row") -> None:  # fmt: skip
+    """BadGame unless `record` (read from outside) replays, under the rules and options `alike` names
+    (`record_rules`), to the finished game of deck seed `seed` its row (named `row` in messages) reports."""
+    if not isinstance(record, dict):
+        raise BadGame("record", f"expected a game's record (a JSON object), got {_shown(record)}")
+    for key, value in alike.items():
+        if record.get(key) != value:
+            raise BadGame(f"record.{key}", "not the rules and options of the evaluation")
+    if record.get("seed") != seed or not _whole(record.get("seed")):
+        raise BadGame("record.seed", f"{_shown(record.get('seed'))}, but {row} says {seed}")
+    try:
+        game = rules.replay(record)
+    except (TypeError, ValueError, RecursionError) as error:
+        field = getattr(error, "field", None)
+        text = str(error).removeprefix("bad game record: ")
+        if field is None:
+            head, _, rest = text.partition(": ")
+            field, text = (head, rest) if head.startswith("record") and rest else ("record", text)
+        else:
+            text = text.removeprefix(f"{field}: ")
+        raise BadGame(field, text) from None
+    if game.winner is None:
+        raise BadGame("record.actions", "the game is not over at its last action")
+    if (game.winner, game.score, len(record["actions"])) != (winner, score, decisions):
+        raise BadGame("record", f"replays to winner {game.winner}, marker {game.score}, {len(record['actions'])} "
+                      f"decisions; {row} says {winner}, {_shown(score)}, {decisions}")  # fmt: skip
+
+
+def check_unit(job: Job, rows: Any) -> list[dict[str, Any]]:
+    """The rows of a finished unit of work read back (`experiments.partial`), checked as the games `job` plays:
+    each of its games in order, every field of the type and in the range `run_job` gives, its record replayed to
+    the game its row reports. BadGame names the field (`rows[i].winner`) and what is wrong."""
+    rules = game_of(job.game)
+    seats = tuple(rules.seats_of(job.options))
+    order = [(seed, a_seat) for seed in range(job.first_seed, job.first_seed + job.n_seeds) for a_seat in job.a_seats]
+    if not isinstance(rows, list) or len(rows) != len(order):
+        got = f"{len(rows)} rows" if isinstance(rows, list) else _shown(rows)
+        raise BadGame("rows", f"expected the {len(order)} games of the unit, got {got}")
+    alike = record_rules(rules, job.options)
+    for i, (row, (seed, a_seat)) in enumerate(zip(rows, order, strict=True)):
+        try:
+            _check_row(rules, row, job.pairing, seed, a_seat, seats, alike)
+        except BadGame as bad:
+            raise bad.within(f"rows[{i}]") from None
+    return rows
+
+
+def _check_row(rules: GameRules[Any], row: Any, pairing: int, seed: int, a_seat: str, seats: tuple[str, ...],
+               alike: dict[str, Any]) -> None:  # fmt: skip
+    """One game's row of a unit: the game `(seed, a_seat)` of `pairing`, as `run_job` gives it."""
+    if not isinstance(row, dict):
+        raise BadGame("(the row)", f"expected a JSON object, got {_shown(row)}")
+    for key in ROW_KEYS:
+        if key not in row:
+            raise BadGame(key, "missing")
+    for key in row:
+        if key not in ROW_KEYS:
+            raise BadGame(str(key)[:60], f"not a field of a game's row ({', '.join(ROW_KEYS)})")
+    for key, expected in (("pairing", pairing), ("seed", seed), ("a_seat", a_seat)):
+        if row[key] != expected or type(row[key]) is not type(expected):
+            raise BadGame(key, f"expected {expected!r} (the unit's game of deck seed {seed} with a as {a_seat}), "
+                          f"got {_shown(row[key])}")  # fmt: skip
+    if row["winner"] not in (*seats, "draw") or not isinstance(row["winner"], str):
+        raise BadGame("winner", f"expected {', '.join(seats)} or draw, got {_shown(row['winner'])}")
+    if row["result"] != result_of(row["winner"], a_seat) or not _whole(row["result"]):
+        raise BadGame("result", f"expected {result_of(row['winner'], a_seat)} (winner {row['winner']}, a as "
+                      f"{a_seat}), got {_shown(row['result'])}")  # fmt: skip
+    if not _whole(row["score"]):
+        raise BadGame("score", f"expected a whole number, got {_shown(row['score'])}")
+    if not _whole(row["decisions"]) or row["decisions"] < 0:
+        raise BadGame("decisions", f"expected a whole number >= 0, got {_shown(row['decisions'])}")
+    check_record(rules, row["record"], alike, seed, row["winner"], row["score"], row["decisions"])
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _shown(value: Any) -> str:
+    """A value read from outside, short enough for a one-line message."""
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:57]}..."
 
 
 @dataclass(frozen=True)
@@ -111,7 +241,7 @@ def run_job(job: Job, on_game: Callable[[], None] | None = None) -> tuple[int, l
             i = seats.index(a_seat)
             players = (*others[:i], a, *others[i:])
             out = play_game(seed, *players, options=job.options, game=job.game)
-            result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
+            result = result_of(out["winner"], a_seat)
             rows.append({"pairing": job.pairing, "seed": seed, "a_seat": a_seat, "result": result, **out})
     return job.pairing, rows
 
@@ -267,8 +397,9 @@ def _play_batched(
     played = rules.play_batched(a, b, games, job.options, on_game=on_game)
     rows = []
     for (s, a_seat), out in zip(order, played, strict=True):
-        result = 0 if out["winner"] == "draw" else (1 if out["winner"] == a_seat else -1)
-        rows.append({"pairing": job.pairing, "seed": s, "a_seat": a_seat, "result": result, **out})
+        rows.append(
+            {"pairing": job.pairing, "seed": s, "a_seat": a_seat, "result": result_of(out["winner"], a_seat), **out}
+        )
     return rows
 
 

@@ -12,23 +12,30 @@ Each unit's file is written whole when the unit ends. At the end the results are
 folder, `progress/` is removed and the folder is renamed to `<out>` (an old `<out>` is moved aside first,
 then removed), so `<out>` holds a complete evaluation or is absent. A killed evaluation continues with
 `--resume <out>`: the units already finished are read back, the others played, and the folder ends as an
-uninterrupted evaluation's, file for file (but for the timing in `summary.json`).
+uninterrupted evaluation's, file for file (but for the timing in `summary.json`). What is read back is data,
+checked before it counts: `config.json` as the command line's flags, each unit file as its unit's games
+(`experiments.matches.check_unit`, which replays each record to its row); a bad file is one line naming it and
+the field, and changes nothing. A new evaluation stopped before it finished a unit (a model refused by its
+worker, say) removes its folder: there is nothing to resume.
 """
 
 from __future__ import annotations
 
-import json
+import math
 import os
 import shutil
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from experiments.cli import UserError
-from experiments.runs import TEMPORARY, read_json, write_json
+from experiments.matches import BadGame, Job, check_unit, parse_json
+from experiments.runs import TEMPORARY, write_json
 
 PARTIAL = ".partial"
 OLD = ".old-"  # an <out> being replaced, moved aside: `.<name>.old-<pid>`
 PROGRESS = "progress"
+UNIT_KEYS = ("rows", "elapsed_s")  # a unit file's fields
 Key = tuple[int, int]  # (pairing, first deck seed) of a unit of work
 
 
@@ -50,6 +57,10 @@ class Partial:
         self.progress.mkdir(parents=True)
         write_json(self.progress / "config.json", self.what)
 
+    def discard(self) -> None:
+        """Remove the folder (a new evaluation that stopped before it finished a unit: nothing to resume)."""
+        shutil.rmtree(self.folder, ignore_errors=True)
+
     @staticmethod
     def saved_config(out: Path) -> dict[str, Any]:
         """What the evaluation in progress into `out` evaluates (UserError when there is none)."""
@@ -58,26 +69,58 @@ class Partial:
             if out.is_dir() and (out / "summary.json").is_file():
                 raise UserError(f"--resume {out}: this evaluation is finished; nothing to resume")
             raise UserError(f"--resume {out}: no unfinished evaluation into this folder (no {folder})")
-        what = read_json(folder / PROGRESS / "config.json")
+        path = folder / PROGRESS / "config.json"
+        try:
+            what = parse_json(path.read_bytes())
+        except BadGame as bad:
+            raise UserError(f"--resume {out}: {path}: {bad}") from None
+        except OSError as error:
+            raise UserError(f"--resume {out}: {path} is unreadable ({error.strerror or error})") from None
         if not isinstance(what, dict):
-            raise UserError(f"{folder / PROGRESS / 'config.json'}: expected a JSON object")
+            raise UserError(f"--resume {out}: {path}: (the file): expected a JSON object")
+        if not isinstance(what.get("overwrite", False), bool):
+            raise UserError(f"--resume {out}: {path}: overwrite: expected true or false, got {what['overwrite']!r:.60}")
         return what
 
-    def done(self) -> tuple[dict[Key, list[dict[str, Any]]], float]:
-        """The rows of each finished unit (an unreadable unit file is played again) and the seconds they took."""
+    def done(self, jobs: Sequence[Job]) -> tuple[dict[Key, list[dict[str, Any]]], float]:
+        """The rows of each finished unit of `jobs` (the evaluation's units of work) and the seconds they took.
+
+        Each unit file is read as data and checked as its job's games (`check_unit`: every field, each record
+        replayed to its row); a file that is not is a UserError naming it and the field, and nothing is changed.
+        """
+        planned = {f"{job.pairing}-{job.first_seed}": job for job in jobs}
         done, seconds = {}, 0.0
         for path in sorted(self.progress.glob("*-*.json")):
-            pairing, _, first = path.stem.partition("-")
             try:
-                unit = json.loads(path.read_text())
-                rows, elapsed = unit["rows"], float(unit["elapsed_s"])
-                if not (isinstance(rows, list) and rows and all(isinstance(r, dict) for r in rows)):
-                    raise ValueError("no rows")
-                done[int(pairing), int(first)] = rows
-                seconds = max(seconds, elapsed)
-            except (OSError, ValueError, KeyError, TypeError, RecursionError):
-                print(f"{path} is unreadable: its games are played again")
+                rows, elapsed = self._unit(path, planned.get(path.stem))
+            except BadGame as bad:
+                raise UserError(f"--resume {self.out}: {path}: {bad} (delete the file to play its games again)"
+                                ) from None  # fmt: skip
+            except OSError as error:
+                raise UserError(f"--resume {self.out}: {path} is unreadable ({error.strerror or error})") from None
+            done[rows[0]["pairing"], rows[0]["seed"]] = rows
+            seconds = max(seconds, elapsed)
         return done, seconds
+
+    @staticmethod
+    def _unit(path: Path, job: Job | None) -> tuple[list[dict[str, Any]], float]:
+        """A unit file's rows, checked as `job`'s games, and its seconds (BadGame: what is wrong)."""
+        if job is None:
+            raise BadGame("(the file)", "not a unit of this evaluation (<pairing>-<first deck seed>.json of its plan)")
+        unit = parse_json(path.read_bytes())
+        if not isinstance(unit, dict):
+            raise BadGame("(the file)", f"expected a JSON object {{\"rows\": [...], \"elapsed_s\": ...}}, got "
+                          f"{type(unit).__name__}")  # fmt: skip
+        for key in unit:
+            if key not in UNIT_KEYS:
+                raise BadGame(str(key)[:60], f"not a field of a unit ({', '.join(UNIT_KEYS)})")
+        for key in UNIT_KEYS:
+            if key not in unit:
+                raise BadGame(key, "missing")
+        elapsed = unit["elapsed_s"]
+        if isinstance(elapsed, bool) or not isinstance(elapsed, (int, float)) or not 0 <= elapsed < math.inf:
+            raise BadGame("elapsed_s", f"expected a number of seconds >= 0, got {elapsed!r:.60}")
+        return check_unit(job, unit["rows"]), float(elapsed)
 
     def save(self, pairing: int, rows: list[dict[str, Any]], elapsed_s: float) -> None:
         """Keep a finished unit's rows (written whole)."""
