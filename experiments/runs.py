@@ -120,8 +120,8 @@ def read_json(path: str | Path) -> Any:
         return json.loads(path.read_text())
     except FileNotFoundError:
         raise UserError(f"{path} does not exist") from None
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise UserError(f"{path} is unreadable ({error})") from None
+    except (OSError, ValueError) as error:  # JSONDecodeError and UnicodeDecodeError are ValueErrors, as is a
+        raise UserError(f"{path} is unreadable ({error})") from None  # number longer than Python converts
     except RecursionError:  # a document nested deeper than the parser goes
         raise UserError(f"{path} is unreadable (nested too deep)") from None
 

@@ -213,6 +213,14 @@ def save_checkpoint(algorithm: Any, out: Path) -> Path:
     return final
 
 
+def restore_sealed(algorithm: Any, out: Path) -> None:
+    """Restore `algorithm` from `out`'s checkpoint, which RLlib reads from pickles: only one this user sealed
+    (checked again here, right before, whatever was checked when the run began)."""
+    if not is_sealed(out / SEAL, out / CHECKPOINT):
+        raise ConfigError(f"out: {out / CHECKPOINT} changed since its run was checked: it is not resumed")
+    algorithm.restore_from_path(str((out / CHECKPOINT).resolve()))
+
+
 def _settings(cfg: RLlibConfig) -> dict[str, Any]:
     return {k: (str(v) if isinstance(v, Path) else v) for k, v in dataclasses.asdict(cfg).items()}
 
@@ -273,7 +281,7 @@ def train(cfg: RLlibConfig) -> Path:
         algorithm = algorithm_config(cfg).build_algo()
         try:
             if done:
-                algorithm.restore_from_path(str(checkpoint.resolve()))
+                restore_sealed(algorithm, cfg.out)
                 print(f"resuming {cfg.out} after iteration {done}", flush=True)
             for iteration in range(done + 1, cfg.iterations + 1):
                 result = algorithm.train()

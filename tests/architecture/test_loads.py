@@ -20,9 +20,10 @@ LOADERS = {
     ("agents/rllib.py", "read_state"): {"torch.load"},  # an RLlib module's tensors
     ("suntzu_env/npz.py", "read_npz"): {"np.load"},  # every .npz: networks, pool snapshots, checkpoint states
 }
-# Known and owned elsewhere, each must still exist (so the list only shrinks): RLlib restores its own training
-# checkpoints, pickles included, when `experiments.train_rllib` goes on with a run it wrote itself.
-KNOWN_UNPROTECTED = {("experiments/train_rllib.py", "train"): {"algorithm.restore_from_path"}}
+# Loads of pickles that only this user's own files reach: the function checks the file's seal (`experiments.seal`,
+# an HMAC under a key kept outside every run folder) before it loads. RLlib restores its training checkpoints so.
+SEALED = {("experiments/train_rllib.py", "restore_sealed"): {"algorithm.restore_from_path"}}
+KNOWN_UNPROTECTED: dict[tuple[str, str], set[str]] = {}  # none: a new one must be protected or sealed
 
 SB3_ALGORITHMS = {"MaskablePPO", "PPO", "A2C", "DQN", "SAC", "TD3", "DDPG", "RecurrentPPO", "QRDQN", "TQC", "TRPO",
                   "ARS", "CrossQ", "BaseAlgorithm", "OnPolicyAlgorithm"}  # fmt: skip
@@ -110,13 +111,28 @@ def test_every_load_is_its_kind_s_one_loader_and_reads_as_data() -> None:
         where.setdefault((file, function), set()).add(kind)
         if (file, function) in KNOWN_UNPROTECTED:
             continue
+        if (file, function) in SEALED and kind in SEALED[file, function]:
+            assert seals_before(file, function, line), f"{file}:{line} {function} loads before it checks the seal"
+            continue
         assert (file, function) in LOADERS and kind in LOADERS[file, function], (
             f"{file}:{line} {function} loads with {kind}: read files through the loader of their kind "
             f"({', '.join(f'{f}::{fn}' for f, fn in LOADERS)})"
         )
         guards = "weights_only=True, allow_pickle=False, custom_objects=safe_objects"
         assert safe, f"{file}:{line} {kind} in {function} does not read as data ({guards})"
-    assert where == LOADERS | KNOWN_UNPROTECTED, "the allow-lists name a loader that is no longer there"
+    assert where == LOADERS | SEALED | KNOWN_UNPROTECTED, "the allow-lists name a loader that is no longer there"
+
+
+def seals_before(file: str, function: str, line: int, root: Path = ROOT) -> bool:
+    """Whether `function` of `file` calls `is_sealed` on a line before `line` (the load's)."""
+    tree = ast.parse((root / file).read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef) and node.name == function:
+            return any(
+                isinstance(c, ast.Call) and _dotted(c.func).endswith("is_sealed") and c.lineno < line
+                for c in ast.walk(node)
+            )
+    return False
 
 
 def test_the_one_unpickler_refuses_what_it_does_not_know() -> None:

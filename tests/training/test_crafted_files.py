@@ -186,3 +186,65 @@ def test_read_value_net_refuses_a_huge_header_as_a_model_error(tmp_path: Path) -
     file = huge_header_npz(tmp_path / "v.npz", others={"b0": np.zeros(1, np.float32)})
     with pytest.raises(ModelError, match=r"v\.npz: not a value network .*declares the shape"):
         read_value_net(file)
+
+
+def rllib_run(tmp_path: Path, seal: bool) -> Path:
+    """A folder as `experiments.train_rllib` leaves it after one iteration: its checkpoint a pickle that would make
+    `marker` when restored, sealed by this user (`seal`) or not."""
+    from experiments.seal import add_seal, keep_only
+    from experiments.train_rllib import CHECKPOINT, CONFIG, PROGRESS, SEAL, RLlibConfig, _settings
+
+    out = tmp_path / "rllib"
+    checkpoint = out / CHECKPOINT
+    checkpoint.mkdir(parents=True)
+    (checkpoint / "algorithm_state.pkl").write_bytes(pickle.dumps(Plant(tmp_path / "marker")))
+    (out / CONFIG).write_text(json.dumps(_settings(RLlibConfig(out=out))))
+    (out / PROGRESS).write_text(json.dumps({"iteration": 1}))
+    if seal:
+        add_seal(out / SEAL, checkpoint)
+        keep_only(out / SEAL, checkpoint)
+    return out
+
+
+@pytest.mark.parametrize("how", ["copied from elsewhere", "changed after it was sealed", "seal of another key"])
+def test_an_rllib_checkpoint_this_user_did_not_seal_is_not_resumed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, how: str
+) -> None:
+    """RLlib restores pickles: `train_rllib` resumes only a checkpoint it sealed itself (`experiments.seal`, an HMAC
+    under a key kept outside the folder); any other is refused in one line before Ray starts, nothing run."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    out = rllib_run(tmp_path, seal=how != "copied from elsewhere")
+    if how == "changed after it was sealed":
+        (out / "checkpoint" / "algorithm_state.pkl").write_bytes(pickle.dumps(Plant(tmp_path / "marker")) + b" ")
+    if how == "seal of another key":
+        (tmp_path / "config" / "suntzu-env" / "seal.key").write_bytes(b"k" * 32)
+    env = {"XDG_CONFIG_HOME": str(tmp_path / "config")}
+    before = listing(out)
+    result = subprocess.run([sys.executable, "-m", "experiments.train_rllib", "--out", str(out), "--iterations", "2"],
+                            cwd=ROOT, env=command_env(**env), capture_output=True, text=True, timeout=300)  # fmt: skip
+    err = result.stderr.strip()
+    assert result.returncode == 2 and len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert f"{out / 'checkpoint'}" in err and "seal" in err
+    assert not (tmp_path / "marker").exists() and listing(out) == before
+
+
+def test_a_sealed_rllib_checkpoint_is_resumed_and_a_killed_save_leaves_one_that_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seal of this user's own checkpoint matches; while a new one is written both seals stand, so a run killed
+    between the renames resumes from whichever checkpoint is in place."""
+    from experiments.seal import add_seal, is_sealed
+    from experiments.train_rllib import SEAL, RLlibConfig, iterations_done
+
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    out = rllib_run(tmp_path, seal=True)
+    assert iterations_done(RLlibConfig(out=out)) == 1
+    newer = out / ".checkpoint.tmp"
+    shutil.copytree(out / "checkpoint", newer)
+    (newer / "more").write_bytes(b"the next iteration's state")
+    add_seal(out / SEAL, newer)  # killed here, before the rename: the old checkpoint still resumes
+    assert is_sealed(out / SEAL, out / "checkpoint") and is_sealed(out / SEAL, newer)
+    (out / "checkpoint").rename(out / ".checkpoint.old")
+    newer.rename(out / "checkpoint")  # killed here, after it: the new one resumes
+    assert iterations_done(RLlibConfig(out=out)) == 1
+    assert (tmp_path / "config" / "suntzu-env" / "seal.key").stat().st_mode & 0o077 == 0
