@@ -23,12 +23,14 @@ from experiments.checkpoint import (
     Segments,
     save_checkpoint,
 )
+from experiments.cli import on_terminal
 from experiments.config import (
     TrainConfig,
 )
 from experiments.learner import diverged, finite
 from experiments.matches import play_match
 from experiments.pool import SelfPlayPool, snapshot
+from experiments.progress import PROGRESS_EVERY, duration
 from experiments.runs import (
     save_learning_curve,
     write_eval,
@@ -36,7 +38,6 @@ from experiments.runs import (
 from experiments.warm_start import warm_start
 
 EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the same games at every evaluation
-PROGRESS_EVERY = 60.0  # seconds between PPO's plain progress lines when the output is not a terminal
 
 
 def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, final: bool) -> list[dict[str, Any]]:
@@ -48,6 +49,10 @@ def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, f
         result = play_match(PPOAgent(actor), spec, games, seed=cfg.seed + EVAL_SEED, options=cfg.options,
                             workers=cfg.workers, game=cfg.game)  # fmt: skip
         rows.append({"timesteps": timesteps, "opponent": spec, "games": games, "final": final} | result)
+    if cfg.progress_bar and not on_terminal():  # a terminal shows PPO's bar, which a line would break
+        which = "final evaluation" if final else f"evaluation at {timesteps:,} timesteps"
+        rates = ", ".join(f"{r['win_rate']:.1%} against {r['opponent']}" for r in rows)
+        print(f"{which} ({games:,} games each): {rates}", flush=True)
     return rows
 
 
@@ -57,58 +62,62 @@ def tag(spec: str) -> str:
 
 
 class Progress(BaseCallback):
-    """PPO's progress in timesteps: a bar on a terminal, else a plain line every `every` seconds (and at the end).
+    """PPO's progress in timesteps: a bar on a terminal, else a plain line every `every` seconds, a first one as it
+    starts and a last one saying what was done.
 
-    Its rate is the summary's `steps_per_s`: the timesteps trained since `started` (a `time.perf_counter()`)
-    over the time since then, PPO's updates and periodic evaluations included."""
+    Its pace counts from PPO's first step, so the evaluation made before it (the warm start's, at timestep 0) is not
+    training time; the summary's `steps_per_s` counts from `started` (a `time.perf_counter()`), its updates and
+    every evaluation included."""
 
     def __init__(self, total: int, started: float, terminal: bool, every: float = PROGRESS_EVERY) -> None:
         super().__init__()
         self.total, self.started, self.terminal, self.every = total, started, terminal, every
-        self.first, self.stepping = 0, started
+        self.first, self.stepping = 0, 0.0  # the timestep and the time of PPO's first step (0: none yet)
         self.next_line = started + every
         self.bar: Any = None
 
-    def rate(self) -> float:
-        elapsed = time.perf_counter() - self.started
-        return (self.model.num_timesteps - self.first) / elapsed if elapsed > 0 else 0.0
+    def pace(self) -> float:
+        """Timesteps a second since PPO's first step."""
+        since = time.perf_counter() - self.stepping if self.stepping else 0.0
+        return (self.model.num_timesteps - self.first) / since if since > 0 else 0.0
 
     def line(self) -> str:
-        t, rate = self.model.num_timesteps, self.rate()
-        since = time.perf_counter() - self.stepping  # the time left at the pace since the first step (no compiling)
-        pace = (t - self.first) / since if since > 0 else 0.0
-        left = f", about {_duration((self.total - t) / pace)} left" if pace > 0 and t < self.total else ""
-        return (f"PPO: {t:,} of {self.total:,} timesteps ({100 * t / self.total:.0f}%), {rate:,.0f} steps/s, "
-                f"{_duration(time.perf_counter() - self.started)} so far{left}")  # fmt: skip
+        t, pace = self.model.num_timesteps, self.pace()
+        left = f", about {duration((self.total - t) / pace)} left" if pace > 0 and t < self.total else ""
+        rate = f", {pace:,.0f} steps/s" if pace > 0 else ""
+        return (f"PPO: {t:,} of {self.total:,} timesteps ({100 * min(t, self.total) / self.total:.0f}%){rate}, "
+                f"{duration(time.perf_counter() - self.started)} so far{left}")  # fmt: skip
 
     def _on_training_start(self) -> None:
-        self.first, self.stepping = self.model.num_timesteps, time.perf_counter()
+        self.first = self.model.num_timesteps
         if self.terminal:
             self.bar = tqdm(total=self.total, initial=self.first, desc="PPO", unit=" steps", unit_scale=True,
                             smoothing=0, dynamic_ncols=True)  # fmt: skip
             self.bar.start_t -= time.perf_counter() - self.started  # the same clock as the summary
         else:
-            print(self.line(), flush=True)
+            start = "starts" if self.first == 0 else f"goes on from timestep {self.first:,}"
+            print(f"PPO {start}: {self.total:,} timesteps in all", flush=True)
 
     def _on_step(self) -> bool:
+        if not self.stepping:
+            self.stepping = time.perf_counter()
         if self.bar is not None:
-            self.bar.update(self.model.num_timesteps - self.bar.n)
+            self.bar.update(min(self.model.num_timesteps, self.total) - self.bar.n)
         elif time.perf_counter() >= self.next_line:
             self.next_line = time.perf_counter() + self.every
             print(self.line(), flush=True)
         return True
 
     def _on_training_end(self) -> None:
+        t = self.model.num_timesteps
         if self.bar is not None:
-            self.bar.update(self.model.num_timesteps - self.bar.n)
+            self.bar.update(min(t, self.total) - self.bar.n)
             self.bar.close()
-        else:
-            print(self.line(), flush=True)
-
-
-def _duration(seconds: float) -> str:
-    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min" if seconds < 5400 else \
-        f"{seconds / 3600:.1f} h"  # fmt: skip
+        rollout = getattr(self.model, "n_steps", 0) * getattr(self.model, "n_envs", 0)
+        whole = f" ({self.total:,} asked, in whole rollouts of {rollout:,})" if t != self.total and rollout else ""
+        pace = f" at {self.pace():,.0f} steps/s" if self.pace() > 0 else ""
+        print(f"PPO done: {t - self.first:,} timesteps trained{pace}, {t:,} in all{whole}, "
+              f"{duration(time.perf_counter() - self.started)} since PPO began", flush=True)  # fmt: skip
 
 
 class RunCallback(BaseCallback):

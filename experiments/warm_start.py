@@ -19,7 +19,6 @@ from typing import Any
 import numpy as np
 import torch
 from sb3_contrib import MaskablePPO
-from tqdm import tqdm, trange
 
 from agents.ppo import PolicyActor, PPOAgent
 from experiments.cli import on_terminal
@@ -28,6 +27,7 @@ from experiments.config import (
 )
 from experiments.game import game_of
 from experiments.matches import ignore_interrupts
+from experiments.progress import Ticker
 from suntzu_env.protocol import GameOptions, hand_game
 
 WARM_START_FILE = "warm_start.json"  # the behaviour cloning's figures
@@ -207,7 +207,7 @@ def _played(cfg: TrainConfig, work: Any, job_of: Any, first: int, games: int, de
     `cfg.workers` processes (`job_of(first, n)` is a job)."""
     counts = [min(per_job, games - i) for i in range(0, games, per_job)]
     jobs = [job_of(first + i, n) for i, n in zip(range(0, games, per_job), counts, strict=True)]
-    bar = tqdm(total=games, desc=desc, unit="game", disable=not (cfg.progress_bar and on_terminal()))
+    bar = Ticker(games, desc, "game", cfg.progress_bar, on_terminal())
     parts = []
     if cfg.workers > 1 and len(jobs) > 1:
         with multiprocessing.get_context("fork").Pool(cfg.workers, initializer=ignore_interrupts) as pool:
@@ -264,6 +264,10 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     once over the new decisions and as many drawn from the earlier ones."""
     start = time.perf_counter()
     first = cfg.seed * 1_000_003 + 7
+    if cfg.progress_bar and not on_terminal():
+        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
+        rounds = f", {cfg.dagger_rounds} DAgger rounds of {cfg.dagger_games:,} games" if cfg.dagger_rounds else ""
+        print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}{rounds}", flush=True)
     parts = _played(cfg, _demo_job, lambda f, n: (cfg.game, cfg.bc_teacher, f, n, cfg.options), first, cfg.bc_games,
                     f"demonstrations ({cfg.bc_teacher})")  # fmt: skip
     data = Decisions.concatenate(parts)
@@ -272,14 +276,13 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     policy.set_training_mode(True)
     rng = np.random.default_rng(cfg.seed)
     n = data.size
-    if cfg.progress_bar and not on_terminal():
-        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
-        print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}", flush=True)
     fit: dict[str, float] = {}
     optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)  # one for all the epochs
-    for _ in trange(cfg.bc_epochs, desc="behaviour cloning", unit="epoch",
-                    disable=not (cfg.progress_bar and on_terminal())):  # fmt: skip
+    epochs = Ticker(cfg.bc_epochs, f"behaviour cloning on {n:,} decisions", "epoch", cfg.progress_bar, on_terminal())
+    for _ in range(cfg.bc_epochs):
         fit = _fit(policy, optimizer, cfg, data, rng.permutation(n))
+        epochs.update(1)
+    epochs.close()
     figures: dict[str, Any] = {"decisions": n, **fit}
     rounds = []
     for r in range(cfg.dagger_rounds):

@@ -11,7 +11,6 @@ import math
 import re
 import shutil
 import textwrap
-import time
 from pathlib import Path
 
 import numpy as np
@@ -136,28 +135,65 @@ def test_a_config_file_is_checked_like_flags() -> None:
         TrainConfig.from_dict(saved | {"gamma": 7})
 
 
-def test_progress_off_a_terminal_is_plain_lines(capsys: pytest.CaptureFixture[str]) -> None:
-    """Not on a terminal (nohup, a cluster's log), PPO's progress is a plain line at the start, every `every`
-    seconds and at the end, in timesteps and steps/s: the summary's rate."""
+def test_progress_off_a_terminal_is_plain_lines(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Not on a terminal (nohup, a cluster's log), PPO's progress is a plain line as it starts, every `every`
+    seconds and a last one saying what was done. Its pace counts from PPO's first step: the evaluation before it
+    (a minute here) is not training time."""
     from types import SimpleNamespace
 
+    import experiments.callbacks
     from experiments.train import Progress
 
-    progress = Progress(total=1000, started=time.perf_counter(), terminal=False, every=0.0)
-    progress.model = SimpleNamespace(num_timesteps=200)  # a resumed run: its rate counts from where it started
+    clock = SimpleNamespace(now=1000.0)
+    monkeypatch.setattr(experiments.callbacks, "time", SimpleNamespace(perf_counter=lambda: clock.now))
+    progress = Progress(total=1000, started=clock.now, terminal=False, every=0.0)
+    progress.model = SimpleNamespace(num_timesteps=200, n_steps=8, n_envs=16)  # a resumed run
     progress._on_training_start()
+    clock.now += 60  # the evaluation made before PPO's first step
+    progress._on_step()
+    clock.now += 10
     progress.model.num_timesteps = 600
     progress._on_step()
-    progress.model.num_timesteps = 1000
+    clock.now += 10
+    progress.model.num_timesteps = 1024  # whole rollouts of 8 x 16
     progress._on_training_end()
     lines = capsys.readouterr().out.splitlines()
-    assert [line.split("), ")[0] for line in lines] == [
-        "PPO: 200 of 1,000 timesteps (20%",
-        "PPO: 600 of 1,000 timesteps (60%",
-        "PPO: 1,000 of 1,000 timesteps (100%",
+    assert lines[0] == "PPO goes on from timestep 200: 1,000 timesteps in all"
+    assert lines[1] == "PPO: 200 of 1,000 timesteps (20%), 60 s so far"  # no pace before a step is timed
+    assert lines[2] == "PPO: 600 of 1,000 timesteps (60%), 40 steps/s, 70 s so far, about 10 s left"
+    assert lines[3] == (
+        "PPO done: 824 timesteps trained at 41 steps/s, 1,024 in all (1,000 asked, in whole rollouts of 128), "
+        "80 s since PPO began"
+    )
+
+
+def test_a_stage_of_the_warm_start_speaks_once_a_minute_off_a_terminal(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The warm start's stages (demonstrations, epochs, DAgger rounds) print a line a minute with an estimate, and a
+    last one, where no terminal shows a bar."""
+    from types import SimpleNamespace
+
+    import experiments.progress
+    from experiments.progress import Ticker
+
+    clock = SimpleNamespace(now=0.0)
+    monkeypatch.setattr(experiments.progress, "time", SimpleNamespace(perf_counter=lambda: clock.now))
+    ticker = Ticker(3000, "demonstrations (heuristic)", "game", enabled=True, terminal=False)
+    for _ in range(10):
+        clock.now += 20
+        ticker.update(100)
+    ticker.close()
+    assert capsys.readouterr().out.splitlines() == [
+        "demonstrations (heuristic): 300 of 3,000 games (10%), 60 s so far, about 9 min left",
+        "demonstrations (heuristic): 600 of 3,000 games (20%), 2 min so far, about 8 min left",
+        "demonstrations (heuristic): 900 of 3,000 games (30%), 3 min so far, about 7 min left",
+        "demonstrations (heuristic): 1,000 of 3,000 games (33%), 3 min so far, about 7 min left",
     ]
-    assert all(" steps/s, " in line and " so far" in line for line in lines)
-    assert "left" in lines[1] and "left" not in lines[2]
+    Ticker(5, "behaviour cloning", "epoch", enabled=False, terminal=False).close()
+    assert capsys.readouterr().out == ""
 
 
 def test_smoke_runs_are_not_the_latest_run(tmp_path: Path) -> None:
