@@ -263,6 +263,7 @@ def safe_objects(data: dict[str, Any], path: Path, game: GameRules[Any] | None =
     import torch
     from gymnasium import spaces
     from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+    from stable_baselines3.common.utils import ConstantSchedule
 
     from agents.cell_policy import CellPolicy, cell_sizes
 
@@ -277,9 +278,9 @@ def safe_objects(data: dict[str, Any], path: Path, game: GameRules[Any] | None =
         "policy_class": MaskableActorCriticPolicy,
         "observation_space": spaces.Box(low=low, high=high, dtype=np.float32),
         "action_space": spaces.Discrete(rules.n_actions),
-        "lr_schedule": lambda _: 0.0,
-        "learning_rate": 0.0,
-        "clip_range": lambda _: 0.2,
+        "lr_schedule": ConstantSchedule(0.0),  # SB3's own schedules (not lambdas): a model loaded here and saved
+        "learning_rate": 0.0,  # again still reads as data
+        "clip_range": ConstantSchedule(0.2),
     }
     out: dict[str, Any] = {}
     for key, value in data.items():

@@ -23,9 +23,10 @@ TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subpro
 # game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in
 # compiled code; `agents.cell_policy` and `suntzu_env.policy_net`: the networks, a board network reading the
 # layout a game declares), which is no game's agent; `suntzu_env.npz`, the one reader of a run folder's array
-# files. A game's own modules and agents are reached through its GameRules.
+# files; `suntzu_env.user_folders`, where the user's own keys live. A game's own modules and agents are reached
+# through its GameRules.
 ALLOWED = ("suntzu_env.protocol", "suntzu_env.games", "suntzu_env.threads", "suntzu_env.stats", "agents.ppo",
-           "agents.cell_policy", "suntzu_env.policy_net", "suntzu_env.npz")  # fmt: skip
+           "agents.cell_policy", "suntzu_env.policy_net", "suntzu_env.npz", "suntzu_env.user_folders")  # fmt: skip
 TITLES = ("Sun Tzu", "Bin'Fa", "binfa")  # the games as people name them
 
 
