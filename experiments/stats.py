@@ -89,8 +89,6 @@ def summarize(rows: Sequence[dict[str, Any]], seats: Sequence[str]) -> dict[str,
     for seat in seats:
         m = out[f"{seat}_wins"] + out[f"{seat}_draws"] + out[f"{seat}_losses"]
         out[f"{seat}_win_rate"] = (out[f"{seat}_wins"] + share * out[f"{seat}_draws"]) / m if m else 0.0
-    for seat in seats:
-        m = out[f"{seat}_wins"] + out[f"{seat}_draws"] + out[f"{seat}_losses"]
         out[f"{seat}_outright_win_rate"] = out[f"{seat}_wins"] / m if m else 0.0
     by_seed: dict[int, int] = {}
     for r in rows:
