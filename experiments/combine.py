@@ -28,7 +28,7 @@ from experiments.game import DEFAULT, describe, game_name, option_keys, saved_ga
 from experiments.matches import BadGame, check_record, decoded, parse_json, record_rules, result_of
 from experiments.reports import publish
 from experiments.round_robin import rated
-from experiments.stats import summarize
+from experiments.stats import headline_field, summarize
 from suntzu_env.protocol import GameRules
 
 PROG = "python -m experiments.combine"
@@ -274,6 +274,7 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
             "sources": [str(folder) for folder in folders],
         },
         "pairings": pairings,
+        "headline": headline_field(game),
         "ratings": ratings,
         "ladder": rungs,
         "seconds": seconds,

@@ -9,13 +9,17 @@
 | agents    | agents are reset before every game with a seed drawn from the game seed and the seat |
 | counts    | wins, draws, losses of the first agent of the pairing, overall and per seat           |
 | win rate  | (wins + draws / 2) / games, with a Wilson score 95% interval                          |
-| ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, the game's anchor at 0      |
+| outright  | wins / games, with its Wilson interval: the headline where a game without a winner is  |
+|           | undecided (`GameRules.no_winner`), beside won, undecided and lost; else the win rate   |
+| ratings   | Bradley-Terry strengths fitted to all pairings, Elo scale, the game's anchor at 0 (to  |
+|           | the decided games only where a game without a winner is undecided)                     |
 | ladder    | each rung's bar over the rung below (the game's `ladder`), for the rungs that both play |
 
 A game whose options give it more than two seats (`GameRules.seats_of`) plays each pair (a, b), a named first, as a
 in one seat and copies of b in all the others: `--games` is a multiple of the seat count n, deck seeds
-`seed .. seed + games/n - 1` each played once with a in each seat; a's win rate counts an undecided game 1/n and
-is shown beside 1/n, what a seat gets against its equals (no ratings or ladder: both compare two seats).
+`seed .. seed + games/n - 1` each played once with a in each seat; a's headline rate (its outright win rate, where
+a game without a winner is undecided, with the score counting such a game 1/n beside it) is shown beside 1/n, a
+seat's share against its equals (no ratings or ladder: both compare two seats).
 
 The game is `--game` (a registered name, default `suntzu_env.games.DEFAULT`), its options its own flags
 (`--help` with `--game` shows them); the agents are the game's. Every game of an evaluation is played under

@@ -8,7 +8,7 @@ from typing import Any
 
 from experiments.game import DEFAULT, GameLike, game_name, game_of, seats_of
 from experiments.matches import Backend, OptionsLike, play_games
-from experiments.stats import bradley_terry, ladder, summarize
+from experiments.stats import bradley_terry, headline_field, ladder, summarize
 
 
 def labels_for(specs: Sequence[str]) -> list[str]:
@@ -70,6 +70,7 @@ def round_robin(
             "backend": backend,
         },
         "pairings": pairings,
+        "headline": headline_field(game),
         "ratings": ratings,
         "ladder": rungs,
         "seconds": seconds,

@@ -17,7 +17,7 @@ import dataclasses
 import typing
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
 import numpy as np
 
@@ -144,6 +144,8 @@ class ValueLearning:
 
 Rung = tuple[str, str, float]
 """A ladder's rung `(a, b, bar)`: agent a should win at least `bar` of its games against agent b."""
+NoWinner = Literal["draw", "undecided"]
+"""What a game without a winner is (`GameRules.no_winner`): a tie, or a game stopped before it was decided."""
 
 
 @runtime_checkable
@@ -278,6 +280,12 @@ class GameRules(Protocol[O]):
     """the bars each agent should clear over the one below it"""
     rating_anchor: str | None
     """the agent rated 0 wherever ratings are shown (None: ratings have mean 0)"""
+    no_winner: NoWinner
+    """what a game that ends without a winner (its winner "draw") is: "draw", a tie, a result of the game that
+    counts half a win in the headline win rate; or "undecided", a game stopped before it was decided (a turn
+    limit), which is no part of a win: reports lead with the outright win rate (won / games) and show won,
+    undecided and lost side by side, the score counting undecided games half beside it, and ratings are fitted to
+    the decided games"""
     replay_command: str | None
     """the command that replays an evaluation's games (`{out}`: its results folder), None: none"""
     user_errors: tuple[type[Exception], ...]
@@ -361,6 +369,7 @@ class GamePlugin:
     agents: Mapping[str, Callable[[int | None], Any]] = {}
     ladder: tuple[Rung, ...] = ()
     rating_anchor: str | None = None
+    no_winner: NoWinner = "draw"
     replay_command: str | None = None
     user_errors: tuple[type[Exception], ...] = ()
     teacher: str | None = None

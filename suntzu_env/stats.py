@@ -42,22 +42,28 @@ def anchor_note(ratings: dict[str, float], anchor: str | None) -> str:
 
 
 def bradley_terry(
-    names: Sequence[str], pairings: Sequence[dict[str, Any]], anchor: str | None = None, iterations: int = 1000
+    names: Sequence[str],
+    pairings: Sequence[dict[str, Any]],
+    anchor: str | None = None,
+    iterations: int = 1000,
+    decided_only: bool = False,
 ) -> dict[str, float]:
     """Bradley-Terry strengths of the agents on the Elo scale (400 log10), `anchor` at 0 when it is rated, else
     mean 0 (`anchored`).
 
-    Draws count as half a win each way; one virtual drawn game per pairing keeps the ratings
-    finite when a pairing is one-sided.
+    Draws count as half a win each way; with `decided_only` (a game whose games without a winner are undecided,
+    not tied) they are left out and the strengths are fitted to the games won and lost. One virtual drawn game per
+    pairing keeps the ratings finite when a pairing is one-sided.
     """
     index = {name: i for i, name in enumerate(names)}
     n = len(names)
     won = [[0.0] * n for _ in range(n)]
     played = [[0.0] * n for _ in range(n)]
+    draws = 0.0 if decided_only else 0.5
     for pairing in pairings:
         i, j = index[pairing["a"]], index[pairing["b"]]
-        a_points = pairing["wins"] + 0.5 * pairing["draws"] + 0.5
-        b_points = pairing["losses"] + 0.5 * pairing["draws"] + 0.5
+        a_points = pairing["wins"] + draws * pairing["draws"] + 0.5
+        b_points = pairing["losses"] + draws * pairing["draws"] + 0.5
         won[i][j] += a_points
         won[j][i] += b_points
         played[i][j] += a_points + b_points

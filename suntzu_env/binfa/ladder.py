@@ -3,8 +3,10 @@
     python -m suntzu_env.binfa.ladder --games 2000                  # greedy against random, level 1, 2 players
     python -m suntzu_env.binfa.ladder --a greedy --b greedy --level 3
 
-Game 2k and 2k + 1 share a seed, with the seats swapped. The score of `a` counts a win 1, an undecided game
-(max_turns, BD5) 1/2, a loss 0.
+Game 2k and 2k + 1 share a seed, with the seats swapped. It prints the games `a` won, left undecided (stopped at
+max_turns, BD5, or everybody out at once, BD21) and lost, side by side, and its outright win rate, won / games,
+with its Wilson 95% interval: an undecided game is no part of a win. The score (undecided = ½) follows it,
+the measure of the ladder's bars (`suntzu_env.binfa.plugin.LADDER`).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, WEIGHTS, play_games
 from suntzu_env.binfa.layout import UNDECIDED
+from suntzu_env.stats import wilson
 
 
 def ladder(
     a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns: int = 300, weights: np.ndarray = WEIGHTS
 ) -> dict[str, float]:
-    """`a` against `b` over `games` two-player games (an even number is seat-balanced): wins, losses, undecided
-    games and score of `a` (wins + undecided / 2, over games); `weights` as `agents.WEIGHTS`."""
+    """`a` against `b` over `games` two-player games (an even number is seat-balanced): the wins, undecided games
+    and losses of `a`, its outright win rate (wins / games) with its Wilson 95% interval (`ci_low`, `ci_high`),
+    and its score (wins + undecided / 2, over games); `weights` as `agents.WEIGHTS`."""
     for name in (a, b):
         if name not in AGENTS:
             raise ValueError(f"unknown agent {name!r}: agents are {', '.join(AGENTS)}")
@@ -36,11 +40,15 @@ def ladder(
     wins = int((out[:, 0] == a_seat).sum())
     undecided = int((out[:, 0] == UNDECIDED).sum())
     losses = games - wins - undecided
+    low, high = wilson(wins, games)
     return {
         "games": games,
         "wins": wins,
         "losses": losses,
         "undecided": undecided,
+        "win_rate": wins / games,
+        "ci_low": low,
+        "ci_high": high,
         "score": (wins + undecided / 2) / games,
         "decisions": int(out[:, 1].sum()),
     }
@@ -65,8 +73,9 @@ def main(argv: list[str] | None = None) -> int:
     r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns)
     seconds = time.perf_counter() - start
     print(
-        f"{args.a} vs {args.b}, level {args.level}, 2 players, {r['games']} games: {r['wins']} wins, "
-        f"{r['losses']} losses, {r['undecided']} undecided; score {r['score']:.1%} "
+        f"{args.a} vs {args.b}, level {args.level}, 2 players, {r['games']} games: {r['wins']} won, "
+        f"{r['undecided']} undecided, {r['losses']} lost; won {100 * r['win_rate']:.1f}% "
+        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright, score (undecided = ½) {r['score']:.1%} "
         f"({r['decisions']} decisions in {seconds:.1f} s)"
     )
     return 0

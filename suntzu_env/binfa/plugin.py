@@ -176,7 +176,11 @@ class BinFaRules(GamePlugin):
         "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
     }  # fmt: skip
     ladder = LADDER
-    rating_anchor = "greedy"
+    rating_anchor = "heuristic"
+    no_winner = "undecided"
+    """a game stopped at `max_turns` (BD5) or with everybody out at once (BD21) has no winner and is no draw of the
+    rules: evaluations lead with the games won outright, undecided ones beside them"""
+    replay_command = "python -m suntzu_env.play --results {out}"
     training_opponents = "random=1,greedy=2"
     self_play_pool = True
     eval_opponents = ("random", "greedy")

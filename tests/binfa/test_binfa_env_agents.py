@@ -22,6 +22,7 @@ from suntzu_env.binfa.ladder import ladder, main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
 from suntzu_env.engine.rng import rng_seed
+from suntzu_env.stats import wilson
 
 
 def _greedy(g: Game, agent: int = AG_GREEDY) -> str:
@@ -79,9 +80,24 @@ def test_b10_heuristic_brings_a_pair_up_to_close_an_encirclement():
 def test_ladder_counts_and_repeats():
     r = ladder("greedy", "random", 6, seed=3)
     assert r["wins"] + r["losses"] + r["undecided"] == 6
+    assert r["win_rate"] == r["wins"] / 6 and (r["ci_low"], r["ci_high"]) == wilson(r["wins"], 6)
+    assert r["score"] == (r["wins"] + r["undecided"] / 2) / 6
     assert ladder("greedy", "random", 6, seed=3) == r
     with pytest.raises(ValueError, match="unknown agent"):
         ladder("oracle", "random", 2)
+
+
+def test_ladder_prints_won_undecided_lost_and_the_outright_rate(capsys):
+    """The headline is the games won outright, with their Wilson interval; the score counting undecided half
+    follows it."""
+    assert main(["--a", "greedy", "--b", "random", "--games", "6", "--seed", "3", "--max-turns", "20"]) == 0
+    r = ladder("greedy", "random", 6, seed=3, max_turns=20)
+    printed = capsys.readouterr().out
+    assert r["undecided"] > 0  # a game cut short, so that the two rates differ
+    assert (
+        f"6 games: {r['wins']} won, {r['undecided']} undecided, {r['losses']} lost; won {100 * r['wins'] / 6:.1f}% "
+        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright, score (undecided = ½) {r['score']:.1%} ("
+    ) in printed
 
 
 def test_ladder_cli_errors_are_one_line(capsys):

@@ -26,7 +26,7 @@ def _games(folder: Path) -> list[dict[str, str]]:
 
 def test_three_seats_play_each_seed_with_a_in_every_seat(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """12 games of 3 seats: deck seeds 0..3, each with heuristic in each seat and greedy in the other two; the
-    counts per seat add up, the win rate counts an undecided game 1/3, and the report shows 1/3 beside it."""
+    counts per seat add up, the score counts an undecided game 1/3, and the report shows the wins beside 1/3."""
     out = tmp_path / "e3"
     results = evaluate([*SHORT, "--players", "3", "--agents", "heuristic", "greedy", "--games", "12", "--out",
                         str(out)])  # fmt: skip
@@ -51,6 +51,8 @@ def test_three_seats_play_each_seed_with_a_in_every_seat(tmp_path: Path, capsys:
                    for r in these)  # fmt: skip
     assert "3 seats" in printed and "heuristic vs 2 greedy" in printed
     assert "beside 33.3% (1/3" in printed and "undecided" in printed
+    assert p["outright_win_rate"] == p["wins"] / 12 and results["headline"] == "outright_win_rate"
+    assert "games won outright beside 33.3% (1/3" in printed and "score (undecided = 1/3)" in printed
     assert "ratings" not in printed and "ladder" not in printed
     assert len((out / "games.jsonl").read_text().splitlines()) == 12 and (out / "heatmap.png").is_file()
 
@@ -105,6 +107,7 @@ def test_pieces_of_four_seats_combine(tmp_path: Path, capsys: pytest.CaptureFixt
     assert combined["config"]["game_seeds"] == [0, 3] and combined["ratings"] == {} and combined["ladder"] == []
     assert _games(tmp_path / "ab")[:16] == _games(whole)
     assert "greedy vs 3 random" in printed and "random vs 3 greedy" in printed and "beside 25.0%" in printed
+    assert combined["headline"] == "outright_win_rate" and "score (undecided = 1/4)" in printed
     with pytest.raises(SystemExit):  # a game counted twice
         combine(["--results", str(a), str(whole), "--out", str(tmp_path / "twice")])
     assert "is counted already" in capsys.readouterr().err
