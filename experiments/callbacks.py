@@ -35,6 +35,7 @@ from experiments.runs import (
     save_learning_curve,
     write_eval,
 )
+from experiments.stats import undecided
 from experiments.warm_start import warm_start
 
 EVAL_SEED = 1_000_003  # evaluation games use seeds from here (+ run seed): the same games at every evaluation
@@ -51,7 +52,11 @@ def evaluate(actor: PolicyActor, cfg: TrainConfig, games: int, timesteps: int, f
         rows.append({"timesteps": timesteps, "opponent": spec, "games": games, "final": final} | result)
     if cfg.progress_bar and not on_terminal():  # a terminal shows PPO's bar, which a line would break
         which = "final evaluation" if final else f"evaluation at {timesteps:,} timesteps"
-        rates = ", ".join(f"{r['win_rate']:.1%} against {r['opponent']}" for r in rows)
+        if undecided(cfg.game):
+            rates = ", ".join(f"won {r['outright_win_rate']:.1%} against {r['opponent']} ({r['draws']:,} undecided)"
+                              for r in rows)  # fmt: skip
+        else:
+            rates = ", ".join(f"{r['win_rate']:.1%} against {r['opponent']}" for r in rows)
         print(f"{which} ({games:,} games each): {rates}", flush=True)
     return rows
 
@@ -79,7 +84,7 @@ class Progress(BaseCallback):
     def pace(self) -> float:
         """Timesteps a second since PPO's first step."""
         since = time.perf_counter() - self.stepping if self.stepping else 0.0
-        return (self.model.num_timesteps - self.first) / since if since > 0 else 0.0
+        return (self.model.num_timesteps - self.first) / since if since >= 1.0 else 0.0  # (a second, to be a pace)
 
     def line(self) -> str:
         t, pace = self.model.num_timesteps, self.pace()
@@ -185,4 +190,4 @@ class RunCallback(BaseCallback):
                 self.logger.record(f"{prefix}/win_rate_vs_{tag(row['opponent'])}", row["win_rate"])
         self.eval_rows.extend(rows)
         write_eval(self.run_dir, self.eval_rows)
-        save_learning_curve(self.run_dir)
+        save_learning_curve(self.run_dir, outright=undecided(self.cfg.game))

@@ -183,9 +183,15 @@ def latest_run(runs_dir: str | Path = "runs") -> Path:
     return max(runs, key=lambda p: (p.name.rsplit("__", 1)[-1], p.stat().st_mtime))
 
 
-def plot_learning_curve(rows: list[dict[str, Any]], ax: Axes | None = None, title: str | None = None) -> Axes:
-    """Win rate against each opponent over timesteps, 95% intervals shaded; the final evaluation as dots."""
+def plot_learning_curve(
+    rows: list[dict[str, Any]], ax: Axes | None = None, title: str | None = None, outright: bool = False
+) -> Axes:
+    """Win rate against each opponent over timesteps, 95% intervals shaded; the final evaluation as dots. With
+    `outright` (a game whose unfinished games are undecided, not tied), the games won outright over those played."""
     import matplotlib.pyplot as plt
+
+    if outright:
+        rows = [row | _outright(row) for row in rows]
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
@@ -213,7 +219,7 @@ def plot_learning_curve(rows: list[dict[str, Any]], ax: Axes | None = None, titl
     ax.axhline(0.5, color="grey", lw=0.8, ls="--")
     ax.set_ylim(0, 1)
     ax.set_xlabel("timesteps (learner decisions)")
-    ax.set_ylabel("win rate (draw = ½)")
+    ax.set_ylabel("games won outright" if outright else "win rate (draw = ½)")
     ax.set_title(title or "evaluation against the baselines (dots: final)")
     if opponents:
         ax.legend(loc="lower right")
@@ -221,11 +227,21 @@ def plot_learning_curve(rows: list[dict[str, Any]], ax: Axes | None = None, titl
     return ax
 
 
-def save_learning_curve(run_dir: str | Path) -> Path:
-    """`learning_curve.png` from `eval.csv` (no pyplot: safe in a training process)."""
+def _outright(row: dict[str, Any]) -> dict[str, Any]:
+    """An evaluation row's rate and interval as the games won outright over those played."""
+    from suntzu_env.stats import wilson
+
+    games = row["games"]
+    low, high = wilson(row["wins"], games)
+    return {"win_rate": row["wins"] / games if games else 0.0, "ci_low": low, "ci_high": high}
+
+
+def save_learning_curve(run_dir: str | Path, outright: bool = False) -> Path:
+    """`learning_curve.png` from `eval.csv` (no pyplot: safe in a training process); `outright` as in
+    `plot_learning_curve`."""
     from matplotlib.figure import Figure
 
     run_dir = Path(run_dir)
     fig = Figure(figsize=(7, 4), layout="tight")
-    plot_learning_curve(read_eval(run_dir), fig.subplots(), title=run_dir.name)
+    plot_learning_curve(read_eval(run_dir), fig.subplots(), title=run_dir.name, outright=outright)
     return save_atomic(run_dir / "learning_curve.png", lambda f: fig.savefig(f, format="png", dpi=110))

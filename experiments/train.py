@@ -67,12 +67,17 @@ from experiments.runs import (
     write_eval,
     write_json,
 )
+from experiments.stats import undecided
 from experiments.versions import library_versions
 from experiments.warm_start import WARM_START_FILE, behaviour_cloning, warm_start
 
 __all__ = ["Progress", "main", "make_vec_env", "new_model", "run", "torch_device", "train"]  # (bench and notebooks)
 
 PROG = "python -m experiments.train"
+# What summary.json keeps of each final evaluation: the counts, the score (a game without a winner counts half) and
+# the games won outright, which lead where a game without a winner is undecided (`GameRules.no_winner`).
+FINAL_FIELDS = ("games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "outright_win_rate",
+                "outright_ci_low", "outright_ci_high")  # fmt: skip
 
 
 def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> dict[str, Any]:
@@ -162,7 +167,7 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
         "resumed_from": str(checkpoint) if checkpoint else None,
         "segments": every,  # each start of the run: what it resumed from, its timesteps and seconds
         "behaviour_cloning": warm_start(run_dir),
-        "final_eval": {r["opponent"]: {k: r[k] for k in ("games", "win_rate", "ci_low", "ci_high")} for r in final},
+        "final_eval": {r["opponent"]: {k: r[k] for k in FINAL_FIELDS} for r in final},
         "versions": library_versions(),
     }
     write_json(run_dir / "summary.json", summary)  # last: the run is finished
@@ -221,9 +226,13 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
         if summary["steps_per_s"] else ""  # fmt: skip
     print(f"{summary['timesteps']:,} timesteps; {summary['wall_s']:.0f} s in all{steps}")
     for spec, r in summary["final_eval"].items():
-        print(
-            f"  vs {spec:<10} win rate {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}], {r['games']} games"
-        )
+        if undecided(cfg.game):  # the games won outright lead; an undecided game is no half of a win
+            print(f"  vs {spec:<10} won {r['wins']:,}, undecided {r['draws']:,}, lost {r['losses']:,} of "
+                  f"{r['games']:,}: {r['outright_win_rate']:.3f} [{r['outright_ci_low']:.3f}, "
+                  f"{r['outright_ci_high']:.3f}] outright (score {r['win_rate']:.3f}, undecided = ½)")  # fmt: skip
+        else:
+            print(f"  vs {spec:<10} win rate {r['win_rate']:.3f} [{r['ci_low']:.3f}, {r['ci_high']:.3f}], "
+                  f"{r['games']} games")  # fmt: skip
     spec = f"ppo:{run_dir}"
     try:
         cfg.rules.check_agent(spec)
