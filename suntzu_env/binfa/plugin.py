@@ -20,7 +20,7 @@ import numpy as np
 
 from suntzu_env.agent import ModelError
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v1 import AGENT_NAMES, engine_action
+from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
@@ -262,7 +262,7 @@ class BinFaRules(GamePlugin):
         return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.binfa.binfa_v1 import env
+        from suntzu_env.binfa.binfa_v2 import env
 
         return env(options=self.options(options), render_mode=render_mode)
 
