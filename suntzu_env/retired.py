@@ -2,9 +2,9 @@
 
 Any change of play bumps an environment's version (PettingZoo's convention). `suntzu_env.suntzu_v1` and
 `"SunTzu-v1"` played rules v1; `suntzu_env.suntzu_v2` and `"SunTzu-v2"` played rules v1.1 dealt by the older
-generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it; `suntzu_env.binfa.binfa_v1` and `"BinFa-v1"`
-played Bin'Fa's rules v1. Importing or making an old name
-raises `RetiredEnvironmentError` with its message in `RETIRED`.
+generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it; `suntzu_env.binfa.binfa_v1`
+and `"BinFa-v1"` played Bin'Fa's rules v1. Importing or making an old name raises `RetiredEnvironmentError` with
+its message in `RETIRED`.
 """
 
 from __future__ import annotations

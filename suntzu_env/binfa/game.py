@@ -17,7 +17,7 @@ from suntzu_env.binfa.encoding import (
     learn_mask,
     view_rotation,
 )
-from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, TRIANGLE_NAMES
+from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, PER_SECTOR, TRIANGLE_NAMES
 from suntzu_env.binfa.layout import (
     ALIVE,
     ARMY_PLAYER,
@@ -38,6 +38,7 @@ from suntzu_env.binfa.layout import (
     RULES_VERSIONS,
     STATE_DTYPE,
     STATE_SIZE,
+    TERRAIN,
     TO_ACT,
     TURN_ARMY,
     TURNS,
@@ -423,6 +424,27 @@ class Game:
         """The position as JSON (BINFA.md's record format, plus the state a turn needs): the whole state, other
         players' deployment included; what a player may be shown is `view_dict(player)`."""
         return records.record_from_state(self._s, self._options)
+
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> Game:
+        """A game `player` cannot tell from this one: during hidden deployment (BD6, rules v1.1), the units every
+        other army placed are placed again, each uniformly on an open triangle of its base, as many per army; at
+        any other point, nothing is hidden but the dice to come, and it is a copy. For tests that what a player
+        observes depends only on what it may know."""
+        self._check_player(player)
+        d = self.to_dict()
+        if records.hide_deployment(d, player) is d:
+            return self.clone()
+        s = self._s
+        board = {t: stack for t, stack in d["board"].items() if d["armies"][stack[-1]] == player}
+        for colour, owner in d["armies"].items():
+            placed = sum(len(stack) for stack in d["board"].values() if stack[-1] == colour)
+            c = COLOURS.index(colour)
+            if owner == player or not placed:
+                continue
+            open_ = [t for t in range(PER_SECTOR * c, PER_SECTOR * (c + 1)) if s[TERRAIN + t] == engine.OPEN]
+            for t in rng.choice(open_, size=placed):
+                board.setdefault(TRIANGLE_NAMES[t], []).append(colour)
+        return Game.from_dict({**d, "board": board})
 
     def view_dict(self, player: int) -> dict[str, Any]:
         """The position as `player` may see it: `to_dict()`, except that during deployment (BD6, rules v1.1) the

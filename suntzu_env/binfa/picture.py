@@ -20,7 +20,6 @@ from suntzu_env.binfa.geometry import (
     UNITS_PER_ARMY,
     coordinates,
 )
-from suntzu_env.binfa.observation import hidden
 from suntzu_env.binfa.layout import (
     ALIVE,
     ARMY_PLAYER,
@@ -34,6 +33,7 @@ from suntzu_env.binfa.layout import (
     UNIT_AT,
     UNIT_LEVEL,
 )
+from suntzu_env.binfa.observation import hidden
 
 RGB = {
     "red": (214, 40, 40),

@@ -118,6 +118,11 @@ class SeatGame:
     def record(self) -> dict[str, Any]:
         return self.game.record()
 
+    def sample_determinization(self, seat: str, rng: np.random.Generator) -> SeatGame:
+        """A game `seat` cannot tell from this one (`Game.sample_determinization`: the other players' hidden
+        deployment placed again, BD6)."""
+        return SeatGame(self.game.sample_determinization(_seat_index(seat, self.game.players), rng))
+
 
 class CompiledAgent:
     """One of the compiled agents (`suntzu_env.binfa.agents`) as an `Agent`: handed the game before each answer

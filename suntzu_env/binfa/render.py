@@ -5,7 +5,6 @@ from __future__ import annotations
 import numpy as np
 
 from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, N_WHIRLPOOLS, PER_SECTOR, TRIANGLE_NAMES, UNITS_PER_ARMY
-from suntzu_env.binfa.observation import hidden
 from suntzu_env.binfa.layout import (
     ALIVE,
     ARMY_PLAYER,
@@ -28,6 +27,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
+from suntzu_env.binfa.observation import hidden
 
 LETTERS = "ROYGBV"  # one letter per colour, in COLOURS order
 
