@@ -2,8 +2,9 @@
 
 Any change of play bumps an environment's version (PettingZoo's convention). `suntzu_env.suntzu_v1` and
 `"SunTzu-v1"` played rules v1; `suntzu_env.suntzu_v2` and `"SunTzu-v2"` played rules v1.1 dealt by the older
-generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it. Importing or making an old name
-raises `RetiredEnvironmentError` with its message in `RETIRED`.
+generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it; `suntzu_env.binfa.binfa_v1`
+and `"BinFa-v1"` played Bin'Fa's rules v1. Importing or making an old name raises `RetiredEnvironmentError` with
+its message in `RETIRED`.
 """
 
 from __future__ import annotations
@@ -22,8 +23,14 @@ RULES_V1_CHANGE = (
     "recall:<card> or pass (D14), a recall of P discards the recycled copy first (D15), and reinforce is "
     "offered with an empty reserve when a recall can supply the army (D16)"
 )
+BINFA_RULES_V1_CHANGE = (
+    "played Bin'Fa's rules v1 (docs/binfa-rules.md 'What changed in v1.1'): deployment is now hidden from the other "
+    "players until every unit stands (BD6), a turn's first throw is compulsory, stop only after a throw (BD30), no "
+    "stack holds more than 12 units (BD31), and a whirlpool exit onto a lone unit of another colour is a dislodge, "
+    "not a covering (BD32); records of rules 1 still replay under v1"
+)
 SUNTZU_NOW = "use `from suntzu_env import env, parallel_env` or gymnasium.make('SunTzu-v3')"
-BINFA_NOW = "use `from suntzu_env.binfa import env` or gymnasium.make('BinFa-v1')"
+BINFA_NOW = "use `from suntzu_env.binfa import env` or gymnasium.make('BinFa-v2')"
 
 # (module, Gymnasium id) -> why it was retired and what to use
 RETIRED: dict[tuple[str, str], str] = {
@@ -32,6 +39,7 @@ RETIRED: dict[tuple[str, str], str] = {
     f"{_GENERATOR_CHANGE}; {SUNTZU_NOW}",
     ("suntzu_env.binfa.binfa_v0", "BinFa-v0"): f"binfa_v0 and BinFa-v0 were replaced by binfa_v1 and BinFa-v1: "
     f"{_GENERATOR_CHANGE}; {BINFA_NOW}",
+    ("suntzu_env.binfa.binfa_v1", "BinFa-v1"): f"binfa_v1 and BinFa-v1 {BINFA_RULES_V1_CHANGE}; {BINFA_NOW}",
 }
 RETIRED_MODULES = {module: message for (module, _), message in RETIRED.items()}
 RETIRED_ENV_IDS = {env_id: message for (_, env_id), message in RETIRED.items()}

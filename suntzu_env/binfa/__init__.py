@@ -4,7 +4,7 @@
 the fixed-layout state of `suntzu_env.binfa.layout`; the board is declared in `suntzu_env.binfa.geometry`
 and the action space in `suntzu_env.binfa.actions`. For learning: the compact, player's-view action space
 (`suntzu_env.binfa.encoding`) and observation (`suntzu_env.binfa.observation`, BD12), the PettingZoo AEC
-environment `env(**options)`, the Gymnasium environment "BinFa-v1" (`gym_env`, registered on import), the
+environment `env(**options)`, the Gymnasium environment "BinFa-v2" (`gym_env`, registered on import), the
 batched `vec_env.BinFaVecEnv`, the compiled agents (`agents`) and their ladder, and `plugin.BINFA`.
 """
 
@@ -20,15 +20,15 @@ from suntzu_env.binfa.records import RecordError
 
 
 def env(**kwargs: Any) -> Any:
-    """The PettingZoo AEC environment (`suntzu_env.binfa.binfa_v1.env`): `env(level=1, players=3)`."""
-    from suntzu_env.binfa.binfa_v1 import env as make
+    """The PettingZoo AEC environment (`suntzu_env.binfa.binfa_v2.env`): `env(level=1, players=3)`."""
+    from suntzu_env.binfa.binfa_v2 import env as make
 
     return make(**kwargs)
 
 
 def raw_env(**kwargs: Any) -> Any:
     """The AEC environment without PettingZoo's wrappers (an illegal action raises by default)."""
-    from suntzu_env.binfa.binfa_v1 import raw_env as make
+    from suntzu_env.binfa.binfa_v2 import raw_env as make
 
     return make(**kwargs)
 

@@ -1,4 +1,9 @@
-"""The Bin'Fa rules engine: every rule B1-B50 (with BD1-BD29) as compiled functions over the state vector.
+"""The Bin'Fa rules engine: every rule B1-B50 (with BD1-BD32) as compiled functions over the state vector.
+
+The state's RULES field names the rules played: v1.1 for new games, v1 for the records made under it (they replay
+as they were played). The rules differ in three places, each reading RULES: the first throw of a turn is compulsory
+(BD30), no stack holds more than 12 units (BD31, `room`), and a whirlpool exit never covers (BD32); v1.1 also hides
+deployment from the other players (BD6), which is the observation's business, not the engine's.
 
 The state is the int32 vector of `suntzu_env.binfa.layout`. The engine runs the game on by itself until
 a decision with at least two legal answers is pending: a decision with one answer applies itself, one
@@ -84,6 +89,7 @@ from suntzu_env.binfa.layout import (
     HEIGHT,
     LEVEL,
     MAX_PLAYERS,
+    MAX_STACK_UNITS,
     MAX_TURNS,
     MODE,
     MODE_MOVE,
@@ -104,6 +110,9 @@ from suntzu_env.binfa.layout import (
     RETREAT_N,
     RETREAT_STEP,
     RNG,
+    RULES,
+    RULES_V1,
+    RULES_V1_1,
     RUN,
     STATE_DTYPE,
     STATE_SIZE,
@@ -256,6 +265,14 @@ def remove_top(s: np.ndarray, t: int, n: int) -> None:
             s[REMOVED + u // UNITS_PER_ARMY] += 1
     s[HEIGHT + t] = base
     refresh(s, t)
+
+
+@njit(cache=True)
+def room(s: np.ndarray, t: int) -> int:
+    """BD31: how many units place `t` may still receive: up to 12 a stack under rules v1.1, no limit under v1."""
+    if s[RULES] == RULES_V1:
+        return N_UNITS
+    return MAX_STACK_UNITS - s[HEIGHT + t]
 
 
 @njit(cache=True)
@@ -501,14 +518,15 @@ def pay(s: np.ndarray) -> None:
 @njit(cache=True)
 def attacker_advances(s: np.ndarray, second: int) -> bool:
     """B16, B18: the attacking stack moves whole onto the freed triangle, then for a double six on to the
-    second triangle left when it may enter it (BD17). True when play moved on."""
+    second triangle left when it may enter it (BD17); never to make a stack over 12 units (BD31: it stays).
+    True when play moved on."""
     a = s[ATTACK_FROM]
     b = s[ATTACK_TO]
     c = s[TURN_ARMY]
     s[RETREAT_AT] = -1
-    if s[HEIGHT + a] > 0 and s[TOP + a] == c and may_enter(s, c, b):
+    if s[HEIGHT + a] > 0 and s[TOP + a] == c and may_enter(s, c, b) and s[HEIGHT + a] <= room(s, b):
         move_top(s, a, b, s[HEIGHT + a])
-        if second >= 0 and may_enter(s, c, second):
+        if second >= 0 and may_enter(s, c, second) and s[HEIGHT + b] <= room(s, second):
             move_top(s, b, second, s[HEIGHT + b])
         if settled(s, False):
             return True
@@ -756,11 +774,14 @@ def init_state(
     whirlpools: np.ndarray,
     legal: np.ndarray,
     legacy: bool = False,
+    rules: int = RULES_V1_1,
 ) -> int:
     """Sets a new game up from `seed`; with `chosen`, `terrain`/`whirlpools` hold the chosen triangles, else
     the seed draws them (B21, B38). Runs on to the first decision and returns its number of legal answers.
-    `legacy`: seeded as a record that names no generator was (`seed_state`)."""
+    `legacy`: seeded as a record that names no generator was (`seed_state`); `rules`: the rules played
+    (`layout.RULES_VERSIONS` index; v1 only to replay the records made under it)."""
     s[:] = 0
+    s[RULES] = rules
     s[LEVEL] = level
     s[PLAYERS] = players
     s[ARMIES_PER] = armies
@@ -861,12 +882,13 @@ def init_state(
 
 
 @njit(cache=True)
-def push_counts(legal: np.ndarray, n: int, base: int, height: int, run: int) -> int:
-    """Appends base + count - 1 for every count a stack may give: 1..run, or all of it (B4, BD8)."""
-    for k in range(1, run + 1):
+def push_counts(legal: np.ndarray, n: int, base: int, height: int, run: int, cap: int) -> int:
+    """Appends base + count - 1 for every count a stack may give: 1..run, or all of it (B4, BD8), of at most
+    `cap` units (where they go has room for, BD31)."""
+    for k in range(1, min(run, cap) + 1):
         legal[n] = base + k - 1
         n += 1
-    if height > run:
+    if run < height <= cap:
         legal[n] = base + height - 1
         n += 1
     return n
@@ -934,7 +956,9 @@ def legal_actions(s: np.ndarray, legal: np.ndarray) -> int:
         if s[LEVEL] >= 3 and s[MODE] == MODE_NONE and not empty_store:
             legal[n] = A_RESUPPLY
             n += 1
-        if not (s[MODE] == MODE_NONE and empty_store):
+        # B9: v1.1 offers stop only once the turn threw (BD30); v1 before any throw too, unless the store is empty (B35)
+        thrown = s[MODE] != MODE_NONE
+        if thrown or (s[RULES] == RULES_V1 and not empty_store):
             legal[n] = A_STOP
             n += 1
         return n
@@ -951,6 +975,7 @@ def legal_actions(s: np.ndarray, legal: np.ndarray) -> int:
                 continue  # B39: not before the army's next throw
             h = s[HEIGHT + t]
             run = s[RUN + t]
+            exit_ = s[TERRAIN + t] == WHIRLPOOL
             for j in range(3):
                 u = NEIGHBOURS[t, j]
                 if u < 0 or s[TERRAIN + u] == MARKER:
@@ -961,19 +986,21 @@ def legal_actions(s: np.ndarray, legal: np.ndarray) -> int:
                         continue
                     if s[TERRAIN + t] == OPEN and on_board == 1 and not last:
                         # B39: the army's last units on the board may enter only with the throw's last move
-                        n = push_counts(legal, n, base, run - 1, run - 1)
+                        n = push_counts(legal, n, base, run - 1, run - 1, N_UNITS)
                         continue
-                    n = push_counts(legal, n, base, h, run)
+                    n = push_counts(legal, n, base, h, run, N_UNITS)
                 elif may_enter(s, c, u):
-                    n = push_counts(legal, n, base, h, run)
+                    if exit_ and s[HEIGHT + u] > 0 and s[TOP + u] != c and s[RULES] != RULES_V1:
+                        continue  # BD32: leaving a whirlpool onto a lone unit is a dislodge (B46), never a covering
+                    n = push_counts(legal, n, base, h, run, room(s, u))
         return n
     if kind == DK_TRANSFER:  # B39, BD13
         for i in range(N_WHIRLPOOLS):
             w = s[WHIRLPOOLS + i]
             if w >= 0 and w != s[TRANSFER_FROM] and (s[HEIGHT + w] == 0 or s[TRANSFER_TO + w] == 1):
-                n = push_counts(legal, n, A_TRANSFER + w * MAX_N, s[HEIGHT + TRANSIT], s[RUN + TRANSIT])
+                n = push_counts(legal, n, A_TRANSFER + w * MAX_N, s[HEIGHT + TRANSIT], s[RUN + TRANSIT], room(s, w))
         return n
-    if kind == DK_RETREAT:  # B16, B18, B19, B20, B43, B45, BD10
+    if kind == DK_RETREAT:  # B16, B18, B19, B20, B43, B45, BD10, BD31
         at = s[RETREAT_AT]
         col = s[TOP + at]
         step_ = s[RETREAT_STEP]
@@ -983,11 +1010,12 @@ def legal_actions(s: np.ndarray, legal: np.ndarray) -> int:
                 continue
             base = A_RETREAT + u * MAX_N
             if step_ == 0:
-                n = push_counts(legal, n, base, s[HEIGHT + at], s[RUN + at])
+                n = push_counts(legal, n, base, s[HEIGHT + at], s[RUN + at], room(s, u))
             elif step_ == 1:
-                legal[n] = base + s[HEIGHT + at] - 1
-                n += 1
-            else:
+                if s[HEIGHT + at] <= room(s, u):
+                    legal[n] = base + s[HEIGHT + at] - 1
+                    n += 1
+            elif s[RETREAT_N] <= room(s, u):
                 legal[n] = base + s[RETREAT_N] - 1
                 n += 1
         return n
@@ -1160,7 +1188,7 @@ def step_thrown(s: np.ndarray, action: int, dice: np.ndarray, legal: np.ndarray)
 
 # ------------------------------------------------------------------ invariants and random games
 
-I_UNITS, I_STACKS, I_TOKENS, I_TERRAIN, I_SURROUNDED, I_ELIMINATED, I_PAWNS, I_ANSWERS, I_TRANSIT = range(1, 10)
+I_UNITS, I_STACKS, I_TOKENS, I_TERRAIN, I_SURROUNDED, I_ELIMINATED, I_PAWNS, I_ANSWERS, I_TRANSIT, I_TALL = range(1, 11)
 INVARIANTS: dict[int, str] = {
     I_UNITS: "units: per army, the units on the board plus those removed must make 12 (and none of absent armies)",
     I_STACKS: "board: every stack's height, levels, top colour and run must match its units",
@@ -1171,6 +1199,7 @@ INVARIANTS: dict[int, str] = {
     I_PAWNS: "pawns: on distinct circles, one per army in the game from level 3 once placed (B24, B34)",
     I_ANSWERS: "decision: a pending decision must offer two legal answers or more",
     I_TRANSIT: "transit: units pass between whirlpools only during a transfer decision (B39)",
+    I_TALL: "board: no stack taller than 12 units (BD31, rules v1.1)",
 }
 
 
@@ -1220,6 +1249,8 @@ def check_invariants(s: np.ndarray, legal: np.ndarray) -> int:
             return I_STACKS
         if t < N_TRIANGLES and h > 0 and s[TERRAIN + t] == MARKER:
             return I_TERRAIN
+        if s[RULES] != RULES_V1 and h > MAX_STACK_UNITS:
+            return I_TALL
     if s[HEIGHT + TRANSIT] > 0 and s[DEC_KIND] != DK_TRANSFER:
         return I_TRANSIT
     tokens = s[STORE]

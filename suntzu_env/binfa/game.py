@@ -17,7 +17,7 @@ from suntzu_env.binfa.encoding import (
     learn_mask,
     view_rotation,
 )
-from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, TRIANGLE_NAMES
+from suntzu_env.binfa.geometry import COLOURS, N_COLOURS, PER_SECTOR, TRIANGLE_NAMES
 from suntzu_env.binfa.layout import (
     ALIVE,
     ARMY_PLAYER,
@@ -33,8 +33,12 @@ from suntzu_env.binfa.layout import (
     OUT_RANK,
     PLAYERS,
     RETREAT_AT,
+    RULES,
+    RULES_V1_1,
+    RULES_VERSIONS,
     STATE_DTYPE,
     STATE_SIZE,
+    TERRAIN,
     TO_ACT,
     TURN_ARMY,
     TURNS,
@@ -47,7 +51,7 @@ from suntzu_env.binfa.render import board_text
 from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.options import check_seed
 
-RULES_VERSION = 1
+RULES_VERSION = RULES_VERSIONS[RULES_V1_1]  # "1.1": new games' rules; a record of rules 1 replays under them
 RECORD_KEYS = ("game", "rules_version", "options", "seed", "generator", "actions", "start")
 
 
@@ -77,12 +81,13 @@ class Game:
         `options` is an `Options`, a dict or None, with any of its fields as keywords on top:
         `Game.new(3, level=4, players=3)`. A bad option raises ValueError naming what is allowed.
         """
-        return cls._dealt(check_seed(seed), Options.of(options, **fields), legacy=False)
+        return cls._dealt(check_seed(seed), Options.of(options, **fields), legacy=False, rules=RULES_V1_1)
 
     @classmethod
-    def _dealt(cls, seed: int, options: Options, legacy: bool) -> Game:
+    def _dealt(cls, seed: int, options: Options, legacy: bool, rules: int) -> Game:
         """A new game of a checked seed and options, its setup and throws drawn by the generator of new games or
-        (`legacy`) by that of records that name none (`suntzu_env.engine.rng`)."""
+        (`legacy`) by that of records that name none (`suntzu_env.engine.rng`), played under `rules` (an index of
+        `RULES_VERSIONS`)."""
         game = cls.__new__(cls)
         game._setup(new_state(), options, seed, None)
         terrain, pools = options.engine_terrain()
@@ -100,6 +105,7 @@ class Game:
                 pools,
                 game._legal,
                 legacy,
+                rules,
             )
         )
         return game
@@ -108,12 +114,22 @@ class Game:
     def from_dict(cls, d: dict[str, Any]) -> Game:
         """A game at the position `d` (see `to_dict`); a bad field raises ValueError naming it.
 
+        A position written by hand needs only BINFA.md's fields at the start of a turn: the others take the values
+        of a turn about to be declared (`records.with_defaults`), its rules v1.1 unless it names `rules_version` 1.
         A pending decision with a single legal answer is applied at once, as in play.
         """
+        return cls._from_position(d, None)
+
+    @classmethod
+    def _from_position(cls, d: dict[str, Any], rules_version: Any) -> Game:
+        """`from_dict`, the position played under the rules a game record names (`rules_version`; None: its own)."""
         if not isinstance(d, dict):
             raise TypeError(f"a position record must be a dict, got {type(d).__name__}")
         start = copy.deepcopy(d)
-        s, options = records.state_from_record(start)
+        named = start.get("rules_version", rules_version)
+        if rules_version is not None and named != rules_version:
+            raise ValueError(f"record.start.rules_version: {named!r:.40} differs from record.rules_version")
+        s, options = records.state_from_record(start if rules_version is None else {**start, "rules_version": named})
         game = cls.__new__(cls)
         game._setup(s, options, None, start)
         game._n = int(engine.advance(s, game._legal))
@@ -132,10 +148,13 @@ class Game:
                 raise ValueError(f"record: missing key {key!r}")
         if record["game"] != "binfa":
             raise ValueError(f"record.game: expected 'binfa', got {record['game']!r:.40}")
-        if record["rules_version"] != RULES_VERSION:
-            raise ValueError(f"record.rules_version: expected {RULES_VERSION}, got {record['rules_version']!r:.40}")
+        version = record["rules_version"]
+        if isinstance(version, bool) or version not in RULES_VERSIONS:
+            shown = " or ".join(map(repr, RULES_VERSIONS))
+            raise ValueError(f"record.rules_version: expected {shown}, got {version!r:.40}")
+        rules = RULES_VERSIONS.index(version)
         if record.get("start") is not None:
-            game = cls.from_dict(record["start"])
+            game = cls._from_position(record["start"], RULES_VERSIONS[rules])
         else:
             try:
                 options = Options.of(record["options"])
@@ -145,7 +164,7 @@ class Game:
             generator = record.get("generator", LEGACY_GENERATOR)
             if generator not in GENERATORS:
                 raise ValueError(f"record.generator: expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
-            game = cls._dealt(seed, options, legacy=generator == LEGACY_GENERATOR)
+            game = cls._dealt(seed, options, legacy=generator == LEGACY_GENERATOR, rules=rules)
         if not isinstance(record["actions"], list):
             raise ValueError("record.actions: expected a list of action strings")
         for i, action in enumerate(record["actions"]):
@@ -372,6 +391,11 @@ class Game:
     def options(self) -> Options:
         return self._options
 
+    @property
+    def rules_version(self) -> int | str:
+        """The rules played: "1.1" (BINFA.md), or 1 for a game replayed from a record of rules v1."""
+        return RULES_VERSIONS[self._s[RULES]]
+
     # ------------------------------------------------------------ records (B0.9)
 
     def record(self) -> dict[str, Any]:
@@ -385,7 +409,7 @@ class Game:
             )
         out: dict[str, Any] = {
             "game": "binfa",
-            "rules_version": RULES_VERSION,
+            "rules_version": self.rules_version,
             "options": self._options.to_dict(),
             "seed": self._seed,
             "actions": [action_to_string(a) for a in self._actions],
@@ -397,23 +421,55 @@ class Game:
         return out
 
     def to_dict(self) -> dict[str, Any]:
-        """The position as JSON (BINFA.md's record format, plus the state a turn needs)."""
+        """The position as JSON (BINFA.md's record format, plus the state a turn needs): the whole state, other
+        players' deployment included; what a player may be shown is `view_dict(player)`."""
         return records.record_from_state(self._s, self._options)
+
+    def sample_determinization(self, player: int, rng: np.random.Generator) -> Game:
+        """A game `player` cannot tell from this one: during hidden deployment (BD6, rules v1.1), the units every
+        other army placed are placed again, each uniformly on an open triangle of its base, as many per army; at
+        any other point, nothing is hidden but the dice to come, and it is a copy. For tests that what a player
+        observes depends only on what it may know."""
+        self._check_player(player)
+        d = self.to_dict()
+        if records.hide_deployment(d, player) is d:
+            return self.clone()
+        s = self._s
+        board = {t: stack for t, stack in d["board"].items() if d["armies"][stack[-1]] == player}
+        for colour, owner in d["armies"].items():
+            placed = sum(len(stack) for stack in d["board"].values() if stack[-1] == colour)
+            c = COLOURS.index(colour)
+            if owner == player or not placed:
+                continue
+            open_ = [t for t in range(PER_SECTOR * c, PER_SECTOR * (c + 1)) if s[TERRAIN + t] == engine.OPEN]
+            for t in rng.choice(open_, size=placed):
+                board.setdefault(TRIANGLE_NAMES[t], []).append(colour)
+        return Game.from_dict({**d, "board": board})
+
+    def view_dict(self, player: int) -> dict[str, Any]:
+        """The position as `player` may see it: `to_dict()`, except that during deployment (BD6, rules v1.1) the
+        units the other players placed are left out of `board`. A view to show, not a position to load."""
+        self._check_player(player)
+        return records.hide_deployment(self.to_dict(), player)
 
     # ------------------------------------------------------------ display
 
-    def render(self) -> str:
-        """The position as text."""
-        return board_text(self._s)
+    def render(self, player: int | None = None) -> str:
+        """The position as text; for `player`, without the other players' units while deployment is hidden (BD6)."""
+        if player is not None:
+            self._check_player(player)
+        return board_text(self._s, -1 if player is None else player)
 
     def __str__(self) -> str:
         return self.render()
 
-    def picture(self, size: int = 640) -> Any:
-        """The board as a PIL image (needs Pillow)."""
+    def picture(self, size: int = 640, player: int | None = None) -> Any:
+        """The board as a PIL image (needs Pillow); for `player`, as `render(player)` hides it."""
         from suntzu_env.binfa.picture import board_picture
 
-        return board_picture(self._s, size)
+        if player is not None:
+            self._check_player(player)
+        return board_picture(self._s, size, -1 if player is None else player)
 
     def __repr__(self) -> str:
         return f"Game(players={self.players}, turns={self.turns}, winner={self.winner!r})"

@@ -1,9 +1,9 @@
 """`BinFaGymEnv`: Bin'Fa for one learner, every other seat played inside `step` by an opponent.
 
-The learner plays one seat of the game of `suntzu_env.binfa.binfa_v1` (whose docstring describes the
+The learner plays one seat of the game of `suntzu_env.binfa.binfa_v2` (whose docstring describes the
 observation, from the learner's point of view, BD12, and the learning action space); the opponent answers
-every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v1"` when
-`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v1", opponent="greedy", players=3)`.
+every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v2"` when
+`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v2", opponent="greedy", players=3)`.
 
 - Observation: `Box(OBSERVATION_SIZE,)` float32 (`suntzu_env.binfa.observation`), the learner's own.
 - Action: `Discrete(N_LEARN_ACTIONS)` (`suntzu_env.binfa.encoding`); `action_masks()` gives the legal ones
@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 
 from suntzu_env.binfa.agents import AGENTS, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v1 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
+from suntzu_env.binfa.binfa_v2 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.options import Options
@@ -42,7 +42,7 @@ from suntzu_env.episode import IllegalActionWarning, check_reset
 from suntzu_env.options import check_choice
 from suntzu_env.retired import register_retired
 
-ENV_ID = "BinFa-v1"
+ENV_ID = "BinFa-v2"
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
 
@@ -177,7 +177,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
 
 
 def register() -> None:
-    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v1" (done when `suntzu_env.binfa` is imported)."""
+    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v2" (done when `suntzu_env.binfa` is imported)."""
     if ENV_ID not in gymnasium.registry:
         gymnasium.register(id=ENV_ID, entry_point="suntzu_env.binfa.gym_env:BinFaGymEnv")
     register_retired(gymnasium)  # BinFa-v0: making it raises, saying what changed

@@ -8,7 +8,7 @@ another answer: more fighting). Every game runs in compiled code (`engine.random
 conserved per army until captured or lost, stacks consistent with their units and colours, tokens conserved
 between store and armies, no unit on terrain, no surrounded stack left (encirclement applied whenever it
 holds), eliminated armies off the board, pawns, two answers or more per decision, units in transit only
-during a transfer.
+during a transfer, no stack taller than 12 units (BD31, rules v1.1).
 
 The run prints a progress line, then a table per configuration (games, decisions, decided, undecided,
 violations); it exits with 1 when an invariant breaks, naming the seed and the decision, and

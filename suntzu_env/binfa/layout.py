@@ -32,6 +32,7 @@ PLAYERS       = _field("players", 1, "2..6")
 ARMIES_PER    = _field("armies_per_player", 1, "1, 2 or 3 (B47-B50)")
 DEPLOY_RANDOM = _field("deployment_random", 1, "1: the seed places the units (B1)")
 MAX_TURNS     = _field("max_turns", 1, "the game ends undecided after this many turns (BD5)")
+RULES         = _field("rules", 1, "index in RULES_VERSIONS of the rules played: 0 v1 (older records), 1 v1.1")
 RNG           = _field("rng", 2, "the game's generator state (engine.rng): its 64 bits as two int32, low half first")
 GENERATOR_OF  = _field("generator", 1, "index in engine.rng.GENERATORS: 1 new games', 0 older records' (low half only)")
 DICE_Q        = _field("dice_queue", 2 * DICE_CAPACITY, "preset throws, two dice each, used before the generator")
@@ -76,6 +77,10 @@ STATE_SIZE    = FIELDS[-1].offset + FIELDS[-1].size
 # fmt: on
 
 FIELD_BY_NAME: dict[str, Field] = {f.name: f for f in FIELDS}
+
+RULES_VERSIONS: tuple[int | str, ...] = (1, "1.1")  # as records name them; a v1 record replays under v1
+RULES_V1, RULES_V1_1 = range(2)
+MAX_STACK_UNITS = 12  # BD31 (v1.1): no stack holds more (R1, R11)
 
 UNDECIDED = MAX_PLAYERS  # WINNER of a game ended by max_turns (BD5) or with nobody left (BD21)
 

@@ -1,7 +1,8 @@
 """What one player observes of Bin'Fa, from its own point of view (BD12), declared once as named pieces.
 
-Nothing in Bin'Fa is hidden (B36, B0.8: only future dice are unknown), so the observation is the whole
-position, turned so that the viewer's (first) army's base is sector 0 (`encoding.to_view`): triangle
+Nothing in Bin'Fa is hidden after deployment (B36, B0.8: only future dice are unknown), so the observation is
+the whole position (but, during deployment under rules v1.1, the units the other players placed: `hidden`, BD6),
+turned so that the viewer's (first) army's base is sector 0 (`encoding.to_view`): triangle
 pieces are 96 values in the viewer's triangle order, army pieces 6 values by colour counted clockwise
 from the viewer's army (index 0 is the viewer's first army), circles in the viewer's circle order. Every
 value lies in [0, high] of its piece. `OBSERVATION_PIECES` is the single declaration: `observe` (compiled)
@@ -43,6 +44,7 @@ from suntzu_env.binfa.layout import (
     MODES,
     MOVES_LEFT,
     PAWN,
+    PH_DEPLOY,
     PH_OVER,
     PHASE,
     PLAYER_SECTOR,
@@ -50,6 +52,8 @@ from suntzu_env.binfa.layout import (
     RETREAT_AT,
     RETREAT_N,
     RETREAT_STEP,
+    RULES,
+    RULES_V1,
     RUN,
     STORE,
     TERRAIN,
@@ -123,8 +127,18 @@ OBSERVATION_SIZE = OBSERVATION_PIECES[-1].offset + OBSERVATION_PIECES[-1].size
 
 
 @njit(cache=True)
+def hidden(s: np.ndarray, viewer: int, t: int) -> bool:
+    """BD6 (rules v1.1): the stack on triangle `t` is hidden from player `viewer` (-1: nobody, the whole state):
+    during deployment, every stack of another player's army (bases hold one army's units until play starts)."""
+    if viewer < 0 or s[PHASE] != PH_DEPLOY or s[RULES] == RULES_V1 or s[HEIGHT + t] == 0:
+        return False
+    return s[ARMY_PLAYER + s[TOP + t]] != viewer
+
+
+@njit(cache=True)
 def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
-    """Writes what `player` sees (BD12) into the float32 vector `out` of OBSERVATION_SIZE."""
+    """Writes what `player` sees (BD12) into the float32 vector `out` of OBSERVATION_SIZE; during deployment,
+    not the other players' units (BD6)."""
     out[:] = 0.0
     rot = s[PLAYER_SECTOR + player]
     for t in range(N_TRIANGLES):
@@ -134,7 +148,7 @@ def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
         elif s[TERRAIN + t] == 2:
             out[O_WHIRLPOOL + v] = 1.0
         h = s[HEIGHT + t]
-        if h > 0:
+        if h > 0 and not hidden(s, player, t):
             c = (s[TOP + t] - rot) % N_COLOURS
             out[O_HEIGHT + v] = h / UNITS_PER_ARMY
             out[O_COLOUR + c * N_TRIANGLES + v] = 1.0

@@ -33,6 +33,7 @@ from suntzu_env.binfa.layout import (
     UNIT_AT,
     UNIT_LEVEL,
 )
+from suntzu_env.binfa.observation import hidden
 
 RGB = {
     "red": (214, 40, 40),
@@ -79,8 +80,9 @@ def circle_centre(circle: int, centre: float, side: float) -> tuple[float, float
     return centre + cx / norm * side * RING, centre + cy / norm * side * RING
 
 
-def board_picture(s: np.ndarray, size: int = 640) -> Any:
-    """A PIL image of the position of state `s`."""
+def board_picture(s: np.ndarray, size: int = 640, viewer: int = -1) -> Any:
+    """A PIL image of the position of state `s`, as player `viewer` sees it (-1: all of it; during deployment a
+    player sees only its own units, BD6)."""
     from PIL import Image, ImageDraw
 
     image = Image.new("RGB", (size, size), (250, 248, 240))
@@ -90,7 +92,7 @@ def board_picture(s: np.ndarray, size: int = 640) -> Any:
     stacks: dict[int, list[int]] = {}
     for u in range(N_COLOURS * UNITS_PER_ARMY):
         at = int(s[UNIT_AT + u])
-        if 0 <= at < N_TRIANGLES:
+        if 0 <= at < N_TRIANGLES and not hidden(s, viewer, at):
             stacks.setdefault(at, [0] * int(s[HEIGHT + at]))[int(s[UNIT_LEVEL + u])] = u // UNITS_PER_ARMY
     for t in range(N_TRIANGLES):
         corners = triangle_corners(t, centre, side)

@@ -20,7 +20,7 @@ import numpy as np
 
 from suntzu_env.agent import ModelError
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v1 import AGENT_NAMES, engine_action
+from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
@@ -117,6 +117,11 @@ class SeatGame:
 
     def record(self) -> dict[str, Any]:
         return self.game.record()
+
+    def sample_determinization(self, seat: str, rng: np.random.Generator) -> SeatGame:
+        """A game `seat` cannot tell from this one (`Game.sample_determinization`: the other players' hidden
+        deployment placed again, BD6)."""
+        return SeatGame(self.game.sample_determinization(_seat_index(seat, self.game.players), rng))
 
 
 class CompiledAgent:
@@ -266,7 +271,7 @@ class BinFaRules(GamePlugin):
         return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.binfa.binfa_v1 import env
+        from suntzu_env.binfa.binfa_v2 import env
 
         return env(options=self.options(options), render_mode=render_mode)
 

@@ -2,7 +2,9 @@
 
 A bad field raises `RecordError` (a ValueError) naming it; nothing is changed. Beside the fields of the
 contract, a position carries what a state inside a turn needs: the phase and decision, the deploying army,
-the turn's dice, retreat and transfer, the whirlpools whose units came in this throw, and the generator.
+the turn's dice, retreat and transfer, the whirlpools whose units came in this throw, the generator and the
+rules played. A position written by hand with only the contract's fields, at the start of a turn, loads:
+`with_defaults` gives the others the values of a turn about to be declared (docs/binfa-rules.md).
 """
 
 from __future__ import annotations
@@ -67,6 +69,9 @@ from suntzu_env.binfa.layout import (
     RETREAT_AT,
     RETREAT_N,
     RETREAT_STEP,
+    RULES,
+    RULES_V1_1,
+    RULES_VERSIONS,
     STORE,
     TERRAIN,
     TO_ACT,
@@ -86,7 +91,7 @@ from suntzu_env.binfa.layout import (
     new_state,
 )
 from suntzu_env.binfa.options import Options
-from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
+from suntzu_env.engine.rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, legacy_seed, rng_seed
 from suntzu_env.options import is_integer
 
 KEYS = (
@@ -94,8 +99,15 @@ KEYS = (
     "pawns", "phase", "decision", "to_act", "deploying", "turn", "turns", "eliminated", "eliminated_armies",
     "winner", "dice", "rng",
 )  # fmt: skip
-OPTIONAL_KEYS = ("generator",)  # absent: the generator of records made before it was named (engine.rng)
+OPTIONAL_KEYS = ("generator", "rules_version")  # see `with_defaults`
 TURN_KEYS = ("player", "army", "mode", "moves_left", "dislodge", "throw", "retreat", "transfer")
+# the fields BINFA.md's position holds; every other one may be left out of a position at the start of a turn
+CONTRACT_KEYS = (
+    "options", "armies", "board", "terrain", "whirlpools", "in_whirlpools", "store", "tokens", "pawns", "to_act",
+    "turn", "turns", "eliminated", "winner", "dice",
+)  # fmt: skip
+CONTRACT_TURN_KEYS = ("army", "mode", "moves_left", "dislodge")
+DEFAULT_SEED = 0  # a position without `rng` throws, after its `dice`, as the generator seeded with this
 
 
 class RecordError(ValueError):
@@ -174,7 +186,61 @@ def record_from_state(s: np.ndarray, options: Options) -> dict[str, Any]:
         "dice": [[int(s[DICE_Q + 2 * i]), int(s[DICE_Q + 2 * i + 1])] for i in range(pos, int(s[DICE_QLEN]))],
         "rng": int(engine.generator_state(s)) & 0xFFFFFFFFFFFFFFFF,
         "generator": GENERATORS[s[GENERATOR_OF]],
+        "rules_version": RULES_VERSIONS[s[RULES]],
     }
+
+
+def hide_deployment(d: dict[str, Any], player: int) -> dict[str, Any]:
+    """Position `d` as `player` may see it (BD6, rules v1.1): during deployment the units the other players placed
+    are left out of the board (a view to show, not a position to load); otherwise `d` itself."""
+    if d.get("phase") != "deploy" or d.get("rules_version") == RULES_VERSIONS[0]:
+        return d
+    mine = {colour for colour, p in d["armies"].items() if p == player}
+    board = {t: stack for t, stack in d["board"].items() if stack[-1] in mine}
+    return {**d, "board": board}
+
+
+def _tops(d: dict[str, Any]) -> set[Any]:
+    """The colours topping a stack of a position's board or whirlpools (nothing where they are malformed: the
+    checks that follow name the field)."""
+    tops = set()
+    for key in ("board", "in_whirlpools"):
+        stacks = d.get(key)
+        if isinstance(stacks, dict):
+            tops |= {v[-1] for v in stacks.values() if isinstance(v, list) and v and isinstance(v[-1], str)}
+    return tops
+
+
+def with_defaults(d: dict[str, Any]) -> dict[str, Any]:
+    """Position `d` with every field BINFA.md's contract leaves out given the values of a turn about to be declared,
+    where `d` has none: `phase` "play" ("over" once there is a winner), `decision` "declare" ("army" while
+    `turn.army` is null, "none" once over), `deploying` {index 0, left 0}, `fresh_whirlpools` [],
+    `eliminated_armies` the armies that top no stack, `turn.player` the player of `turn.army` (else `to_act`),
+    `turn.throw` [0, 0], `turn.retreat` and `turn.transfer` null, `generator` "splitmix64" and `rng` its state
+    seeded with 0 (the preset `dice` come first), `rules_version` "1.1". A given `rng` without `generator` is the
+    older generator's, as positions written before generators were named."""
+    out = dict(d)
+    over = d.get("winner") is not None
+    turn = d.get("turn")
+    army = turn.get("army") if isinstance(turn, dict) else None
+    out.setdefault("phase", "over" if over else "play")
+    out.setdefault("decision", "none" if out["phase"] == "over" else "army" if army is None else "declare")
+    out.setdefault("deploying", {"index": 0, "left": 0})
+    out.setdefault("fresh_whirlpools", [])
+    armies = d.get("armies")
+    if "eliminated_armies" not in out and isinstance(armies, dict):
+        tops = _tops(d)
+        out["eliminated_armies"] = [colour for colour in armies if colour not in tops]
+    if isinstance(turn, dict):
+        player = armies.get(army) if isinstance(armies, dict) and isinstance(army, str) else None
+        defaults = {"player": d.get("to_act") if player is None else player, "throw": [0, 0]}
+        out["turn"] = {**defaults, "retreat": None, "transfer": None, **turn}
+    if "rng" not in out:
+        generator = out.setdefault("generator", GENERATOR)
+        seeded = legacy_seed(DEFAULT_SEED) if generator == LEGACY_GENERATOR else rng_seed(DEFAULT_SEED)
+        out["rng"] = int(seeded[0]) & 0xFFFFFFFFFFFFFFFF
+    out.setdefault("rules_version", RULES_VERSIONS[RULES_V1_1])
+    return out
 
 
 # ------------------------------------------------------------------ reading
@@ -259,18 +325,29 @@ def check_dice(dice: Any, field: str) -> np.ndarray:
 
 
 def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
-    """A state from a position record; RecordError names the first bad field."""
-    for key in KEYS:
+    """A state from a position record (`with_defaults` fills what the contract leaves out); RecordError names the
+    first bad field."""
+    for key in CONTRACT_KEYS:
         if key not in d:
             raise _fail(key, "missing")
     for key in d:
         if key not in KEYS + OPTIONAL_KEYS:
             raise _fail(str(key), f"unknown field (fields are {', '.join(KEYS + OPTIONAL_KEYS)})")
+    if isinstance(d["turn"], dict):
+        for key in CONTRACT_TURN_KEYS:
+            if key not in d["turn"]:
+                raise _fail(f"turn.{key}", "missing")
+    d = with_defaults(d)
     try:
         options = Options.of(_dict(d["options"], "options"))
     except (TypeError, ValueError) as error:
         raise _fail("options", str(error)) from None
     s = new_state()
+    if d["rules_version"] not in RULES_VERSIONS or isinstance(d["rules_version"], bool):
+        raise _fail(
+            "rules_version", f"expected one of {', '.join(map(repr, RULES_VERSIONS))}, got {d['rules_version']!r:.40}"
+        )
+    s[RULES] = RULES_VERSIONS.index(d["rules_version"])
     s[LEVEL] = options.level
     s[PLAYERS] = options.players
     s[ARMIES_PER] = options.armies_per_player

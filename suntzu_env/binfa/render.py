@@ -27,6 +27,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
+from suntzu_env.binfa.observation import hidden
 
 LETTERS = "ROYGBV"  # one letter per colour, in COLOURS order
 
@@ -40,9 +41,10 @@ def stack_letters(s: np.ndarray, t: int) -> str:
     return "".join(out)
 
 
-def board_text(s: np.ndarray) -> str:
+def board_text(s: np.ndarray, viewer: int = -1) -> str:
     """A text picture of the position: one line per sector listing its occupied, terrain and whirlpool
-    triangles (`row-position:stack`, `#` terrain, `@` whirlpool), then the armies and the turn."""
+    triangles (`row-position:stack`, `#` terrain, `@` whirlpool), then the armies and the turn. As player
+    `viewer` sees it (-1: all of it): during deployment, without the other players' units (BD6)."""
     lines = []
     pools = set(int(w) for w in s[WHIRLPOOLS : WHIRLPOOLS + N_WHIRLPOOLS] if w >= 0)
     for sector in range(N_COLOURS):
@@ -54,7 +56,7 @@ def board_text(s: np.ndarray) -> str:
                 cells.append(f"{name}:#")
             elif t in pools:
                 cells.append(f"{name}:@{stack_letters(s, t)}")
-            elif s[HEIGHT + t]:
+            elif s[HEIGHT + t] and not hidden(s, viewer, t):
                 cells.append(f"{name}:{stack_letters(s, t)}")
         lines.append(f"{COLOURS[sector]:>7} | {' '.join(cells)}")
     if s[HEIGHT + N_PLACES - 1]:

@@ -40,7 +40,7 @@ from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
-from suntzu_env.binfa.binfa_v1 import AGENT_NAMES, observation_box
+from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
 from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER

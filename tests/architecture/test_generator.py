@@ -153,7 +153,7 @@ def test_a_position_keeps_its_generator_and_throws_on_as_it_would() -> None:
 
 @pytest.mark.parametrize(
     ("module", "env_id", "now"),
-    [("suntzu_env.suntzu_v2", "SunTzu-v2", "SunTzu-v3"), ("suntzu_env.binfa.binfa_v0", "BinFa-v0", "BinFa-v1")],
+    [("suntzu_env.suntzu_v2", "SunTzu-v2", "SunTzu-v3"), ("suntzu_env.binfa.binfa_v0", "BinFa-v0", "BinFa-v2")],
 )
 def test_the_names_of_the_older_generator_say_what_changed(module: str, env_id: str, now: str) -> None:
     """PettingZoo's convention: a change of play bumps the version; the old names raise, saying what changed."""
@@ -161,7 +161,7 @@ def test_the_names_of_the_older_generator_say_what_changed(module: str, env_id: 
 
     import gymnasium
 
-    import suntzu_env.binfa  # noqa: F401  registers BinFa-v1 and the retired BinFa-v0
+    import suntzu_env.binfa  # noqa: F401  registers BinFa-v2 and the retired BinFa-v0
 
     changed = rf"generator.*{now}"
     with pytest.raises(RetiredEnvironmentError, match=changed):

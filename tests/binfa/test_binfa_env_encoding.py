@@ -70,10 +70,11 @@ def test_bd12_the_same_move_has_the_same_id_from_every_seat():
 
 
 def test_b7_bd8_a_whole_stack_over_12_has_the_slot_all():
-    # 12 red units over a covered green one: red may move 1..12 (its run) or all 13 (B7: the covered unit
-    # goes with the whole stack); 13 takes the count slot `all`
+    # 12 red units over a covered green one (rules v1, which let stacks grow over 12; v1.1 stops at 12, BD31):
+    # red may move 1..12 (its run) or all 13 (B7: the covered unit goes with the whole stack); 13 takes the
+    # count slot `all`
     g = game({"red-2-1": ["green"] + ["red"] * 12, "green-4-0": ["green"] * 11}, decision="move", mode="move",
-             moves_left=1, throw=[3, 2])  # fmt: skip
+             moves_left=1, throw=[3, 2], rules_version=1)  # fmt: skip
     ids = _moves(g)
     whole = ids["move:red-2-1>red-2-2:13"]
     assert whole == L_MOVE + (3 * 2 + 1) * COUNT_SLOTS + 12

@@ -64,9 +64,11 @@ def test_bad_record_names_the_field():
         with pytest.raises(ValueError, match=message):
             Game.from_dict(d)
     d = json.loads(json.dumps(good))
-    del d["rng"]
-    with pytest.raises(ValueError, match=r"record\.rng: missing"):
+    del d["store"]
+    with pytest.raises(ValueError, match=r"record\.store: missing"):
         Game.from_dict(d)
+    with pytest.raises(ValueError, match=r"record\.rules_version"):
+        Game.from_dict({**good, "rules_version": 2})
 
 
 @pytest.mark.parametrize(
@@ -94,7 +96,7 @@ def test_record_round_trips(options):
         assert h.to_dict() == g.to_dict()
     replayed = Game.replay(json.loads(json.dumps(g.record())))
     assert replayed.to_dict() == g.to_dict() and replayed.winner == g.winner
-    assert g.record()["game"] == "binfa" and g.record()["rules_version"] == 1
+    assert g.record()["game"] == "binfa" and g.record()["rules_version"] == "1.1"
 
 
 def test_new_is_deterministic_and_renders():
@@ -106,7 +108,7 @@ def test_new_is_deterministic_and_renders():
 
 def test_record_dice_used_before_the_generator():
     """B0.5: a position's `dice` are thrown first, in order."""
-    d = position({"red-3-1": ["red"] * 12, "green-1-0": ["green"] * 12}, dice=[[6, 2], [5, 5]])
+    d = position({"red-3-1": ["red"] * 12, "green-1-0": ["green"] * 12}, dice=[[6, 2], [5, 5]], mode="move")
     g = Game.from_dict(d)
     g.apply("roll")
     assert g.decision["throw"] == [6, 2] and g.decision["moves_left"] == 4
@@ -117,21 +119,22 @@ def test_apply_with_dice_throws_the_given_dice():
     """B0.5, B3, B8: an answer played with given throws is the engine's step with those throws (a record's `dice`);
     too few change nothing and ask for more; too many, a bad die or an illegal answer raise and change nothing."""
     board = {"red-3-1": ["red"] * 12, "green-1-0": ["green"] * 12}
-    g = Game.from_dict(position(board))
+    g = Game.from_dict(position(board, mode="move"))
     before = g.to_dict()
     assert g.apply_with_dice("roll", []) is False and g.to_dict() == before  # B3: the roll throws
     for dice, message in (([[6, 2], [1, 1]], r"threw 1 time\(s\), 2 throws given"), ([[7, 1]], r"dice\[0\]\[0\]")):
         with pytest.raises(ValueError, match=message):
             g.apply_with_dice("roll", dice)
         assert g.to_dict() == before
-    with pytest.raises(ValueError, match="legal: roll"):
+    with pytest.raises(ValueError, match="legal: roll, stop"):
         g.apply_with_dice("pawn:+3", [[6, 2]])
     assert g.apply_with_dice("roll", [[6, 2]]) is True
-    preset = Game.from_dict(position(board, dice=[[6, 2]]))
+    preset = Game.from_dict(position(board, dice=[[6, 2]], mode="move"))
     preset.apply("roll")
     assert g.to_dict() == preset.to_dict() and g.decision["moves_left"] == 4
-    doubled = Game.from_dict(position(board))
-    assert doubled.apply_with_dice("roll", [[3, 3]]) and doubled.current_player == 1  # B8: a double ends the turn
+    doubled = Game.from_dict(position(board, mode="move"))
+    assert not doubled.apply_with_dice("roll", [[3, 3]])  # B8: a double ends the turn; green throws next (BD30)
+    assert doubled.apply_with_dice("roll", [[3, 3], [2, 1]]) and doubled.current_player == 1
     with pytest.raises(ValueError, match=r"throws were given \(apply_with_dice\)"):
         g.record()
     placed = Game.new(1)  # B1: a deployment throws nothing, so the game still replays from its seed
@@ -140,16 +143,17 @@ def test_apply_with_dice_throws_the_given_dice():
 
 
 def test_apply_with_dice_takes_every_throw_before_the_next_decision():
-    """B2: the last unit placed, every player throws and ties throw again, all before the next decision; each
-    throw short asks for one more."""
+    """B2: the last unit placed, every player throws and ties throw again, and the first player makes its
+    compulsory first throw (BD30, its one answer), all before the next decision; each throw short asks for one
+    more."""
     d = position({"red-4-0": ["red"] * 12, "green-4-0": ["green"] * 11}, player=1, army=None, decision="deploy")
     d["phase"], d["deploying"], d["turn"]["player"] = "deploy", {"index": 1, "left": 1}, None
     g = Game.from_dict(d)
-    throws = [[2, 2], [1, 3], [6, 5], [1, 1]]  # a tie at 4, then 11 against 2: player 1 starts
+    throws = [[2, 2], [1, 3], [6, 5], [1, 1], [4, 1]]  # a tie at 4, then 11 against 2: player 1 starts, throws 4-1
     for k in range(len(throws)):
         assert g.apply_with_dice("deploy:green-4-0", throws[:k]) is False
     assert g.apply_with_dice("deploy:green-4-0", throws) is True
-    assert g.decision["kind"] == "declare" and g.current_player == 1 and g.decision["throw"] == [1, 1]
+    assert g.decision["kind"] == "move" and g.current_player == 1 and g.decision["throw"] == [4, 1]
 
 
 def test_picture():

@@ -11,7 +11,9 @@ record format regenerates the file with
 and the diff is reviewed as part of that change.
 
 `golden/binfa_playthroughs_xorshift32.json` holds games dealt and thrown by the generator of the records made before
-`suntzu_env.engine.rng.GENERATOR` (their records name no generator): each still replays to its final position.
+`suntzu_env.engine.rng.GENERATOR` (their records name no generator), and `golden/binfa_playthroughs_v1.json` games of
+rules v1 (`"rules_version": 1`); both were played under rules v1 and each still replays under them, decision by
+decision, to its final position.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ from suntzu_env.binfa import Game  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "binfa_playthroughs.json"
 OLDER = GOLDEN.with_name("binfa_playthroughs_xorshift32.json")  # games whose records name no generator
+RULES_V1 = GOLDEN.with_name("binfa_playthroughs_v1.json")  # games of rules v1, of the one generator
 
 CASES: tuple[tuple[str, int, dict[str, Any]], ...] = (
     ("level1-2p", 11, {"level": 1, "players": 2, "max_turns": 40}),
@@ -74,6 +77,27 @@ def test_golden_playthrough(case):
         assert a == b, f"{name}: decision {i} differs: {a} != {b}"
     assert got == expected
     assert Game.replay(expected["record"]).to_dict() == expected["final"]
+    assert expected["record"]["rules_version"] == "1.1"
+
+
+def replays_as_recorded(want: dict[str, Any]) -> Game:
+    """The game of a golden record of rules v1, replayed decision by decision as its steps say."""
+    assert want["record"]["rules_version"] == 1
+    game = Game.replay({**want["record"], "actions": []})
+    for i, (player, n_legal, action) in enumerate(want["steps"]):
+        assert (game.current_player, len(game.legal_action_strings())) == (player, n_legal), f"decision {i}"
+        game.apply(action)
+    assert game.record() == want["record"] and game.rules_version == 1
+    return game
+
+
+@pytest.mark.parametrize("name", [c[0] for c in CASES])
+def test_a_record_of_rules_v1_replays_under_v1(name):
+    """A record of rules 1 replays exactly, decision by decision, under rules v1 (stops before any throw, stacks
+    over 12, whirlpool exits that cover), and its position names those rules."""
+    want = json.loads(RULES_V1.read_text())[name]
+    game = replays_as_recorded(want)
+    assert game.to_dict() == {**want["final"], "rules_version": 1}
 
 
 @pytest.mark.parametrize("name", [c[0] for c in CASES])
@@ -82,12 +106,8 @@ def test_an_older_record_replays_under_the_generator_it_was_dealt_by(name):
     decision, and its position names that generator."""
     want = json.loads(OLDER.read_text())[name]
     assert "generator" not in want["record"]
-    game = Game.replay({**want["record"], "actions": []})
-    for i, (player, n_legal, action) in enumerate(want["steps"]):
-        assert (game.current_player, len(game.legal_action_strings())) == (player, n_legal), f"decision {i}"
-        game.apply(action)
-    assert game.to_dict() == {**want["final"], "generator": "xorshift32"}
-    assert game.record() == want["record"]
+    game = replays_as_recorded(want)
+    assert game.to_dict() == {**want["final"], "generator": "xorshift32", "rules_version": 1}
     assert Game.replay(want["record"]).to_dict()["rng"] == want["final"]["rng"]
 
 

@@ -28,8 +28,10 @@ def position(
     store: int = 60,
     tokens: dict[str, int] | None = None,
     pawns: dict[str, int] | None = None,
+    rules_version: int | str = "1.1",
 ) -> dict[str, Any]:
-    """A position record in play (red for player 0 and green for player 1 unless `armies` says)."""
+    """A position record in play (red for player 0 and green for player 1 unless `armies` says), under rules v1.1
+    unless `rules_version` says 1. `mode="move"` is a turn that threw already: `stop` is legal then (BD30)."""
     armies = armies or {"red": 0, "green": 1}
     tokens = tokens or {c: 0 for c in armies}
     return {
@@ -63,6 +65,7 @@ def position(
         "winner": None,
         "dice": [list(d) for d in dice],
         "rng": 12345,
+        "rules_version": rules_version,
     }
 
 

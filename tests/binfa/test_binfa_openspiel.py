@@ -179,7 +179,8 @@ def test_openspiel_illegal_actions_raise_and_change_nothing() -> None:
     state = pyspiel.load_game(GAME_NAME, SHORT).new_initial_state()
     before = (state.history(), str(state))
     illegal = next(a for a in range(N_LEARN_ACTIONS) if a not in state.legal_actions())
-    with pytest.raises(ValueError, match=r"illegal action learning id .* for decision 'declare'.*legal: roll"):
+    # the first player's first throw is compulsory (BD30), so it came with the seeded setup: it moves
+    with pytest.raises(ValueError, match=r"illegal action learning id .* for decision 'move'.*legal: move:"):
         state.apply_action(illegal)
     assert (state.history(), str(state)) == before
     to_throw(state, np.random.default_rng(3))
@@ -214,8 +215,12 @@ def test_openspiel_mcts_bot_plays_through_chance_nodes() -> None:
     """OpenSpiel's MCTSBot with random rollouts: its tree holds chance nodes under a roll, and it plays short games
     of 2 and 3 players to the end against random bots in `evaluate_bots`."""
     game = pyspiel.load_game(GAME_NAME, SHORT)
-    root_state = game.new_initial_state()  # the first player declares (deployment and B2 from the seed)
-    assert "roll" in [root_state.action_to_string(root_state.current_player(), a) for a in root_state.legal_actions()]
+    root_state = game.new_initial_state()  # the first player moves (deployment, B2 and its first throw, BD30)
+    rng = np.random.default_rng(0)
+    while root_state.is_chance_node() or "roll" not in [
+        root_state.action_to_string(root_state.current_player(), a) for a in root_state.legal_actions()
+    ]:  # its moves made, it may throw again or stop
+        root_state.apply_action(int(rng.integers(36)) if root_state.is_chance_node() else root_state.legal_actions()[0])
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=np.random.RandomState(1))
     root = mcts.MCTSBot(game, 2.0, 30, evaluator, random_state=np.random.RandomState(2)).mcts_search(root_state)
     assert CHANCE in {node.player for child in root.children for node in child.children}  # the throws (B3)

@@ -99,13 +99,15 @@ def _last_deploy(dice):
 
 
 def test_b2_lowest_throw_starts_ties_throw_again():
-    """B2: lowest total starts (3+4 against 1+2: player 1); a tie throws again."""
-    g = _last_deploy([[3, 4], [1, 2]])
+    """B2: lowest total starts (3+4 against 1+2: player 1); a tie throws again. BD30: player 1's only answer is
+    its compulsory first throw (no dislodge in reach), which applies itself: 5-2, three moves."""
+    g = _last_deploy([[3, 4], [1, 2], [5, 2]])
     g.apply("deploy:green-4-0")
-    assert g.decision["kind"] == "declare" and g.current_player == 1
-    g = _last_deploy([[2, 2], [1, 3], [6, 5], [1, 1]])
+    assert g.decision["kind"] == "move" and g.current_player == 1
+    assert g.decision["throw"] == [5, 2] and g.decision["moves_left"] == 3
+    g = _last_deploy([[2, 2], [1, 3], [6, 5], [1, 1], [5, 2]])
     g.apply("deploy:green-4-0")
-    assert g.current_player == 1
+    assert g.current_player == 1 and g.decision["throw"] == [5, 2]
 
 
 # ------------------------------------------------------------------ a turn (B3-B9)
@@ -115,7 +117,7 @@ BASE = {"red-3-1": [R] * 6, "red-1-0": [R] * 6, "green-3-1": [G] * 12}
 
 def test_b3_b5_difference_moves_exactly():
     """B3, B5: 6 and 1 give five moves, all to be made; then the player declares again."""
-    g = game(BASE, dice=[[6, 1]])
+    g = game(BASE, dice=[[6, 1]], mode="move")
     g.apply("roll")
     assert g.decision["kind"] == "move" and g.decision["moves_left"] == 5
     assert "stop" not in g.legal_action_strings()
@@ -127,7 +129,7 @@ def test_b3_b5_difference_moves_exactly():
 
 def test_b4_move_some_or_all_units_across_an_edge():
     """B4: a move carries 1..all units of a stack to an edge neighbour (not through a corner)."""
-    g = game(BASE, dice=[[2, 1]])
+    g = game(BASE, dice=[[2, 1]], mode="move")
     g.apply("roll")
     moves = strings(g, "move:red-3-1>")
     assert sorted({m.split(":")[1] for m in moves}) == ["red-3-1>red-2-0", "red-3-1>red-3-0", "red-3-1>red-3-2"]
@@ -135,11 +137,11 @@ def test_b4_move_some_or_all_units_across_an_edge():
 
 
 def test_b8_double_ends_turn_b9_stop():
-    """B8: a double ends the turn with no move; B9: the player may stop before throwing."""
-    g = game(BASE, dice=[[4, 4]])
-    g.apply("roll")
-    assert g.current_player == 1 and g.decision["kind"] == "declare" and g.turns == 1
-    g = game(BASE)
+    """B8: a double ends the turn with no move; B9: the player may stop between throws (BD30: once it threw)."""
+    g = game(BASE, dice=[[4, 4], [2, 1]], mode="move")
+    g.apply("roll")  # green's compulsory first throw (BD30), 2-1, applies itself
+    assert g.current_player == 1 and g.decision["kind"] == "move" and g.turns == 1
+    g = game(BASE, mode="move")
     g.apply("stop")
     assert g.current_player == 1 and g.turns == 1
 
@@ -165,7 +167,7 @@ def _capture_board(red_at_edge: list[str], red_elsewhere: int):
     board = {"red-4-0": red_at_edge, "red-4-1": [G, G], "violet-4-5": [G] * 3, "green-1-0": [G] * 7}
     if red_elsewhere:
         board["red-1-0"] = [R] * red_elsewhere
-    g = game(board, dice=[[2, 1]], player=1, army=G)
+    g = game(board, dice=[[2, 1]], player=1, army=G, mode="move")
     g.apply("roll")
     return g
 
@@ -328,7 +330,7 @@ def test_b22_no_unit_on_terrain_b23_terrain_surrounds():
     g = Game.new(0, level=2, terrain=["red-4-1", "orange-4-1", "yellow-4-1", "green-4-1", "blue-4-1", "violet-4-1"])
     assert not any(a.endswith("-4-1") for a in g.legal_action_strings())
     board = {"red-4-0": [R, R], "red-1-0": [R] * 10, "violet-4-5": [G] * 3, "green-1-0": [G] * 9}
-    g = game(board, level=2, terrain=["red-4-1"], dice=[[2, 1]], player=1, army=G)
+    g = game(board, level=2, terrain=["red-4-1"], dice=[[2, 1]], player=1, army=G, mode="move")
     g.apply("roll")
     g.apply("move:violet-4-5>violet-4-6:2")
     assert "red-4-0" not in stacks(g)
@@ -361,9 +363,10 @@ def test_b24_b25_pawns_then_tokens_fewest_starts():
 
 
 def test_b26_b28_move_throw_costs_a_token():
-    """B26, B28: move or resupply, declared before the first throw; each move throw pays a token."""
+    """B26, B28: move or resupply, declared before the first throw (no stop before it, BD30); each move throw
+    pays a token."""
     g = sup(dice=[[5, 3]])
-    assert {"roll", "resupply", "stop"} <= set(g.legal_action_strings())
+    assert g.legal_action_strings() == ["roll", "resupply"]
     g.apply("roll")
     d = g.to_dict()
     assert d["tokens"]["red"] == 4 and d["store"] == 51
@@ -373,9 +376,11 @@ def test_b26_b28_move_throw_costs_a_token():
 
 
 def test_b28_no_token_no_throw():
-    """B28: with no token, the army cannot throw to move."""
-    g = sup(tokens={"red": 0, "green": 10})
-    assert g.legal_action_strings() == ["resupply", "stop"]
+    """B28: with no token, the army cannot throw to move; BD30: nor stop before a throw, so it resupplies at once
+    (its one answer): 2-1 moves the pawn from circle 0 by 1, 2 or 3."""
+    g = sup(tokens={"red": 0, "green": 10}, dice=[[2, 1]])
+    assert g.decision["kind"] == "resupply" and g.decision["throw"] == [2, 1]
+    assert g.legal_action_strings() == ["pawn:+1", "pawn:+2", "pawn:+3"]
 
 
 def test_b29_b30_resupply_own_colour():
@@ -582,10 +587,9 @@ def test_b47_b48_b49_b50_multiple_armies():
              store=35, pawns=pawns, dice=[[2, 1]])  # fmt: skip
     assert g.legal_action_strings() == ["army:red", "army:orange", "army:yellow"]
     g.apply("army:red")
-    assert g.legal_action_strings() == ["resupply", "stop"]  # B50: red has no token
+    assert g.decision["kind"] == "resupply"  # B50: red has no token, so it resupplies (BD30: no stop before a throw)
     g = game(board, level=1, armies=SIX, players=2, armies_per_player=3, army=None, decision="army", dice=[[2, 1]])
-    g.apply("army:red")
-    g.apply("roll")
+    g.apply("army:red")  # BD30: its one answer, roll, applies itself: 2-1, one move
     g.apply("move:red-2-2>orange-2-0:1")
     assert stacks(g)["orange-2-0"] == ["orange", R]
     assert g.current_player == 0 and g.decision["kind"] == "declare"
@@ -608,13 +612,13 @@ def test_bd5_max_turns_undecided():
 
 
 def test_bd7_clockwise_by_sector():
-    """BD7: play goes clockwise by sector: red (0), orange (1), green (3), whatever the seats."""
+    """BD7: play goes clockwise by sector: red (0), orange (1), green (3), whatever the seats. Red stops; orange
+    (player 2) throws at once (BD30: roll is its one answer) a double, which ends its turn (B8); then green
+    (player 1) throws 2-1 and moves."""
     board = {"red-1-0": [R] * 12, "orange-1-0": ["orange"] * 12, "green-1-0": [G] * 12}
-    g = game(board, players=3, armies={"red": 0, "green": 1, "orange": 2})
+    g = game(board, players=3, armies={"red": 0, "green": 1, "orange": 2}, mode="move", dice=[[3, 3], [2, 1]])
     g.apply("stop")
-    assert g.current_player == 2
-    g.apply("stop")
-    assert g.current_player == 1
+    assert g.current_player == 1 and g.turns == 2 and g.decision["throw"] == [2, 1]
 
 
 def test_bd15_no_legal_move_lapses():
@@ -627,11 +631,11 @@ def test_bd15_no_legal_move_lapses():
 
 
 def test_bd14_exit_covers_a_lone_unit_bd25_not_surrounded():
-    """BD14: leaving a whirlpool is an ordinary move: it may cover a lone enemy unit. BD25: units waiting in
-    a whirlpool are never surrounded, even with 2+ enemy units all around."""
+    """BD14 (rules v1): leaving a whirlpool is an ordinary move: it may cover a lone enemy unit (v1.1: BD32).
+    BD25: units waiting in a whirlpool are never surrounded, even with 2+ enemy units all around."""
     pools = {"green-3-2": [R, R]}
     board = {"red-1-0": [R] * 10, "green-3-1": [G], "green-3-3": [G, G], "green-4-3": [G, G], "green-1-0": [G] * 7}
-    g = wh(board, in_whirlpools=pools, dice=[[2, 1]])
+    g = wh(board, in_whirlpools=pools, dice=[[2, 1]], rules_version=1)
     assert g.to_dict()["in_whirlpools"] == pools
     g.apply("roll")
     assert "move:green-3-2>green-3-1:2" in g.legal_action_strings()
@@ -651,7 +655,7 @@ def test_bd16_resupply_throws_leave_whirlpool_units_waiting():
 def test_bd20_uncovered_unit_of_an_eliminated_army_leaves():
     """BD20: green is out; its unit covered by red stays while covered and leaves once left alone."""
     board = {"red-3-2": [G, R, R], "red-1-0": [R] * 10, "blue-1-0": ["blue"] * 12}
-    d = position(board, players=3, armies={"red": 0, "green": 1, "blue": 2}, dice=[[2, 1]])
+    d = position(board, players=3, armies={"red": 0, "green": 1, "blue": 2}, dice=[[2, 1]], mode="move")
     d["eliminated_armies"], d["eliminated"] = ["green"], [1]
     g = Game.from_dict(d)
     g.apply("roll")
@@ -721,12 +725,14 @@ def test_bd27_setup_throws_come_from_the_games_dice_each_army_its_own():
 
 def test_bd28_a_turn_is_each_passing_of_the_dice():
     """BD28, BD5: a double (B8) and a stop (B9) each pass the dice and count one turn; with max_turns 2 the
-    second ends the game undecided, nobody eliminated, every reward 0."""
-    d = position(BASE, dice=[[4, 4]])
+    second ends the game undecided, nobody eliminated, every reward 0. (Green's first throw, 2-1, is compulsory,
+    BD30: it applies itself, and green stops after its one move.)"""
+    d = position(BASE, dice=[[4, 4], [2, 1]], mode="move")
     d["options"]["max_turns"] = 2
     g = Game.from_dict(d)
     g.apply("roll")
     assert g.turns == 1 and g.current_player == 1 and not g.is_terminal
+    g.apply("move:green-3-1>green-3-0:1")
     g.apply("stop")
     assert g.turns == 2 and g.is_terminal and g.winner == "undecided"
     assert g.returns() == {0: 0.0, 1: 0.0}

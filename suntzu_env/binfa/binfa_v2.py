@@ -53,7 +53,9 @@ Each agent observes a dict: `observation`, a float32 vector of size {observation
 agent's point of view (BD12: the board turned so that its first army's base is sector 0, armies counted
 clockwise from it, so one policy plays every seat), and `action_mask`, an int8 vector of size {n_actions},
 1 for each legal action of that agent (all zero when it has nothing to decide). The mask is also in
-`infos[agent]["action_mask"]`. Nothing in Bin'Fa is hidden (B36): the observation is the whole position.
+`infos[agent]["action_mask"]`. Nothing in Bin'Fa is hidden after deployment (B36): the observation is then the
+whole position. During deployment (rules v1.1, BD6) each player sees only its own placed units, as the rulebook's
+players deploy at the same time; `render()` shows the board as the agent to act sees it.
 
 {observation_table}
 
@@ -78,6 +80,11 @@ of the players still in), or with `illegal_action="loss"` at an illegal action.
 
 ## Version History
 
+* v2: Rules v1.1 (`docs/binfa-rules.md`, "What changed in v1.1"): a turn's first throw is compulsory, `stop` only
+  after a throw (BD30); no stack holds more than 12 units (BD31); a whirlpool exit onto a lone unit of another
+  colour is a dislodge, not a covering (BD32); deployment is hidden from the other players until every unit stands
+  (BD6). Records name their rules (`"rules_version": "1.1"`); a record of rules 1 replays under v1. PettingZoo name
+  `binfa_v2`, Gymnasium id BinFa-v2; the v1 names raise an error saying so.
 * v1: One generator for every game (`suntzu_env.engine.rng`: SplitMix64 seeded with the seed's whole width, dice
   without modulo bias), so the dice to come cannot be solved for from the throws seen; the same seed gives another
   game than in v0. Records name their generator (`"generator"`; positions carry its 64-bit state as `rng`); a record
@@ -162,7 +169,7 @@ class raw_env(AECEnv[str, Any, Any]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "binfa_v1",
+        "name": "binfa_v2",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 2,
@@ -290,7 +297,7 @@ class raw_env(AECEnv[str, Any, Any]):
             return None
         if self.game is None:
             raise RuntimeError("render() before reset(): there is no game yet")
-        return self.game.render()
+        return self.game.render(self.game.current_player)  # BD6: during deployment, only what the agent to act sees
 
     def close(self) -> None:
         pass
