@@ -31,7 +31,7 @@ from suntzu_env.binfa.actions import (
     MAX_N,
     string_to_action,
 )
-from suntzu_env.binfa.binfa_v1 import AGENT_NAMES
+from suntzu_env.binfa.binfa_v2 import AGENT_NAMES
 from suntzu_env.binfa.geometry import (
     COLOURS,
     EDGE_FROM,
