@@ -26,6 +26,13 @@ def env(**kwargs: Any) -> Any:
     return make(**kwargs)
 
 
+def parallel_env(**kwargs: Any) -> Any:
+    """The PettingZoo Parallel environment (`suntzu_env.binfa.binfa_v2.parallel_env`): the AEC one, turn by turn."""
+    from suntzu_env.binfa.binfa_v2 import parallel_env as make
+
+    return make(**kwargs)
+
+
 def raw_env(**kwargs: Any) -> Any:
     """The AEC environment without PettingZoo's wrappers (an illegal action raises by default)."""
     from suntzu_env.binfa.binfa_v2 import raw_env as make
@@ -44,6 +51,7 @@ __all__ = [
     "RecordError",
     "action_to_string",
     "env",
+    "parallel_env",
     "raw_env",
     "string_to_action",
 ]

@@ -1,10 +1,10 @@
 """
 # Bin'Fa
 
-| Import | `from suntzu_env.binfa import env, raw_env` |
+| Import | `from suntzu_env.binfa import env, parallel_env, raw_env` |
 |---|---|
 | Actions | Discrete |
-| Parallel API | No (turns are sequential: one player decides at a time) |
+| Parallel API | Yes: `parallel_env`, PettingZoo's turn-based conversion (one player decides at a time) |
 | Manual Control | No |
 | Agents | `agents= ['player_0', 'player_1', ...]` |
 | Agents | 2 to 6 |
@@ -100,8 +100,9 @@ from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv
+from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
 from suntzu_env.binfa.actions import string_to_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, describe_learn_actions
@@ -310,4 +311,11 @@ def env(**kwargs: Any) -> AECEnv[str, Any, Any]:
     return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-__all__ = ["AGENT_NAMES", "env", "raw_env"]
+def parallel_env(**kwargs: Any) -> ParallelEnv[str, Any, Any]:
+    """The Parallel environment: PettingZoo's `turn_based_aec_to_parallel` over `env(**kwargs)`. Each step takes
+    every live agent's action and plays the one of the agent to act; the others' masks are all zero then, and their
+    actions are ignored. For libraries that want the Parallel API (RLlib's `ParallelPettingZooEnv`, TorchRL)."""
+    return turn_based_aec_to_parallel(env(**kwargs))
+
+
+__all__ = ["AGENT_NAMES", "env", "parallel_env", "raw_env"]

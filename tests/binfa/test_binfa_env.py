@@ -7,9 +7,9 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, seed_test
 
-from suntzu_env.binfa import env, raw_env
+from suntzu_env.binfa import env, parallel_env, raw_env
 from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, new_scratch
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id
 from suntzu_env.binfa.gym_env import BinFaGymEnv
@@ -29,6 +29,27 @@ def _quiet(fn):
 @pytest.mark.parametrize("fields", [{}, {"players": 3, "deployment": "random"}, {"players": 6, "level": 4}])
 def test_pettingzoo_api_test(fields):
     _quiet(lambda: api_test(env(**fields), num_cycles=300))
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_pettingzoo_parallel_api_test(players):
+    """The Parallel environment, turn by turn: PettingZoo's checker with 2, 3 and 6 players."""
+    _quiet(lambda: parallel_api_test(parallel_env(players=players, max_turns=30, deployment="random"), num_cycles=200))
+
+
+def test_the_parallel_env_plays_the_agent_to_act_and_ignores_the_others():
+    """Each step plays the action of the one agent whose mask is not all zero; the others' actions change nothing."""
+    par = parallel_env(players=3, deployment="random")
+    observations, _ = par.reset(seed=4)
+    for _ in range(20):
+        acting = [a for a in par.agents if observations[a]["action_mask"].any()]
+        assert len(acting) == 1
+        mover = acting[0]
+        move = int(np.flatnonzero(observations[mover]["action_mask"])[0])
+        actions = {a: (move if a == mover else 0) for a in par.agents}
+        observations = par.step(actions)[0]
+        if not par.agents:
+            break
 
 
 def test_pettingzoo_seed_test():
