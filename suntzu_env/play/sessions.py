@@ -9,8 +9,9 @@ receives is the same whether or not such an offer was made and declined.
 
 The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
 budget, and the models and searches with a learned value its command line names; anything else is refused
-without touching the disk. Games are kept in a `Store`: the least recently used idle one goes first, never one
-in use, and each client holds a bounded number.
+without touching the disk. Games are kept in a `Store`, a bounded number for each client (remote address): a
+client's new game may replace only its own least recently used idle one, never another client's; with no room, it
+is refused.
 """
 
 from __future__ import annotations
@@ -242,9 +243,10 @@ class _Slot(Generic[T]):
 
 
 class Store(Generic[T]):
-    """Objects by id, at most `capacity`, at most `per_client` per client address. Making room drops the least
-    recently used object that no request is using: first the client's own, then one idle for `idle` seconds,
-    then anyone's; when every candidate is in use, `add` raises `Busy` and nothing is dropped."""
+    """Objects by id, each held for a client (the remote address), at most `capacity` in all and `per_client` for
+    one client. A client never loses an object to another's: making room for a client's new one drops that
+    client's own least recently used object that no request is using; with none to drop, `add` raises `Busy` and
+    nothing changes. An object untouched for `idle` seconds is abandoned: it ends, whoever adds."""
 
     def __init__(
         self,
@@ -257,9 +259,10 @@ class Store(Generic[T]):
         self._items: OrderedDict[str, _Slot[T]] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
-    def _drop_first(self, keep: Callable[[_Slot[T]], bool]) -> bool:
+    def _drop_first(self, drop: Callable[[_Slot[T]], bool]) -> bool:
+        """Drop the least recently used object not in use that `drop` names; whether there was one."""
         for key, slot in self._items.items():
-            if slot.users == 0 and not keep(slot):
+            if slot.users == 0 and drop(slot):
                 del self._items[key]
                 return True
         return False
@@ -267,13 +270,18 @@ class Store(Generic[T]):
     def add(self, key: str, item: T, client: str = "") -> None:
         with self._lock:
             now = self._clock()
-            while self._drop_first(lambda slot: now - slot.used < self.idle):
-                pass  # idle ones go first
-            full = sum(slot.client == client for slot in self._items.values()) >= self.per_client
-            if full and not self._drop_first(lambda slot: slot.client != client):
-                raise Busy(f"this client holds {self.per_client}, all in use")
-            if len(self._items) >= self.capacity and not self._drop_first(lambda slot: False):
-                raise Busy(f"the server holds {self.capacity}, all in use")
+            while self._drop_first(lambda slot: now - slot.used >= self.idle):
+                pass  # abandoned ones end first
+            own = sum(slot.client == client for slot in self._items.values())
+
+            def mine(slot: _Slot[T]) -> bool:
+                return slot.client == client
+
+            if own >= self.per_client and not self._drop_first(mine):
+                raise Busy(f"this client holds {self.per_client}, the most one client may, all in use")
+            if len(self._items) >= self.capacity and not self._drop_first(mine):
+                whose = "yours all in use, the rest other players'" if own else "all of other players"
+                raise Busy(f"the server holds {self.capacity}, the most it keeps, {whose}")
             self._items[key] = _Slot(item, client, now)
 
     def get(self, key: str) -> T | None:
