@@ -44,6 +44,10 @@ MAX_SEARCH_ITERATIONS = 2_000  # the largest `ismcts:<iterations>` the app plays
 SEARCH_SECONDS = 5.0  # thinking time per response; past it a search plays its remaining decisions with...
 HURRIED_ITERATIONS = 50  # ...this many iterations
 HIDDEN_OFFERS = ("window", "reactive")  # decisions that tell the holder holds that warlord (R8, R9)
+# Every response waits, after its public work, as long as the agent may think in secret: this many times the median
+# of the agent's public decisions so far, at least MIN_SECRET_THINKING seconds, whether or not it thought in secret.
+SECRET_THINKING = 2.0
+MIN_SECRET_THINKING = 0.002
 VIEW_MODES = ("blue", "red", "full")  # replay views: a seat's, or everything
 T = TypeVar("T")
 
@@ -97,25 +101,53 @@ class LiveGame:
         self.id = secrets.token_urlsafe(9)
         self.chronicle = Chronicle(Game.new(self.seed, variant=variant, events=events))
         self._lock = threading.RLock()  # a view waits for the agent's answers: never a state in between
-        self._run_agent()
+        self._public_seconds: list[float] = []  # the agent's public decisions' durations, sorted
+        self._pace(self._run_agent())
 
     @property
     def game(self) -> Game:
         return self.chronicle.game
 
-    def _run_agent(self) -> None:
-        """The agent's decisions up to the person's next one. A search past `SEARCH_SECONDS` plays the rest of
-        them with `HURRIED_ITERATIONS`, so that one response stays bounded."""
+    def _run_agent(self) -> float:
+        """The agent's decisions up to the person's next one; returns the seconds spent on those the person may not
+        see (`HIDDEN_OFFERS`). A search past `SEARCH_SECONDS` plays the rest of them with `HURRIED_ITERATIONS`,
+        so that one response stays bounded, and so does one whose secret decisions would outlast `_allowance`."""
         game, agent = self.game, self.agent
         start, iterations = time.monotonic(), getattr(agent, "iterations", None)
+        secret = 0.0
         try:
             while (player := game.current_player) is not None and player != self.seat:
-                if iterations is not None and time.monotonic() - start > SEARCH_SECONDS:
-                    agent.iterations = min(iterations, HURRIED_ITERATIONS)  # type: ignore[attr-defined]
+                hidden = game.decision["kind"] in HIDDEN_OFFERS
+                if iterations is not None:
+                    hurry = time.monotonic() - start > SEARCH_SECONDS
+                    hurry |= hidden and secret + self._typical() > self._allowance()
+                    agent.iterations = min(iterations, HURRIED_ITERATIONS) if hurry else iterations  # type: ignore[attr-defined]
+                began = time.perf_counter()
                 self.chronicle.apply(int(ask(agent, game, player)))
+                spent = time.perf_counter() - began
+                if hidden:
+                    secret += spent
+                else:
+                    bisect.insort(self._public_seconds, spent)
         finally:
             if iterations is not None:
                 agent.iterations = iterations  # type: ignore[attr-defined]
+        return secret
+
+    def _typical(self) -> float:
+        """The median of the agent's public decisions so far, in seconds (0 before the first)."""
+        times = self._public_seconds
+        return times[len(times) // 2] if times else 0.0
+
+    def _allowance(self) -> float:
+        """How long the agent may think in secret in one response: `SECRET_THINKING` typical decisions, at least
+        `MIN_SECRET_THINKING` seconds."""
+        return max(MIN_SECRET_THINKING, SECRET_THINKING * self._typical())
+
+    def _pace(self, secret: float) -> None:
+        """Wait out what is left of `_allowance` after `secret` seconds of secret thinking: the response then
+        comes as late whether or not the agent was asked about a warlord it holds in secret (R9)."""
+        time.sleep(max(0.0, self._allowance() - secret))
 
     def _shown(self, frame: Frame) -> bool:
         """Whether the person may be sent this frame: not while the agent weighs a secret warlord (R9)."""
@@ -147,17 +179,18 @@ class LiveGame:
             if not isinstance(action, str):
                 raise ValueError(f"an action is a string such as 'place:7' or 'pass', got {action!r}")
             first = len(self.chronicle.frames)
-            self._run_agent()  # normally done already; again after an agent that failed
+            secret = self._run_agent()  # normally done already; again after an agent that failed
             if game.current_player != self.seat:
                 raise ValueError(f"it is not {self.seat}'s turn")
             self.chronicle.apply(action)  # ValueError: names the decision and its legal answers
-            self._run_agent()
+            secret += self._run_agent()
             frames = [f for f in self.chronicle.frames[first:] if self._shown(f)]
             views = _deduped([seat_view(f, self.chronicle.log, self.seat) for f in frames])
             final = self.view()
             about = {k: v for k, v in final["game"].items() if k != "seed"}
             for v in views[:-1]:
                 v["game"] = about
+            self._pace(secret)  # holding the game: a view asked meanwhile waits as long
             return {"view": final, "frames": views[:-1]}
 
     def record(self) -> dict[str, Any]:
