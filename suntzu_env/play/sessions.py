@@ -5,7 +5,10 @@ The server holds the `Game`; the page only ever receives `seat_view`s of the per
 comes back at the person's next decision or at the end. The seed, which fixes every hidden card, is kept
 back until the game is over. The person is sent frames only of states they may see: never one where the agent
 is being asked about a warlord it holds in secret (a `window` or `reactive` offer, R8), so that what the person
-receives is the same whether or not such an offer was made and declined.
+receives is the same whether or not such an offer was made and declined. Nor is when it receives it: every
+response waits, after its public work, what is left of `SECRET_THINKING` times the agent's median public decision
+(the time the agent may spend on such offers in one response), so that the clock reads the same whether or not an
+offer was made (`tests/play/test_play_timing.py`).
 
 The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
 budget, and the models and searches with a learned value its command line names; anything else is refused
