@@ -113,16 +113,17 @@ class LiveGame:
 
     def _run_agent(self) -> float:
         """The agent's decisions up to the person's next one; returns the seconds spent on those the person may not
-        see (`HIDDEN_OFFERS`). A search past `SEARCH_SECONDS` plays the rest of them with `HURRIED_ITERATIONS`,
-        so that one response stays bounded, and so does one whose secret decisions would outlast `_allowance`."""
+        see (`HIDDEN_OFFERS`). A search past `SEARCH_SECONDS` of public thinking plays the rest of them with
+        `HURRIED_ITERATIONS`, so that one response stays bounded, and so does a secret decision that would outlast
+        `_allowance`."""
         game, agent = self.game, self.agent
-        start, iterations = time.monotonic(), getattr(agent, "iterations", None)
+        start, iterations = time.perf_counter(), getattr(agent, "iterations", None)
         secret = 0.0
         try:
             while (player := game.current_player) is not None and player != self.seat:
                 hidden = game.decision["kind"] in HIDDEN_OFFERS
                 if iterations is not None:
-                    hurry = time.monotonic() - start > SEARCH_SECONDS
+                    hurry = time.perf_counter() - start - secret > SEARCH_SECONDS  # public thinking's clock
                     hurry |= hidden and secret + self._typical() > self._allowance()
                     agent.iterations = min(iterations, HURRIED_ITERATIONS) if hurry else iterations  # type: ignore[attr-defined]
                 began = time.perf_counter()
