@@ -18,6 +18,7 @@ nothing else is loaded. Every flag is checked before the server starts.
 from __future__ import annotations
 
 import argparse
+import errno
 import ipaddress
 import json
 import os
@@ -110,13 +111,26 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _free(host: str, port: int) -> bool:
-    with socket.socket() as sock:
-        try:
-            sock.bind((host, port))
-        except OSError:
-            return False
-    return True
+def _bind(host: str, port: int) -> socket.socket:
+    """A socket bound to `host`:`port` (port 0: a free one), bound as uvicorn binds, for the server to listen on;
+    ValueError, one line naming --host or --port and what is allowed, when it cannot be."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise ValueError(f"port {port} on {host} is in use: pass another --port (0 picks a free one)") from None
+        if error.errno == errno.EACCES:
+            raise ValueError(f"--port {port} is not allowed to this user here: pass one from 1024 to 65535 "
+                             "(0 picks a free one)") from None  # fmt: skip
+        raise ValueError(f"--host {host} is not an address of this machine ({error.strerror or error}): pass one "
+                         "of its addresses, such as 127.0.0.1 (this machine only, the default) or 0.0.0.0 (every "
+                         "network it is on)") from None  # fmt: skip
+    sock.set_inheritable(True)
+    return sock
 
 
 def _loopback(host: str) -> bool:
@@ -217,8 +231,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         menu.load()  # a model that cannot play is refused now, not when a page asks for it
     except (ValueError, ImportError) as error:
         parser.error(" ".join(str(error).split()))
-    if args.port and not _free(args.host, args.port):
-        parser.error(f"port {args.port} on {args.host} is in use: pass another --port (0 picks a free one)")
+    try:
+        listening = _bind(args.host, args.port)  # served as checked: no other program takes it in between
+    except ValueError as error:
+        parser.error(str(error))
     if not _loopback(args.host):
         print(f"warning: --host {args.host} serves the app beyond this machine: whoever reaches it can play and "
               f"replay the results under {args.root}", file=sys.stderr)  # fmt: skip
@@ -253,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             webbrowser.open(url)
 
     threading.Thread(target=announce, daemon=True).start()
-    server.run()
+    server.run(sockets=[listening])
     return 0
 
 

@@ -29,7 +29,9 @@ The app serves only what its command line allows, to its own origin: the agents 
 folders under `root`, replayed from their records only. It refuses a request whose `Host` is not the address it
 is bound to (a page of another site reaching it through DNS rebinding), whose `Origin` is another site's, or
 a body that is not `application/json` or exceeds `MAX_BODY` (counted while it is read). Agents think in worker
-threads, never on the event loop, so one slow request does not delay another player's. Every response forbids
+threads, never on the event loop, so one slow request does not delay another player's; a Sun Tzu game's
+answers are paced so that their time tells nothing of the agent's secret warlord (`LiveGame`). A client
+(remote address) never loses a game or replay to another's: a full `Store` refuses instead. Every response forbids
 framing and loads nothing but the app's own files (`SECURITY_HEADERS`).
 """
 

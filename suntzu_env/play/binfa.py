@@ -6,7 +6,9 @@ record, which holds it) is given only once the game is over. The page draws the 
 hexagon's 96 triangles and the 42 circles of the supply ring, from `binfa.picture`'s geometry) and each view;
 its clickable answers are the game's own `legal_action_strings()`, each with the triangles or circle it names
 (`places`), so that clicking a stack, then a neighbour, picks a move. The other seats are played by one of the
-plugin's agents (`BINFA.agents`), asked as every front-end asks (`suntzu_env.protocol.ask`).
+plugin's agents (`BINFA.agents`), asked as every front-end asks (`suntzu_env.protocol.ask`). Every answer of
+theirs is sent (`played`) and none is made on what the person may not see (they throw no die ahead), so the time
+they take tells nothing hidden: unlike Sun Tzu's `LiveGame`, the responses are not paced.
 """
 
 from __future__ import annotations

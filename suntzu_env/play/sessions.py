@@ -5,12 +5,16 @@ The server holds the `Game`; the page only ever receives `seat_view`s of the per
 comes back at the person's next decision or at the end. The seed, which fixes every hidden card, is kept
 back until the game is over. The person is sent frames only of states they may see: never one where the agent
 is being asked about a warlord it holds in secret (a `window` or `reactive` offer, R8), so that what the person
-receives is the same whether or not such an offer was made and declined.
+receives is the same whether or not such an offer was made and declined. Nor is when it receives it: every
+response waits, after its public work, what is left of `SECRET_THINKING` times the agent's median public decision
+(the time the agent may spend on such offers in one response), so that the clock reads the same whether or not an
+offer was made (`tests/play/test_play_timing.py`).
 
 The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
 budget, and the models and searches with a learned value its command line names; anything else is refused
-without touching the disk. Games are kept in a `Store`: the least recently used idle one goes first, never one
-in use, and each client holds a bounded number.
+without touching the disk. Games are kept in a `Store`, a bounded number for each client (remote address): a
+client's new game may replace only its own least recently used idle one, never another client's; with no room, it
+is refused.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ MAX_SEARCH_ITERATIONS = 2_000  # the largest `ismcts:<iterations>` the app plays
 SEARCH_SECONDS = 5.0  # thinking time per response; past it a search plays its remaining decisions with...
 HURRIED_ITERATIONS = 50  # ...this many iterations
 HIDDEN_OFFERS = ("window", "reactive")  # decisions that tell the holder holds that warlord (R8, R9)
+# Every response waits, after its public work, as long as the agent may think in secret: this many times the median
+# of the agent's public decisions so far, at least MIN_SECRET_THINKING seconds, whether or not it thought in secret.
+SECRET_THINKING = 2.0
+MIN_SECRET_THINKING = 0.002
 VIEW_MODES = ("blue", "red", "full")  # replay views: a seat's, or everything
 T = TypeVar("T")
 
@@ -96,25 +104,54 @@ class LiveGame:
         self.id = secrets.token_urlsafe(9)
         self.chronicle = Chronicle(Game.new(self.seed, variant=variant, events=events))
         self._lock = threading.RLock()  # a view waits for the agent's answers: never a state in between
-        self._run_agent()
+        self._public_seconds: list[float] = []  # the agent's public decisions' durations, sorted
+        self._pace(self._run_agent())
 
     @property
     def game(self) -> Game:
         return self.chronicle.game
 
-    def _run_agent(self) -> None:
-        """The agent's decisions up to the person's next one. A search past `SEARCH_SECONDS` plays the rest of
-        them with `HURRIED_ITERATIONS`, so that one response stays bounded."""
+    def _run_agent(self) -> float:
+        """The agent's decisions up to the person's next one; returns the seconds spent on those the person may not
+        see (`HIDDEN_OFFERS`). A search past `SEARCH_SECONDS` of public thinking plays the rest of them with
+        `HURRIED_ITERATIONS`, so that one response stays bounded, and so does a secret decision that would outlast
+        `_allowance`."""
         game, agent = self.game, self.agent
-        start, iterations = time.monotonic(), getattr(agent, "iterations", None)
+        start, iterations = time.perf_counter(), getattr(agent, "iterations", None)
+        secret = 0.0
         try:
             while (player := game.current_player) is not None and player != self.seat:
-                if iterations is not None and time.monotonic() - start > SEARCH_SECONDS:
-                    agent.iterations = min(iterations, HURRIED_ITERATIONS)  # type: ignore[attr-defined]
+                hidden = game.decision["kind"] in HIDDEN_OFFERS
+                if iterations is not None:
+                    hurry = time.perf_counter() - start - secret > SEARCH_SECONDS  # public thinking's clock
+                    hurry |= hidden and secret + self._typical() > self._allowance()
+                    agent.iterations = min(iterations, HURRIED_ITERATIONS) if hurry else iterations  # type: ignore[attr-defined]
+                began = time.perf_counter()
                 self.chronicle.apply(int(ask(agent, game, player)))
+                spent = time.perf_counter() - began
+                if hidden:
+                    secret += spent
+                else:
+                    bisect.insort(self._public_seconds, spent)
         finally:
             if iterations is not None:
                 agent.iterations = iterations  # type: ignore[attr-defined]
+        return secret
+
+    def _typical(self) -> float:
+        """The median of the agent's public decisions so far, in seconds (0 before the first)."""
+        times = self._public_seconds
+        return times[len(times) // 2] if times else 0.0
+
+    def _allowance(self) -> float:
+        """How long the agent may think in secret in one response: `SECRET_THINKING` typical decisions, at least
+        `MIN_SECRET_THINKING` seconds."""
+        return max(MIN_SECRET_THINKING, SECRET_THINKING * self._typical())
+
+    def _pace(self, secret: float) -> None:
+        """Wait out what is left of `_allowance` after `secret` seconds of secret thinking: the response then
+        comes as late whether or not the agent was asked about a warlord it holds in secret (R9)."""
+        time.sleep(max(0.0, self._allowance() - secret))
 
     def _shown(self, frame: Frame) -> bool:
         """Whether the person may be sent this frame: not while the agent weighs a secret warlord (R9)."""
@@ -146,17 +183,18 @@ class LiveGame:
             if not isinstance(action, str):
                 raise ValueError(f"an action is a string such as 'place:7' or 'pass', got {action!r}")
             first = len(self.chronicle.frames)
-            self._run_agent()  # normally done already; again after an agent that failed
+            secret = self._run_agent()  # normally done already; again after an agent that failed
             if game.current_player != self.seat:
                 raise ValueError(f"it is not {self.seat}'s turn")
             self.chronicle.apply(action)  # ValueError: names the decision and its legal answers
-            self._run_agent()
+            secret += self._run_agent()
             frames = [f for f in self.chronicle.frames[first:] if self._shown(f)]
             views = _deduped([seat_view(f, self.chronicle.log, self.seat) for f in frames])
             final = self.view()
             about = {k: v for k, v in final["game"].items() if k != "seed"}
             for v in views[:-1]:
                 v["game"] = about
+            self._pace(secret)  # holding the game: a view asked meanwhile waits as long
             return {"view": final, "frames": views[:-1]}
 
     def record(self) -> dict[str, Any]:
@@ -242,9 +280,10 @@ class _Slot(Generic[T]):
 
 
 class Store(Generic[T]):
-    """Objects by id, at most `capacity`, at most `per_client` per client address. Making room drops the least
-    recently used object that no request is using: first the client's own, then one idle for `idle` seconds,
-    then anyone's; when every candidate is in use, `add` raises `Busy` and nothing is dropped."""
+    """Objects by id, each held for a client (the remote address), at most `capacity` in all and `per_client` for
+    one client. A client never loses an object to another's: making room for a client's new one drops that
+    client's own least recently used object that no request is using; with none to drop, `add` raises `Busy` and
+    nothing changes. An object untouched for `idle` seconds is abandoned: it ends, whoever adds."""
 
     def __init__(
         self,
@@ -257,9 +296,10 @@ class Store(Generic[T]):
         self._items: OrderedDict[str, _Slot[T]] = OrderedDict()  # least recently used first
         self._lock = threading.Lock()
 
-    def _drop_first(self, keep: Callable[[_Slot[T]], bool]) -> bool:
+    def _drop_first(self, drop: Callable[[_Slot[T]], bool]) -> bool:
+        """Drop the least recently used object not in use that `drop` names; whether there was one."""
         for key, slot in self._items.items():
-            if slot.users == 0 and not keep(slot):
+            if slot.users == 0 and drop(slot):
                 del self._items[key]
                 return True
         return False
@@ -267,13 +307,18 @@ class Store(Generic[T]):
     def add(self, key: str, item: T, client: str = "") -> None:
         with self._lock:
             now = self._clock()
-            while self._drop_first(lambda slot: now - slot.used < self.idle):
-                pass  # idle ones go first
-            full = sum(slot.client == client for slot in self._items.values()) >= self.per_client
-            if full and not self._drop_first(lambda slot: slot.client != client):
-                raise Busy(f"this client holds {self.per_client}, all in use")
-            if len(self._items) >= self.capacity and not self._drop_first(lambda slot: False):
-                raise Busy(f"the server holds {self.capacity}, all in use")
+            while self._drop_first(lambda slot: now - slot.used >= self.idle):
+                pass  # abandoned ones end first
+            own = sum(slot.client == client for slot in self._items.values())
+
+            def mine(slot: _Slot[T]) -> bool:
+                return slot.client == client
+
+            if own >= self.per_client and not self._drop_first(mine):
+                raise Busy(f"this client holds {self.per_client}, the most one client may, all in use")
+            if len(self._items) >= self.capacity and not self._drop_first(mine):
+                whose = "yours all in use, the rest other players'" if own else "all of other players"
+                raise Busy(f"the server holds {self.capacity}, the most it keeps, {whose}")
             self._items[key] = _Slot(item, client, now)
 
     def get(self, key: str) -> T | None:

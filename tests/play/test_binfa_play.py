@@ -68,6 +68,21 @@ def test_the_board_and_the_form() -> None:
         assert client.get(path).status_code == 200
 
 
+def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(client: TestClient) -> None:
+    """Nothing in Bin'Fa is hidden (B36) and the app holds nothing back: the responses of a whole game show every
+    action of the record, the agents' included, so how long the agents took gives away nothing the person is
+    not sent (Sun Tzu's app, where the agent may weigh a secret warlord, paces its answers instead)."""
+    view = _new(client, players=3, level=3, seats=[1], seed=11, agent="greedy", max_turns=30)
+    shown, rng = [e["action"] for e in view["log"]], random.Random(11)
+    while view["legal"]:
+        body = client.post(f"/api/binfa/games/{view['game']['id']}/actions",
+                           json={"action": rng.choice(view["legal"])["action"]}).json()  # fmt: skip
+        view = body["view"]
+        shown += [e["action"] for e in body["played"]]
+    record = client.get(f"/api/binfa/games/{view['game']['id']}/record").json()
+    assert shown == record["actions"] and len(shown) > 30
+
+
 def test_a_new_game_waits_for_the_person_with_the_games_legal_answers(client: TestClient) -> None:
     view = _new(client, players=3, level=4, seats=[1], seed=5, agent="heuristic")
     live = _live(client, view)

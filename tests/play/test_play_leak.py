@@ -41,6 +41,12 @@ SECRET_OFFERS = ("window", "reactive")
 SECRET = {seat: [w for w in WARLORDS[i] if w != "head_start"] for i, seat in enumerate(SEATS)}
 
 
+@pytest.fixture(autouse=True)
+def _unpaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What is sent is compared here, not when (tests/play/test_play_timing.py): responses wait no floor."""
+    monkeypatch.setattr(sessions, "MIN_SECRET_THINKING", 0.0)
+
+
 class Decliner:
     """Holds `warlord`, declines every offer to use a warlord, and otherwise answers by a fixed rule of the
     decision and the number of answers given so far (never a `6` while another card may go there, so that

@@ -4,7 +4,8 @@ Agents: only the scripted ones, `ismcts` within its budget and the models given 
 refused before the disk is touched. Requests: a foreign `Origin`, a `Host` other than the bound address (DNS
 rebinding), a body that is not `application/json` or too long (refused while it is read), deep nesting, long
 paths: one-line refusals that show no absolute path. Every response forbids framing (CSP, X-Frame-Options).
-Games: evicted least recently used first, never while in use, at most so many per client; 50 players at once
+Games: a client's least recently used idle one makes room for its new one, never one in use nor another
+client's (a full server refuses), at most so many per client; 50 players at once
 lose none, and a player's request is answered while another's maximal search runs.
 """
 
@@ -220,25 +221,62 @@ def test_results_folders_replay_from_records_only(client: TestClient, tmp_path: 
 # ---------------------------------------------------------------- the store of games
 
 
-def test_store_evicts_the_least_recently_used_idle_game_never_one_in_use() -> None:
+def test_store_evicts_the_clients_least_recently_used_idle_game_never_one_in_use() -> None:
     now = [0.0]
-    store: Store[str] = Store(capacity=3, per_client=2, idle=100, clock=lambda: now[0])
+    store: Store[str] = Store(capacity=3, per_client=3, idle=100, clock=lambda: now[0])
     store.add("a", "A", "x")
     now[0] = 1
-    store.add("b", "B", "y")
+    store.add("b", "B", "x")
     now[0] = 2
-    store.add("c", "C", "z")
+    store.add("c", "C", "x")
     now[0] = 3
     assert store.get("a") == "A"  # reading refreshes: b is now the least recently used
-    store.add("d", "D", "w")
+    store.add("d", "D", "x")
     assert store.get("b") is None and store.get("a") == "A"
     with store.use("c"), store.use("a"), store.use("d"):  # all in use: nothing may go
         with pytest.raises(Busy):
-            store.add("e", "E", "v")
+            store.add("e", "E", "x")
         assert [store.get(k) for k in "acd"] == ["A", "C", "D"]
     now[0] = 500  # all idle for longer than `idle`: they go first
-    store.add("e", "E", "q")
+    store.add("e", "E", "x")
     assert len(store) == 1
+
+
+def test_one_clients_new_games_never_evict_anothers() -> None:
+    """A client making room drops only its own least recently used idle game; with the server full of other
+    clients' games it is refused (Busy), and every other client's game stays."""
+    now = [0.0]
+    store: Store[str] = Store(capacity=4, per_client=3, idle=100, clock=lambda: now[0])
+    for k, client in enumerate("xyz"):
+        now[0] = k
+        store.add(client, client.upper(), client)
+    now[0] = 10
+    store.add("w1", "W1", "w")  # the store is full: three other clients' games, one of w's
+    now[0] = 11
+    store.add("w2", "W2", "w")  # full again: w's own idle game goes, nobody else's
+    assert store.get("w1") is None and [store.get(k) for k in ("x", "y", "z", "w2")] == ["X", "Y", "Z", "W2"]
+    with store.use("w2"), pytest.raises(Busy, match="other players"):
+        store.add("w3", "W3", "w")  # w's only game is in use: a refusal, not another client's game
+    with pytest.raises(Busy, match="other players"):
+        store.add("v1", "V1", "v")  # a new client with the server full of others' games: refused
+    assert [store.get(k) for k in ("x", "y", "z", "w2")] == ["X", "Y", "Z", "W2"]
+    now[0] = 500  # untouched for longer than `idle`: abandoned games end, whoever asks
+    store.add("v1", "V1", "v")
+    assert len(store) == 1
+
+
+def test_a_new_game_over_http_never_evicts_another_clients(tmp_path: Path) -> None:
+    """Over HTTP the client is the remote address: with the server full of one address's games, another
+    address's new game is refused with a one-line 503 and the first address keeps all of its games."""
+    app = create_app(tmp_path)
+    app.state.games.capacity = 3
+    first = TestClient(app, base_url=BASE, client=("192.0.2.1", 50000))
+    second = TestClient(app, base_url=BASE, client=("192.0.2.2", 50000))
+    ids = [first.post("/api/games", json={"agent": "random", "seat": "blue"}).json()["view"]["game"]["id"]
+           for _ in range(3)]  # fmt: skip
+    refused = second.post("/api/games", json={"agent": "random", "seat": "blue"})
+    assert refused.status_code == 503 and "other players" in _error(refused)
+    assert all(first.get(f"/api/games/{game_id}").status_code == 200 for game_id in ids)
 
 
 def test_store_caps_each_client() -> None:
@@ -397,6 +435,42 @@ def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> N
             assert len(out.stderr.strip().splitlines()) == 1 and not out.stdout, out.stderr
     finally:
         held.close()
+
+
+@pytest.mark.parametrize(
+    ("flags", "words"),
+    [
+        (["--host", "256.1.1.1"], "--host 256.1.1.1 is not an address of this machine"),
+        (["--host", "256.1.1.1", "--port", "0"], "--host 256.1.1.1 is not an address of this machine"),
+        (["--host", "192.0.2.1", "--port", "0"], "--host 192.0.2.1 is not an address of this machine"),
+        (["--host", "no-such-host.invalid"], "--host no-such-host.invalid is not an address of this machine"),
+    ],
+)
+def test_a_host_not_on_this_machine_is_named_in_one_line(flags: list[str], words: str) -> None:
+    """An address the server cannot bind is said to be one, with what is allowed, whatever the port."""
+    err = _refused_in_one_line(flags)
+    assert words in err and "127.0.0.1" in err, err
+
+
+def test_a_taken_port_is_named_in_one_line() -> None:
+    with socket.socket() as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        err = _refused_in_one_line(["--port", str(port)])
+    assert f"port {port} on 127.0.0.1 is in use" in err, err
+
+
+def _refused_in_one_line(flags: list[str]) -> str:
+    """`python -m suntzu_env.play --no-browser <flags>`'s one line of error, checked to be only that."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    out = subprocess.run([sys.executable, "-m", "suntzu_env.play", "--no-browser", *flags], capture_output=True,
+                         text=True, cwd=root, timeout=120, stdin=subprocess.DEVNULL)  # fmt: skip
+    assert out.returncode == 2 and len(out.stderr.strip().splitlines()) == 1 and not out.stdout, out.stderr
+    return out.stderr
 
 
 def test_ctrl_c_in_the_terminal_prints_one_line() -> None:
