@@ -505,12 +505,10 @@ class SunTzuVecEnv(VecEnv):
                 slot = self._slots.spec_slot(spec, self._seed)
             elif agent == core.AGENT_NET:
                 try:
-                    net, deterministic = seated_net(state, f"slot{k}_")
+                    slot = self._slots.net_slot(object(), name, *seated_net(state, f"slot{k}_"))
                 except (KeyError, IndexError, TypeError, ValueError) as error:
-                    raise ValueError(
-                        f"set_state: opponent slot {k} ({name!r}): not a policy network ({error})"
-                    ) from None
-                slot = self._slots.net_slot(object(), name, net, deterministic)
+                    raise ValueError(f"set_state: opponent slot {k} ({name!r}): not a policy network this env can "
+                                     f"play ({error})") from None  # fmt: skip
             else:
                 raise ValueError(f"set_state: opponent slot {k} ({name!r}) is played from Python: pass its agent")
             if slot.agent != agent:
