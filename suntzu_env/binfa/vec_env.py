@@ -529,8 +529,9 @@ class _Core:
         return out | self.slots.state()
 
     def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
-        """Continue from `get_state`'s arrays: refused, changing nothing, unless they are an env's of this size and
-        these settings. A policy network's slot plays the agent `opponents` names for it (slot -> agent: then
+        """Continue from `get_state`'s arrays: refused (ValueError naming the array, row and field), changing
+        nothing, unless they are an env's of this size and these settings whose every value the compiled step can
+        take (`_check_games`). A policy network's slot plays the agent `opponents` names for it (slot -> agent: then
         `set_opponents` finds it again), else the model its spec names, else its saved network."""
         missing = [key for key in (*STATE_KEYS, "slot_names", "slot_specs") if key not in state]
         if missing:

@@ -474,8 +474,9 @@ class SunTzuVecEnv(VecEnv):
 
         A slot named by an agent spec is made again from its spec; a slot of another object needs that object in
         `opponents` (slot index -> object) to be chosen again by `set_opponents`, and one played from Python
-        needs it to play at all; a policy network's slot without one plays its saved network. ValueError, and
-        nothing changed, when the state does not fit this env.
+        needs it to play at all; a policy network's slot without one plays its saved network. ValueError naming the
+        array, row and field, and nothing changed, when the state does not fit this env or holds a value the
+        compiled step cannot take (every value is checked first: a state may come from a file from outside).
         """
         opponents = dict(opponents or {})
         try:
