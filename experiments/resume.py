@@ -36,7 +36,7 @@ from experiments.config import (
 )
 from experiments.game import game_flag
 from experiments.learner import torch_device
-from experiments.pool import check_pool
+from experiments.pool import check_pool, make_vec_env
 from experiments.runs import (
     in_progress,
     read_config,
@@ -182,6 +182,8 @@ def prepare_resume(argv: list[str] | None, resume: str) -> Start:
     except UnsafeFileError as error:
         raise UserError(f"{flag('resume')}: {error}; nothing changed") from None
     check_models(cfg, fresh=found is None)  # every check before the first change to the folder
+    if found is not None and state_path(found[0]).is_file():
+        check_games(cfg, found[0])
     if found is not None and found[0].name == MODEL_FILE and cfg.total_timesteps <= found[1] and summary.is_file():
         raise UserError(f"{run_dir} is finished at {found[1]:,} timesteps: give a larger {flag('total_timesteps')} "
                         "to train on")  # fmt: skip
@@ -237,6 +239,20 @@ def _compare_versions(run_dir: Path) -> None:
     changed = [f"{k} {then.get(k)} -> {v}" for k, v in now.items() if then.get(k) != v]
     if changed:
         print(f"note: library versions differ from the run's start ({', '.join(changed)})")
+
+
+def check_games(cfg: TrainConfig, checkpoint: Path) -> None:
+    """Refuse, in one line naming its state file, a checkpoint whose saved games and opponent slots the run's
+    environment does not take (`set_state`: a value out of range, a game the engine cannot be in, another number of
+    envs), before anything changes: restored into an environment made for the check."""
+    venv, pool = make_vec_env(cfg)
+    try:
+        pool.restore(read_state(checkpoint))
+    except (KeyError, IndexError, TypeError, ValueError) as error:
+        raise UserError(f"{flag('resume')}: {state_path(checkpoint)}: its saved games cannot be continued by this "
+                        f"run, nothing changed ({error})") from None  # fmt: skip
+    finally:
+        venv.close()
 
 
 def check_models(cfg: TrainConfig, fresh: bool) -> None:

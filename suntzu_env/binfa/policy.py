@@ -154,6 +154,12 @@ def compiled_net(agent: Any, name: str) -> tuple[CompiledNet, bool] | None:
     if spec is None:
         return None
     net, deterministic = spec
+    return checked_net(net, deterministic, name)
+
+
+def checked_net(net: Any, deterministic: bool, name: str) -> tuple[CompiledNet, bool]:
+    """A policy network that compiled code may play (an agent's, or one read back from a saved state), and whether
+    it plays the argmax; ValueError for a net not of Bin'Fa's sizes or whose packed parameters do not fit it."""
     if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_LEARN_ACTIONS):
         raise ValueError(f"{name}: a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
                          f"{getattr(net, 'n_outputs', '?')} outputs; Bin'Fa needs {OBSERVATION_SIZE} and "
@@ -162,4 +168,4 @@ def compiled_net(agent: Any, name: str) -> tuple[CompiledNet, bool] | None:
     return net, bool(deterministic)
 
 
-__all__ = ["BOARD", "NET", "compiled_net", "play_chunk", "policy_action", "seat_action"]
+__all__ = ["BOARD", "NET", "checked_net", "compiled_net", "play_chunk", "policy_action", "seat_action"]

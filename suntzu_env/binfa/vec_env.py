@@ -39,18 +39,47 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
+from suntzu_env.binfa import records
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, observation_box
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, view_rotation
-from suntzu_env.binfa.engine import LEGAL_CAPACITY, init_state, step
-from suntzu_env.binfa.layout import MAX_TURNS, OUT_RANK, STATE_DTYPE, STATE_SIZE, TO_ACT, TURNS, UNDECIDED, WINNER
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, learn_mask, view_rotation
+from suntzu_env.binfa.engine import (
+    I_ANSWERS,
+    INVARIANTS,
+    LEGAL_CAPACITY,
+    check_invariants,
+    init_state,
+    legal_actions,
+    step,
+)
+from suntzu_env.binfa.geometry import N_COLOURS, N_UNITS
+from suntzu_env.binfa.layout import (
+    ALIVE,
+    DEC_KIND,
+    DK_RETREAT,
+    FIELDS,
+    MAX_TURNS,
+    OUT_RANK,
+    PAWN,
+    RETREAT_N,
+    RETREAT_STEP,
+    STATE_DTYPE,
+    STATE_SIZE,
+    TO_ACT,
+    TURNS,
+    UNDECIDED,
+    UNIT_AT,
+    UNIT_LEVEL,
+    WINNER,
+)
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
-from suntzu_env.binfa.policy import NET, compiled_net, seat_action
+from suntzu_env.binfa.policy import NET, checked_net, compiled_net, seat_action
 from suntzu_env.engine.rng import random_legal, random_legal_states, rng_below, rng_seed
 from suntzu_env.layout import Field, append_field
-from suntzu_env.options import check_seed, mix_cdf
+from suntzu_env.options import MAX_SEED, check_seed, mix_cdf
 from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
+from suntzu_env.vec import saved
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.
@@ -97,6 +126,16 @@ NET_SALT = 0x3C6EF372  # a sampling policy network opponent's generator: rng_see
 STATE_KEYS = ("seed", "params", "mix", "states", "legal", "table", "rngs", "scratch", "buffers", "mask_buffers",
               "flip", "terminal_obs", "ids", "rewards")  # fmt: skip
 BUFFER_KEYS = ("buffers", "mask_buffers")  # pairs of arrays written in turn, one per step
+UNIT_FIELDS = np.zeros(STATE_SIZE, dtype=np.bool_)  # where units are numbered: a position record keeps their colours
+UNIT_FIELDS[UNIT_AT : UNIT_AT + N_UNITS] = UNIT_FIELDS[UNIT_LEVEL : UNIT_LEVEL + N_UNITS] = True
+RETREAT_FIELDS = np.zeros(STATE_SIZE, dtype=np.bool_)  # kept from the last retreat: the next one writes them first
+RETREAT_FIELDS[[RETREAT_STEP, RETREAT_N]] = True
+
+
+def field_at(i: int) -> str:
+    """The name of the state's field at index `i` (with its element when it has several)."""
+    f = next(f for f in FIELDS if f.offset <= i < f.offset + f.size)
+    return f"{f.name}[{i - f.offset}]" if f.size > 1 else f.name
 
 
 @njit(cache=True, inline="always")
@@ -358,7 +397,7 @@ class OpponentSlots:
             elif spec:
                 nets.append(self.net_slot(spec, spec))
             else:
-                net, deterministic = seated_net(state, f"slot{k}_")
+                net, deterministic = checked_net(*seated_net(state, f"slot{k}_"), f"slot {k} ({name!r:.60})")
                 nets.append(_NetSlot(object(), name, net, deterministic))
         return nets
 
@@ -490,8 +529,9 @@ class _Core:
         return out | self.slots.state()
 
     def set_state(self, state: Mapping[str, np.ndarray], opponents: Mapping[int, Any] | None = None) -> None:
-        """Continue from `get_state`'s arrays: refused, changing nothing, unless they are an env's of this size and
-        these settings. A policy network's slot plays the agent `opponents` names for it (slot -> agent: then
+        """Continue from `get_state`'s arrays: refused (ValueError naming the array, row and field), changing
+        nothing, unless they are an env's of this size and these settings whose every value the compiled step can
+        take (`_check_games`). A policy network's slot plays the agent `opponents` names for it (slot -> agent: then
         `set_opponents` finds it again), else the model its spec names, else its saved network."""
         missing = [key for key in (*STATE_KEYS, "slot_names", "slot_specs") if key not in state]
         if missing:
@@ -506,10 +546,13 @@ class _Core:
             raise ValueError("set_state: the state is of an env with other options or seat (params "
                              f"{np.asarray(state['params']).tolist()}, this env's {self.params.tolist()})")  # fmt: skip
         mix = np.asarray(state["mix"], dtype=np.float64)
-        if not (mix.ndim == 1 and mix.size >= len(AGENTS) and np.all(np.diff(mix, prepend=0.0) >= 0)
-                and mix[-1] == 1.0 and len(state["slot_names"]) == len(state["slot_specs"]) == mix.size):  # fmt: skip
-            raise ValueError("set_state: mix must be cumulative probabilities ending at 1, one per opponent slot, got "
-                             f"{mix.tolist()}")  # fmt: skip
+        names, specs = np.asarray(state["slot_names"]), np.asarray(state["slot_specs"])
+        count = names.size
+        if not (names.ndim == specs.ndim == 1 and count >= len(AGENTS) and specs.size == count):
+            raise ValueError(f"set_state: slot_names, slot_specs: one name each per opponent slot, {len(AGENTS)} "
+                             "or more")  # fmt: skip
+        saved.check_cdf("mix", mix, count)
+        self._check_games({key: np.asarray(state[key]) for key in STATE_KEYS}, count)
         try:
             nets = self.slots.restored(state, mix.size, dict(opponents or {}))
         except (KeyError, IndexError, TypeError, ValueError) as error:
@@ -519,10 +562,61 @@ class _Core:
             if key not in ("seed", "flip", "params", "mix", *BUFFER_KEYS):
                 getattr(self, key)[...] = state[key]
         for key in BUFFER_KEYS:
-            for buffer, saved in zip(getattr(self, key), state[key], strict=True):
-                buffer[...] = saved
+            for buffer, kept in zip(getattr(self, key), state[key], strict=True):
+                buffer[...] = kept
         self.seed, self.flip = int(state["seed"]), int(state["flip"])
         self.mix = mix.copy()
+
+    def _check_games(self, arrays: dict[str, np.ndarray], n_slots: int) -> None:
+        """ValueError naming the array, row and field of the first saved value the compiled step cannot take (it
+        does no bounds checks): each game a state the engine can be in (its position record reads back to it, its
+        units numbered as the engine may number them, its invariants kept) of this env's options, its legal
+        actions, learning ids and mask the engine's; each index, count and flag of the table in range; the seeds
+        games are dealt from valid ones; the floats finite."""
+        players = int(self.params[P_PLAYERS])
+        check_seed(int(arrays["seed"]), "set_state: seed")
+        saved.check_within("flip", arrays["flip"].reshape(1), 0, 1)
+        for key in ("buffers", "terminal_obs", "rewards"):
+            saved.check_finite(key, arrays[key])
+        seat, last, flag = (0, players - 1), (0, n_slots - 1), (0, 1)
+        bounds = {G_GAMES: (0, (MAX_SEED - 1) // self.n), G_SEAT: seat,
+                  G_N: (0, LEGAL_CAPACITY), G_OPPONENT: last, G_WINNER: (-1, UNDECIDED), G_DONE: flag,
+                  G_TRUNCATED: flag, G_ILLEGAL: flag, G_ENDED_SEAT: seat, G_ENDED_OPPONENT: last}  # fmt: skip
+        table, states, masks = arrays["table"], arrays["states"], arrays["mask_buffers"][int(arrays["flip"])]
+        saved.check_columns("table", table, TABLE_FIELDS, bounds)
+        legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
+        mask = np.zeros(N_LEARN_ACTIONS, dtype=np.bool_)
+        for i in range(self.n):
+            s, n = states[i], int(table[i, G_N])
+            # as its record holds it: without an eliminated army's pawn (the engine may leave one, never reading it
+            # but modulo the circles), its units numbered in any order, no retreat's step and units but during one
+            position = s.copy()
+            position[PAWN : PAWN + N_COLOURS][s[ALIVE : ALIVE + N_COLOURS] == 0] = -1
+            try:
+                record = records.record_from_state(position, self.rules)
+            except (IndexError, KeyError, TypeError, ValueError, OverflowError) as error:
+                raise saved.fail("states", i, f"a field is out of range ({error})") from None
+            try:
+                again, _ = records.state_from_record(record)
+            except (IndexError, KeyError, TypeError, ValueError) as error:
+                raise saved.fail("states", i, str(error)) from None
+            unread = UNIT_FIELDS if s[DEC_KIND] == DK_RETREAT else UNIT_FIELDS | RETREAT_FIELDS
+            differs = np.flatnonzero((position != again) & ~unread)
+            if differs.size:
+                raise saved.fail("states", i, f"{field_at(int(differs[0]))} does not match the rest of the state")
+            code = int(check_invariants(position, legal))  # its units where the record puts them, in any order
+            if code and code != I_ANSWERS:
+                raise saved.fail("states", i, f"breaks an invariant: {INVARIANTS[code]}")
+            found = int(legal_actions(s, legal))
+            if n != found or not np.array_equal(arrays["legal"][i, :n], legal[:n]):
+                raise saved.fail("legal", i, f"not the game's {found} legal actions (table n_legal {n})")
+            rot = view_rotation(s, table[i, G_SEAT])
+            learn_mask(s, legal, n, rot, mask)
+            if not np.array_equal(masks[i], mask):
+                raise saved.fail("mask_buffers", i, "not the learner's legal actions in the game")
+            ids = [learn_id(s, a, rot) for a in legal[:n].tolist()]
+            if arrays["ids"][i, :n].tolist() != ids:
+                raise saved.fail("ids", i, "not the learning ids of the game's legal actions")
 
 
 class BinFaVecEnv(VecEnv):

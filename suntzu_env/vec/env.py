@@ -18,16 +18,19 @@ from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvS
 from suntzu_env import vec_core as core
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.agent import Opponent
+from suntzu_env.engine import legal_mask, side_to_act
 from suntzu_env.engine.rng import GENERATOR
 from suntzu_env.episode import EnvSettings, IllegalActionWarning, illegal_action_warning
 from suntzu_env.game import RESULTS, Game, engine_map
-from suntzu_env.layout import STATE_DTYPE, STATE_SIZE
+from suntzu_env.layout import ADJ, EVENTS_ON, STATE_DTYPE, STATE_SIZE, VARIANT
 from suntzu_env.observation import OBSERVATION_SIZE
-from suntzu_env.options import Options, check_choice, check_seed, is_integer, mix_cdf
+from suntzu_env.options import MAX_SEED, Options, check_choice, check_seed, is_integer, mix_cdf
 from suntzu_env.policy_net import seated_net, seated_state
-from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.records import checked_state
+from suntzu_env.rules import N_PROVINCES, SEATS, VARIANTS
 from suntzu_env.suntzu_v3 import observation_box
 from suntzu_env.threads import ThreadCount
+from suntzu_env.vec import saved
 from suntzu_env.vec.slots import OpponentSlots, Slot, describe
 
 SEAT_MODES = ("alternate", "blue", "red")
@@ -471,8 +474,9 @@ class SunTzuVecEnv(VecEnv):
 
         A slot named by an agent spec is made again from its spec; a slot of another object needs that object in
         `opponents` (slot index -> object) to be chosen again by `set_opponents`, and one played from Python
-        needs it to play at all; a policy network's slot without one plays its saved network. ValueError, and
-        nothing changed, when the state does not fit this env.
+        needs it to play at all; a policy network's slot without one plays its saved network. ValueError naming the
+        array, row and field, and nothing changed, when the state does not fit this env or holds a value the
+        compiled step cannot take (every value is checked first: a state may come from a file from outside).
         """
         opponents = dict(opponents or {})
         try:
@@ -490,6 +494,10 @@ class SunTzuVecEnv(VecEnv):
                                  f"{mine.shape} ({mine.dtype}): another number of envs or another version")  # fmt: skip
         if not (len(names) == len(specs) == agents.size == arrays["_mix_cdf"].size) or len(pending) != self.num_envs:
             raise ValueError("set_state: the opponent slots do not match the opponent mix")
+        for k, value in enumerate([seed, *pending]):
+            if value != -1:
+                check_seed(value, "set_state: seed" if k == 0 else f"set_state: pending_seeds row {k - 1}")
+        self._check_games(arrays, len(names))
         slots = []
         for k, (name, spec, agent) in enumerate(zip(names, specs, agents.tolist(), strict=True)):
             if k in opponents:
@@ -497,7 +505,11 @@ class SunTzuVecEnv(VecEnv):
             elif spec:
                 slot = self._slots.spec_slot(spec, self._seed)
             elif agent == core.AGENT_NET:
-                slot = Slot(object(), name, core.AGENT_NET, None, seated_net(state, f"slot{k}_"))
+                try:
+                    slot = self._slots.net_slot(object(), name, *seated_net(state, f"slot{k}_"))
+                except (KeyError, IndexError, TypeError, ValueError) as error:
+                    raise ValueError(f"set_state: opponent slot {k} ({name!r}): not a policy network this env can "
+                                     f"play ({error})") from None  # fmt: skip
             else:
                 raise ValueError(f"set_state: opponent slot {k} ({name!r}) is played from Python: pass its agent")
             if slot.agent != agent:
@@ -513,6 +525,53 @@ class SunTzuVecEnv(VecEnv):
         self._seeds = [None if s < 0 else s for s in pending]
         self._started = started
         self._pending_actions = None
+
+    def _check_games(self, arrays: dict[str, np.ndarray], n_slots: int) -> None:
+        """ValueError naming the array, row and field of the first saved value the compiled step cannot take (it
+        does no bounds checks): each game a state the engine can be in, of this env's rules, its learner to act,
+        its mask the engine's; each index, count and flag of the table in range; the actions real ones; the
+        floats finite; the mix cumulative. A row whose state is all zeros is an env with no game yet."""
+        table, states, masks = arrays["_table"], arrays["_states"], arrays["_masks"]
+        for name in ("_phi", "_obs", "_terminal_obs", "_rewards"):
+            saved.check_finite(name[1:], arrays[name])
+        saved.check_cdf("mix_cdf", arrays["_mix_cdf"], n_slots)
+        saved.check_flags("illegal", arrays["_illegal"])
+        for name in ("_actions", "_finished"):
+            saved.check_within(name[1:], arrays[name], 0, N_ACTIONS - 1)
+        seeds, capacity, last = (0, MAX_SEED - 1), (0, core.RECORD_CAPACITY), (0, n_slots - 1)
+        flag, side = (0, 1), (0, len(SEATS) - 1)
+        bounds = {core.T_N_LEGAL: (0, N_ACTIONS), core.T_LEARNER: side, core.T_STAGE: (core.S_PLAY, core.S_READY),
+                  core.T_SLOT: last, core.T_FIXED_SLOT: (-1, n_slots - 1), core.T_GAME_SEED: seeds,
+                  core.T_REC_LEN: capacity, core.T_DONE: flag, core.T_ILLEGAL: flag, core.T_WAITING: (0, 0),
+                  core.T_FIN_LEN: capacity, core.T_FIN_SEED: (-1, MAX_SEED - 1), core.T_FIN_LEARNER: side,
+                  core.T_FIN_RESULT: (-1, len(RESULTS) - 1), core.T_FIN_SLOT: last, core.T_NEXT_SEAT: side,
+                  core.T_IDLE: flag}  # fmt: skip
+        saved.check_columns("table", table, core.TABLE_FIELDS, bounds)
+        rules = {"variant": (VARIANT, self._settings[core.SET_VARIANT]),
+                 "events_on": (EVENTS_ON, self._settings[core.SET_EVENTS])}  # fmt: skip
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        for i in range(self.num_envs):
+            s, n = states[i], table[i, core.T_N_LEGAL]
+            if not s.any():  # no game yet: what a new env holds
+                if masks[i].any() or n != 0:
+                    raise saved.fail("masks", i, "an env with no game yet has no legal actions")
+                continue
+            try:
+                checked_state(s)
+            except ValueError as error:
+                raise saved.fail("states", i, str(error)) from None
+            for field, (at, value) in rules.items():
+                if s[at] != value:
+                    raise saved.fail("states", i, f"{field}: {s[at]} is not this env's ({value})")
+            if not np.array_equal(s[ADJ : ADJ + N_PROVINCES], self._adj):
+                raise saved.fail("states", i, "adjacency: not this env's map")
+            legal = int(legal_mask(s, mask))
+            if legal == 0 or side_to_act(s) != table[i, core.T_LEARNER]:
+                raise saved.fail("table", i, "learner: the game's pending decision is not the learner's")
+            if not np.array_equal(masks[i], mask):
+                raise saved.fail("masks", i, "not the legal actions of the game's pending decision")
+            if n != legal:
+                raise saved.fail("table", i, f"n_legal: {n}, but the pending decision has {legal} legal answers")
 
     # ------------------------------------------------------------ the rest of SB3's VecEnv
 

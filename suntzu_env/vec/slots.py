@@ -120,6 +120,12 @@ class OpponentSlots:
             act_batch = getattr(agent, "act_batch", None)
             return Slot(key, name, core.AGENT_POLICY, act_batch if callable(act_batch) else row_by_row(agent))
         net, deterministic = spec
+        return self.net_slot(key, name, net, deterministic)
+
+    @staticmethod
+    def net_slot(key: Any, name: str, net: Any, deterministic: bool) -> Slot:
+        """The slot of a policy network played in compiled code: ValueError unless it is one of this game's shape
+        whose packed parameters fit it (an agent's, or one read back from a saved state)."""
         if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
             raise ValueError(
                 f"opponents: {name!r} gives a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
