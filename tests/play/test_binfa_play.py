@@ -46,8 +46,8 @@ def _live(client: TestClient, view: dict[str, Any]) -> BinFaGame:
 def _check(view: dict[str, Any], live: BinFaGame) -> None:
     """The view is the server's game: its position, and its own legal answers when the person is to act."""
     game = live.game
-    assert {k: v for k, v in view.items() if k not in ("legal", "log", "game")} == json.loads(
-        json.dumps(position(game))
+    assert {k: v for k, v in view.items() if k not in ("legal", "log", "game", "deploy_left")} == json.loads(
+        json.dumps(position(game, live.seats))
     )
     if game.current_player in live.seats:
         assert [a["action"] for a in view["legal"]] == game.legal_action_strings()
@@ -69,9 +69,11 @@ def test_the_board_and_the_form() -> None:
 
 
 def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(client: TestClient) -> None:
-    """Nothing in Bin'Fa is hidden (B36) and the app holds nothing back: the responses of a whole game show every
-    action of the record, the agents' included, so how long the agents took gives away nothing the person is
-    not sent (Sun Tzu's app, where the agent may weigh a secret warlord, paces its answers instead)."""
+    """Nothing in Bin'Fa is hidden but deployment (BD6) and the app holds nothing else back: the responses of a
+    whole game show every action of the record, the agents' included (their placements as `deploy` while
+    deployment is hidden), so how long the agents took gives away nothing the person is not sent but where they
+    deployed (tests/play/test_binfa_hidden_deployment.py; Sun Tzu's app, where the agent may weigh a secret
+    warlord, paces its answers instead)."""
     view = _new(client, players=3, level=3, seats=[1], seed=11, agent="greedy", max_turns=30)
     shown, rng = [e["action"] for e in view["log"]], random.Random(11)
     while view["legal"]:
@@ -80,7 +82,8 @@ def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(clien
         view = body["view"]
         shown += [e["action"] for e in body["played"]]
     record = client.get(f"/api/binfa/games/{view['game']['id']}/record").json()
-    assert shown == record["actions"] and len(shown) > 30
+    hidden = ["deploy" if k < 12 else a for k, a in enumerate(record["actions"])]  # player 0's, before seat 1's
+    assert shown == hidden and len(shown) > 30
 
 
 def test_a_new_game_waits_for_the_person_with_the_games_legal_answers(client: TestClient) -> None:
