@@ -187,11 +187,13 @@ function drawDecision(view, shown = null, prompt = null) {
 // server plays the deployment that many times): 1 up to the units left, the last option "all".
 function deployChooser(view) {
   const left = view.deploy_left || 0;
-  if (view.decision.kind !== "deploy" || left < 2) return "";
+  if (view.decision.kind !== "deploy") return "";
+  const note = `<p class="muted" id="hidden-note">The other players' placements stay hidden until every unit stands.</p>`;
+  if (left < 2) return note;
   state.deployCount = Math.min(state.deployCount, left);
   const options = Array.from({ length: left }, (_, i) => i + 1).map((n) =>
     `<option value="${n}"${n === state.deployCount ? " selected" : ""}>${n === left ? `all ${n} left` : n}</option>`).join("");
-  return `<p class="deploy-count"><label>Units per click <select id="deploy-count">${options}</select></label></p>`;
+  return `<p class="deploy-count"><label>Units per click <select id="deploy-count">${options}</select></label></p>${note}`;
 }
 
 function drawArmies(view) {
