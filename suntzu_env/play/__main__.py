@@ -36,6 +36,7 @@ from agents import check_spec, valid_specs
 from suntzu_env.rules import SEATS, VARIANTS
 
 GAMES = ("suntzu", "binfa")
+GAME_NAMES = {"suntzu": "Sun Tzu", "binfa": "Bin'Fa"}  # as the page and the announcement name them
 
 
 class _Parser(argparse.ArgumentParser):
@@ -218,11 +219,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                 replay = Replay(record, args.replay.name)
         except (OSError, ValueError, RecursionError) as error:
             parser.error(f"--replay {args.replay}: {' '.join(str(error).split())}")
-    elif results is not None:
-        from suntzu_env.play.results import resolve
+    served = args.game  # the game the page opens, or the one of the results folder
+    if replay is None and results is not None:
+        from suntzu_env.play.results import folder_game, resolve
 
         try:
-            resolve(args.root, results)
+            served = folder_game(resolve(args.root, results), args.results)
         except ValueError as error:
             parser.error(f"--results {args.results}: {error}")
     try:
@@ -263,7 +265,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             time.sleep(0.05)
         port = server.servers[0].sockets[0].getsockname()[1]
         url = f"http://{args.host}:{port}{path}"
-        name = "Bin'Fa" if args.game == "binfa" else "Sun Tzu"
+        name = GAME_NAMES.get(served, served)
         print(f"{name} is served at {url} (Ctrl+C stops it)", flush=True)
         if not args.no_browser:
             webbrowser.open(url)

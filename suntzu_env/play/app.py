@@ -19,6 +19,7 @@
 | `GET /api/binfa/options`, `/api/binfa/board` | its new-game form; the board's drawing                  |
 | `POST /api/binfa/games`            | a new Bin'Fa game: `{agent, seats, players?, level?, seed?, max_turns?}` |
 | `GET /api/binfa/games/<id>`, `POST .../actions`, `GET .../record` | as for Sun Tzu (`suntzu_env.play.binfa`) |
+| `POST /api/binfa/games/<id>/actions` with `times` | `{action: "deploy:<triangle>", times}`: that many units there |
 | `POST /api/binfa/replays`, `GET /api/binfa/replays/<id>?step=N` | a Bin'Fa record to step through       |
 | `POST /api/binfa/replays/results`  | `{path, game}`: a replay of a Bin'Fa results folder's game        |
 
@@ -169,14 +170,16 @@ def _held(store: Store[T], key: str, what: str) -> T:
     return item
 
 
-async def _answer(store: Store[Any], game_id: str, request: Request, what: str) -> dict[str, Any]:
-    """A person's answer (`{"action": ...}`) to a game of `store`, held meanwhile: never dropped while its agents
-    answer."""
+async def _answer(
+    store: Store[Any], game_id: str, request: Request, what: str, optional: tuple[str, ...] = ()
+) -> dict[str, Any]:
+    """A person's answer (`{"action": ...}`, and the keys of `optional` its game's `act` takes) to a game of
+    `store`, held meanwhile: never dropped while its agents answer."""
     with store.use(game_id) as game:
         if game is None:
             raise _missing(what, game_id)
-        body = _object(await _json_body(request), ("action",))
-        return await run_in_threadpool(game.act, body["action"])
+        body = _object(await _json_body(request), ("action",), optional)
+        return await run_in_threadpool(lambda: game.act(**body))
 
 
 def _record(store: Store[Any], game_id: str, what: str) -> Any:
@@ -412,7 +415,7 @@ def create_app(
 
     @app.post("/api/binfa/games/{game_id}/actions")
     async def binfa_act(game_id: str, request: Request) -> dict[str, Any]:
-        return await _answer(binfa_games, game_id, request, "Bin'Fa game")
+        return await _answer(binfa_games, game_id, request, "Bin'Fa game", ("times",))
 
     @app.get("/api/binfa/games/{game_id}/record")
     def binfa_record(game_id: str) -> Any:

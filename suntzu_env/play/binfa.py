@@ -1,14 +1,21 @@
 """Bin'Fa in the browser: a person's game against the plugin's agents, replays of records, and what the page draws.
 
-The server holds the `suntzu_env.binfa.Game`. Bin'Fa hides nothing on the board (every stack, pawn and token is
-public), so every view is the whole position; but the seed throws every die to come, so it (and the game's
-record, which holds it) is given only once the game is over. The page draws the board from `board()` (the
-hexagon's 96 triangles and the 42 circles of the supply ring, from `binfa.picture`'s geometry) and each view;
-its clickable answers are the game's own `legal_action_strings()`, each with the triangles or circle it names
-(`places`), so that clicking a stack, then a neighbour, picks a move. The other seats are played by one of the
-plugin's agents (`BINFA.agents`), asked as every front-end asks (`suntzu_env.protocol.ask`). Every answer of
-theirs is sent (`played`) and none is made on what the person may not see (they throw no die ahead), so the time
-they take tells nothing hidden: unlike Sun Tzu's `LiveGame`, the responses are not paced.
+The server holds the `suntzu_env.binfa.Game`. Bin'Fa hides nothing on the board once every unit stands (every
+stack, pawn and token is public), so a view is then the whole position. Deployment (BD6, rules v1.1) is hidden:
+until every unit stands, the person is sent only their own seats' placements (`Game.view_dict`), the other
+players' deploy actions without their triangles (`deploy`), and neither the record nor the seed. The seed throws
+every die to come, so it (and the game's record, which holds it) is given only once the game is over. The page
+draws the board from `board()` (the hexagon's 96 triangles and the 42 circles of the supply ring, from
+`binfa.picture`'s geometry) and each view; its clickable answers are the game's own `legal_action_strings()`,
+each with the triangles or circle it names (`places`), so that clicking a stack, then a neighbour, picks a move.
+The other seats are played by one of the plugin's agents (`BINFA.agents`), asked as every front-end asks
+(`suntzu_env.protocol.ask`). Every answer of
+theirs is sent (`played`: a hidden deployment's as `deploy` alone) and none is made on what the person may not
+see (they throw no die ahead). The responses are not paced (unlike Sun Tzu's `LiveGame`): the only hidden
+decisions are the agents' deployments, as many in each response whatever they place (12 per army, in seat
+order), and the time each takes does not depend on where: `random` draws one of its base's open triangles,
+`greedy` and `heuristic` score each of them (16 at most, compiled: microseconds), a model runs its network once on
+an observation of fixed size. `tests/play/test_binfa_hidden_deployment.py` measures it.
 """
 
 from __future__ import annotations
@@ -50,6 +57,7 @@ from suntzu_env.binfa.layout import MAX_PLAYERS
 from suntzu_env.binfa.options import LEVELS
 from suntzu_env.binfa.picture import circle_centre, triangle_corners
 from suntzu_env.binfa.plugin import BINFA, SeatGame
+from suntzu_env.binfa.records import hide_deployment
 from suntzu_env.binfa.render import LETTERS, stack_letters
 from suntzu_env.play.sessions import ModelShelf
 from suntzu_env.protocol import ask
@@ -166,11 +174,22 @@ def _stack(s: Any, t: int) -> list[str]:
     return [COLOURS[LETTERS.index(letter)] for letter in stack_letters(s, t)]
 
 
-def position(game: Game) -> dict[str, Any]:
-    """The whole position: stacks (bottom to top), terrain, whirlpools, armies, supply, the dice, the turn."""
+def hidden_deployment(game: Game) -> bool:
+    """Whether the game is deploying and deployment is hidden (BD6, rules v1.1): each player may see only its own
+    placements (`Game.view_dict`)."""
+    whole = game.to_dict()
+    return hide_deployment(whole, 0) is not whole
+
+
+def position(game: Game, seats: Sequence[int] | None = None) -> dict[str, Any]:
+    """The position: stacks (bottom to top), terrain, whirlpools, armies, supply, the dice, the turn. With `seats`,
+    as the players of `seats` may see it: during a hidden deployment, only their own placements (BD6)."""
     f = game.fields()
     s = game.state
-    stacks = {TRIANGLE_NAMES[t]: _stack(s, t) for t in range(N_TRIANGLES) if f["height"][t]}
+    if seats is not None and hidden_deployment(game):
+        stacks = {t: stack for p in seats for t, stack in game.view_dict(p)["board"].items()}
+    else:
+        stacks = {TRIANGLE_NAMES[t]: _stack(s, t) for t in range(N_TRIANGLES) if f["height"][t]}
     level = int(f["level"][0])
     armies = []
     for c in range(N_COLOURS):
@@ -254,21 +273,45 @@ class BinFaGame:
             learn = ask(self.agents[p], table, AGENT_NAMES[p])
             self._play(self.game.action_to_string(self.game.learn_to_action(learn)))
 
-    def view(self) -> dict[str, Any]:
-        """The position, the person's legal answers when it is their turn, the log's last lines, the settings."""
+    def _deploy_left(self) -> int:
+        """The units the army deploying now has left to place (0 past deployment)."""
+        d = self.game.decision
+        return int(self.game.to_dict()["deploying"]["left"]) if d and d["kind"] == "deploy" else 0
+
+    def log_shown(self, first: int = 0) -> list[dict[str, Any]]:
+        """The log from entry `first` as the person may see it: while deployment is hidden (BD6), the other players'
+        placements without their triangles (`deploy`)."""
         with self._lock:
-            view = position(self.game)
+            if not hidden_deployment(self.game):
+                return self.log[first:]
+            return [entry if entry["player"] in self.seats or not entry["action"].startswith("deploy:")
+                    else {**entry, "action": "deploy"} for entry in self.log[first:]]  # fmt: skip
+
+    def render(self) -> str:
+        """The board as text for the person (`Game.render`): during a hidden deployment, as the seat to act sees it
+        (else the person's first seat)."""
+        with self._lock:
+            player = self.game.current_player
+            return self.game.render(player if player in self.seats else self.seats[0])
+
+    def view(self) -> dict[str, Any]:
+        """The position as the person's seats see it, their legal answers when they act, the log's last lines (others'
+        hidden placements without their triangles), the units left to deploy, the settings."""
+        with self._lock:
+            view = position(self.game, self.seats)
             mine = self.game.current_player in self.seats
             view["legal"] = legal(self.game) if mine else []
-            view["log"] = self.log[-LOG_SHOWN:]
+            view["deploy_left"] = self._deploy_left() if mine else 0
+            view["log"] = self.log_shown(max(0, len(self.log) - LOG_SHOWN))
             about: dict[str, Any] = {"id": self.id, "agent": self.agent_name, "seats": list(self.seats)}
             if self.game.is_terminal:  # the seed throws every die to come: given once the game is over
                 about["seed"] = self.seed
             view["game"] = about
             return view
 
-    def act(self, action: object) -> dict[str, Any]:
-        """The person's answer, then the agents' up to the person's next decision; bad input changes nothing."""
+    def act(self, action: object, times: object = 1) -> dict[str, Any]:
+        """The person's answer (a deployment `times` over: that many units on the triangle, BD6), then the agents'
+        up to the person's next decision; bad input changes nothing."""
         with self._lock:
             player = self.game.current_player
             if player is None:
@@ -277,10 +320,20 @@ class BinFaGame:
                 raise ValueError(f"an action is a string such as 'roll' or 'deploy:red-4-6', got {action!r:.60}")
             if player not in self.seats:
                 raise ValueError(f"it is player {player}'s turn, not yours ({', '.join(map(str, self.seats))})")
+            left = self._deploy_left()
+            if times != 1 and not (left and action.startswith("deploy:")):
+                raise ValueError(
+                    f"times: only a deployment (deploy:<triangle>) is played more than once, got {times!r:.40}"
+                )
+            if not isinstance(times, int) or isinstance(times, bool) or not 1 <= times <= max(1, left):
+                raise ValueError(f"times must be a whole number 1..{max(1, left)} (the units left to deploy), "
+                                 f"got {times!r:.40}")  # fmt: skip
             first = len(self.log)
-            self._play(action)
+            self._play(action)  # ValueError naming the decision and its legal answers; nothing changed
+            for _ in range(times - 1):  # the same army's units, one after another (BD6): the same answer stays legal
+                self._play(action)
             self._run_agents()
-            return {"view": self.view(), "played": self.log[first:]}
+            return {"view": self.view(), "played": self.log_shown(first)}
 
     def record(self) -> dict[str, Any]:
         """The game's record (B0.9), once it is over: it holds the seed."""
@@ -336,4 +389,15 @@ class BinFaReplay:
         return view
 
 
-__all__ = ["AGENTS", "LEVELS", "MAX_TURNS", "PLAYERS", "BinFaGame", "BinFaReplay", "board", "legal", "position"]
+__all__ = [
+    "AGENTS",
+    "LEVELS",
+    "MAX_TURNS",
+    "PLAYERS",
+    "BinFaGame",
+    "BinFaReplay",
+    "board",
+    "hidden_deployment",
+    "legal",
+    "position",
+]

@@ -19,10 +19,11 @@ from typing import Any
 from agents import short_label
 from suntzu_env import games as registry
 from suntzu_env.protocol import GameRules
-from suntzu_env.stats import anchor_note, anchored
+from suntzu_env.stats import anchor_note, anchored, wilson
 
 RECORDS_FILE = "games.jsonl"
 MAX_PATH = 1000  # characters of a results path given by the page
+HEADLINES = ("win_rate", "outright_win_rate")  # the rate summary.json's `headline` names (experiments.stats)
 
 
 def resolve(root: Path, path: object) -> Path:
@@ -55,13 +56,42 @@ def _summary(folder: Path, shown: str) -> dict[str, Any]:
         fields = {k: config[k] for k in rules.option_fields(rules.options()) if k in config}
         options = rules.options(fields)
         labels = dict(zip(config["labels"], config["agents"], strict=True))
-        keys = ("a", "b", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
-        pairings = [{k: p[k] for k in keys} for p in summary.get("pairings", [])]
+        pairings = summary.get("pairings", [])
+        headline = summary.get("headline")
+        if headline is None:  # a summary written before the field: the outright rate where the game has it
+            outright = rules.no_winner == "undecided" and all("outright_win_rate" in p for p in pairings)
+            headline = HEADLINES[1] if outright else HEADLINES[0]
+        if headline not in HEADLINES:
+            raise ValueError(f"headline must be one of {', '.join(HEADLINES)}, got {headline!r:.40}")
         ratings = {str(k): float(v) for k, v in summary.get("ratings", {}).items()}
         return {"rules": rules, "fields": rules.option_fields(options), "seats": list(rules.seats_of(options)),
-                "agents": labels, "pairings": pairings, "ratings": ratings}  # fmt: skip
+                "agents": labels, "pairings": [_pairing(p, headline) for p in pairings], "ratings": ratings,
+                "headline": headline}  # fmt: skip
     except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise ValueError(f"results: {shown}/summary.json cannot be read: {error}") from None
+
+
+def _pairing(p: dict[str, Any], headline: str) -> dict[str, Any]:
+    """A pairing of summary.json with its headline rate (`rate`, `rate_low`, `rate_high`, a's) and the same for b
+    against a (`b_rate`, ...): the win rate draws half flips to 1 - rate, the outright rate to b's wins, a's
+    losses over the games (an undecided game is a win of neither)."""
+    keys = ("a", "b", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high")
+    out = {k: p[k] for k in keys}
+    if headline == "win_rate":
+        rate, low, high = p["win_rate"], p["ci_low"], p["ci_high"]
+        b_rate, b_low, b_high = 1 - rate, 1 - high, 1 - low
+    else:
+        rate, low, high = p["outright_win_rate"], p["outright_ci_low"], p["outright_ci_high"]
+        games, losses = int(p["games"]), int(p["losses"])
+        b_rate, (b_low, b_high) = (losses / games if games else 0.0), wilson(losses, games)
+    rates = {"rate": rate, "rate_low": low, "rate_high": high, "b_rate": b_rate, "b_rate_low": b_low,
+             "b_rate_high": b_high}  # fmt: skip
+    return {**out, **{k: float(v) for k, v in rates.items()}}
+
+
+def folder_game(folder: Path, shown: str = ".") -> str:
+    """The name of the game a results folder holds (`suntzu`, `binfa`), as its summary.json says."""
+    return str(_summary(folder, shown)["rules"].name)
 
 
 def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
@@ -96,7 +126,9 @@ def list_games(folder: Path, shown: str = ".") -> dict[str, Any]:
         "games": games,
         "records": (folder / RECORDS_FILE).is_file(),
         "labels": {label: short_label(label) for label in summary["agents"]},  # for reading: the header, tables
-        "pairings": summary["pairings"],  # each with its win rate for `a` and Wilson 95% interval
+        "headline": summary["headline"],  # the rate to lead with: `outright_win_rate` where no winner is undecided
+        "no_winner": rules.no_winner,  # what a game without a winner is: "draw" or "undecided"
+        "pairings": summary["pairings"],  # each with a's and b's headline rate (`rate`, `b_rate`) and Wilson 95%
         "ratings": ratings,
         "rating_anchor": anchor_note(ratings, rules.rating_anchor) if ratings else None,
     }

@@ -6,7 +6,8 @@ rule of every card, warlord, event and battle outcome in a line each (`suntzu_en
 commands, `quit` stops.
 
 Bin'Fa (`--game binfa --text`): the same game the page plays (`suntzu_env.play.binfa.BinFaGame`), its board as
-`Game.render()` prints it, the other players' answers as they come, and the person's legal answers numbered; the
+`Game.render(player)` prints it for the person (during deployment, only their own placements: BD6), the other
+players' answers as they come (their hidden placements as `deploy`), and the person's legal answers numbered; the
 same commands, but `rules`. The seed, which throws every die to come, is printed once the game is over.
 """
 
@@ -241,13 +242,13 @@ def play_binfa_in_terminal(
           f"{yours} against {agent}. {BINFA_HELP}.")  # fmt: skip
     game, shown, show_board = live.game, 0, True
     while True:
-        for entry in live.log[shown:]:
+        for entry in live.log_shown(shown):
             throw = entry["throw"]
             after = f" (throw {throw[0]}-{throw[1]})" if throw and throw[0] else ""
             write(f"  player {entry['player']}: {entry['action']}{after}")
         shown = len(live.log)
         if show_board:
-            write(game.render())
+            write(live.render())
         if game.is_terminal:
             break
         legal = game.legal_action_strings()

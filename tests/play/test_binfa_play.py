@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +47,8 @@ def _live(client: TestClient, view: dict[str, Any]) -> BinFaGame:
 def _check(view: dict[str, Any], live: BinFaGame) -> None:
     """The view is the server's game: its position, and its own legal answers when the person is to act."""
     game = live.game
-    assert {k: v for k, v in view.items() if k not in ("legal", "log", "game")} == json.loads(
-        json.dumps(position(game))
+    assert {k: v for k, v in view.items() if k not in ("legal", "log", "game", "deploy_left")} == json.loads(
+        json.dumps(position(game, live.seats))
     )
     if game.current_player in live.seats:
         assert [a["action"] for a in view["legal"]] == game.legal_action_strings()
@@ -69,9 +70,11 @@ def test_the_board_and_the_form() -> None:
 
 
 def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(client: TestClient) -> None:
-    """Nothing in Bin'Fa is hidden (B36) and the app holds nothing back: the responses of a whole game show every
-    action of the record, the agents' included, so how long the agents took gives away nothing the person is
-    not sent (Sun Tzu's app, where the agent may weigh a secret warlord, paces its answers instead)."""
+    """Nothing in Bin'Fa is hidden but deployment (BD6) and the app holds nothing else back: the responses of a
+    whole game show every action of the record, the agents' included (their placements as `deploy` while
+    deployment is hidden), so how long the agents took gives away nothing the person is not sent but where they
+    deployed (tests/play/test_binfa_hidden_deployment.py; Sun Tzu's app, where the agent may weigh a secret
+    warlord, paces its answers instead)."""
     view = _new(client, players=3, level=3, seats=[1], seed=11, agent="greedy", max_turns=30)
     shown, rng = [e["action"] for e in view["log"]], random.Random(11)
     while view["legal"]:
@@ -80,7 +83,8 @@ def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(clien
         view = body["view"]
         shown += [e["action"] for e in body["played"]]
     record = client.get(f"/api/binfa/games/{view['game']['id']}/record").json()
-    assert shown == record["actions"] and len(shown) > 30
+    hidden = ["deploy" if k < 12 else a for k, a in enumerate(record["actions"])]  # player 0's, before seat 1's
+    assert shown == hidden and len(shown) > 30
 
 
 def test_a_new_game_waits_for_the_person_with_the_games_legal_answers(client: TestClient) -> None:
@@ -322,18 +326,29 @@ def test_the_command_line_opens_a_binfa_record(tmp_path: Path) -> None:
         server.wait(30)
 
 
-def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(client: TestClient, tmp_path: Path) -> None:
-    """A results folder of `experiments.evaluate --game binfa`: listed with the game's seats and options, each game
-    replayed from its record to its row's end (B0.9) in Bin'Fa's viewer, never in Sun Tzu's, nor the reverse."""
+@pytest.fixture(scope="module")
+def binfa_results(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A results folder of `experiments.evaluate --game binfa` (`bf`) and of Sun Tzu's (`st`), in one folder."""
     from experiments.evaluate import main as evaluate
 
-    evaluate(["--game", "binfa", "--agents", "random", "greedy", "--games", "2", "--max-turns", "12", "--workers", "1",
-              "--no-progress", "--out", str(tmp_path / "bf")])  # fmt: skip
+    root = tmp_path_factory.mktemp("results")
+    evaluate(["--game", "binfa", "--agents", "random", "greedy", "--games", "4", "--max-turns", "12", "--workers", "1",
+              "--no-progress", "--out", str(root / "bf")])  # fmt: skip
+    evaluate(["--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress",
+              "--out", str(root / "st")])  # fmt: skip
+    return root
+
+
+def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(binfa_results: Path) -> None:
+    """A results folder of `experiments.evaluate --game binfa`: listed with the game's seats and options, each game
+    replayed from its record to its row's end (B0.9) in Bin'Fa's viewer, never in Sun Tzu's, nor the reverse."""
+    client = TestClient(create_app(binfa_results), base_url="http://127.0.0.1",
+                        headers={"Content-Type": "application/json"})  # fmt: skip
     listing = client.get("/api/results?path=bf").json()
     assert listing["game_name"] == "binfa" and listing["seats"] == ["player_0", "player_1"]
     assert listing["viewer"] == "/binfa/replay"  # the page its games open in, named once, by the server
     assert listing["level"] == 1 and listing["max_turns"] == 12 and "level 1" in listing["about"]
-    assert [row["players"] for row in listing["games"]] == [["random", "greedy"], ["greedy", "random"]]
+    assert [row["players"] for row in listing["games"]][:2] == [["random", "greedy"], ["greedy", "random"]]
     for row in listing["games"]:
         view = client.post("/api/binfa/replays/results", json={"path": "bf", "game": row["game"]}).json()
         assert view["replay"]["steps"] == row["decisions"] + 1
@@ -345,10 +360,57 @@ def test_a_binfa_evaluation_s_games_replay_in_binfa_s_viewer(client: TestClient,
     assert (
         response.status_code == 400 and "holds games of binfa: open them at /binfa/replay" in response.json()["error"]
     )
-    evaluate(["--agents", "random", "greedy", "--games", "2", "--workers", "1", "--no-progress",
-              "--out", str(tmp_path / "st")])  # fmt: skip
     response = client.post("/api/binfa/replays/results", json={"path": "st", "game": 0})
     assert response.status_code == 400 and "holds games of suntzu: open them at /replay" in response.json()["error"]
+
+
+def test_a_binfa_evaluation_leads_with_games_won_outright(binfa_results: Path) -> None:
+    """Bin'Fa's results lead with summary.json's `headline`, the outright win rate (an undecided game is a win of
+    neither): each pairing's rate for a and for b, b's from a's losses (not 1 - a's rate); Sun Tzu's with the win
+    rate (draws half), b's 1 - a's. A summary written before `headline` leads with the game's own."""
+    from suntzu_env.play.results import list_games
+    from suntzu_env.stats import wilson
+
+    listing = list_games(binfa_results / "bf")
+    summary = json.loads((binfa_results / "bf" / "summary.json").read_text())
+    assert listing["headline"] == summary["headline"] == "outright_win_rate" and listing["no_winner"] == "undecided"
+    for shown, p in zip(listing["pairings"], summary["pairings"], strict=True):
+        assert (shown["rate"], shown["rate_low"], shown["rate_high"]) == (
+            p["outright_win_rate"], p["outright_ci_low"], p["outright_ci_high"])  # fmt: skip
+        assert shown["b_rate"] == p["losses"] / p["games"]
+        assert (shown["b_rate_low"], shown["b_rate_high"]) == wilson(p["losses"], p["games"])
+        assert shown["draws"] == p["draws"] > 0  # games of 12 turns: some undecided, so 1 - rate would be wrong
+        assert shown["b_rate"] != 1 - shown["rate"]
+    suntzu = list_games(binfa_results / "st")
+    assert suntzu["headline"] == "win_rate" and suntzu["no_winner"] == "draw"
+    (p,) = suntzu["pairings"]
+    assert p["rate"] == p["win_rate"] and p["b_rate"] == 1 - p["win_rate"] and p["b_rate_low"] == 1 - p["ci_high"]
+    older = binfa_results / "older"
+    shutil.copytree(binfa_results / "bf", older)
+    (older / "summary.json").write_text(json.dumps({k: v for k, v in summary.items() if k != "headline"}))
+    assert list_games(older)["headline"] == "outright_win_rate"
+    (older / "summary.json").write_text(json.dumps({**summary, "headline": "luck"}))
+    with pytest.raises(ValueError, match=r"summary\.json cannot be read: headline must be one of win_rate, outright_"):
+        list_games(older)
+
+
+def test_the_command_line_names_the_game_of_a_results_folder(binfa_results: Path) -> None:
+    """`--results` of a Bin'Fa evaluation announces Bin'Fa, whatever page `--game` opens."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "suntzu_env.play", "--no-browser", "--port", "0", "--results"]
+    for folder, name in (("bf", "Bin'Fa"), ("st", "Sun Tzu")):
+        server = subprocess.Popen([*command, str(binfa_results / folder)], stdout=subprocess.PIPE, text=True,
+                                  cwd=root, stdin=subprocess.DEVNULL)  # fmt: skip
+        try:
+            assert server.stdout is not None
+            line = server.stdout.readline()
+            assert line.startswith(f"{name} is served at http://127.0.0.1:") and f"/results?path={folder}" in line
+        finally:
+            server.terminate()
+            server.wait(30)
 
 
 def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: Path) -> None:

@@ -278,3 +278,31 @@ def test_an_evaluation_s_games_open_in_binfa_s_viewer(server: tuple[Any, str], r
     wait_ready(page)
     assert "greedy (player_0) vs random (player_1), deck seed 0" in page.inner_text("#replay-title")
     page.close()
+
+
+def test_several_units_are_placed_with_one_click(server: tuple[Any, str], browser: Any) -> None:
+    """BD6: the "units per click" chooser places that many units on the triangle clicked, "all" the rest; the
+    agent's units appear only once every unit stands."""
+    app, url = server
+    page, _ = open_page(browser)
+    page.goto(f"{url}/binfa")
+    wait_ready(page)
+    page.select_option("#agent", "greedy")
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_url("**/binfa/play/*")
+    wait_ready(page)
+    live = app.state.binfa_games.get(page.url.split("/binfa/play/")[1])
+    first = live.view()["legal"][0]["action"]
+    page.select_option("#deploy-count", "3")
+    page.click(f"polygon[data-tri='{first.split(':')[1]}']")
+    wait_ready(page)
+    assert [e["action"] for e in live.log] == [first] * 3
+    _check_board(page, live)
+    assert page.input_value("#deploy-count") == "3"
+    page.select_option("#deploy-count", "9")  # "all 9 left"
+    page.click(f"polygon[data-tri='{first.split(':')[1]}']")
+    wait_ready(page)
+    assert [e["action"] for e in live.log[:12]] == [first] * 12
+    assert live.game.to_dict()["phase"] != "deploy"
+    _check_board(page, live)

@@ -106,7 +106,8 @@ def test_the_command_line_plays_binfa_in_the_terminal(
     assert main(argv) == 1
     out = capsys.readouterr().out
     assert "Bin'Fa, level 1, 3 players: you play player 2 against greedy." in out
-    assert "  player 0: deploy:" in out and "  player 2: deploy:" in out
+    assert "  player 0: deploy\n" in out and "  player 2: deploy:" in out  # the agents' placements hidden (BD6)
+    assert "  player 0: deploy:" not in out
     assert str(SEED) not in out
 
 
@@ -117,7 +118,7 @@ def test_a_binfa_model_offered_plays_in_the_terminal(tmp_path: Path) -> None:
     spec, lines = f"ppo:{path}", []
     menu = BinFaMenu([spec])
     assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=lines.append, menu=menu) == 1
-    assert sum(line.startswith("  player 0: deploy:") for line in lines) == 12  # the model deployed player 0 (B1)
+    assert lines.count("  player 0: deploy") == 12  # the model deployed player 0 (B1), hidden (BD6)
     refused: list[str] = []
     assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=refused.append) == 2
     assert refused[0].startswith("error: agent must be one of random, greedy, heuristic (Bin'Fa's agents)")

@@ -567,25 +567,37 @@ function pairingLabel(p) {
   return b === undefined ? p : `${label(a)} vs ${label(b)}`;
 }
 
+// The headline rate of each pairing (the server's `rate`, `b_rate`): the win rate with draws counted half, or
+// the games won outright where a game without a winner is undecided (Bin'Fa).
+const outright = (data) => data.headline === "outright_win_rate";
+
 function drawResultsSummary(data) {
+  const undecided = data.no_winner === "undecided";
   const rows = data.pairings.map((p) => `<tr><td title="${esc(p.a)}">${esc(label(p.a))}</td><td title="${esc(p.b)}">${esc(label(p.b))}</td>
-    <td>${p.games}</td><td>${p.wins}–${p.draws}–${p.losses}</td><td>${pct(p.win_rate)}</td><td>[${pct(p.ci_low)}, ${pct(p.ci_high)}]</td></tr>`).join("");
+    <td>${p.games}</td><td class="wdl">${p.wins}–${p.draws}–${p.losses}</td><td class="headline">${pct(p.rate)}</td><td>[${pct(p.rate_low)}, ${pct(p.rate_high)}]</td></tr>`).join("");
   const ranked = Object.entries(data.ratings).sort((x, y) => y[1] - x[1]);
   const ratings = ranked.length
     ? `<p class="ratings"><b>Ratings</b> (Bradley–Terry, Elo scale, ${esc(data.rating_anchor)}): ${ranked.map(([n, v]) =>
       `<span title="${esc(n)}">${esc(label(n))} ${v >= 0 ? "+" : ""}${v.toFixed(0)}</span>`).join(", ")}</p>` : "";
+  const counts = undecided ? "won–undecided–lost" : "W–D–L";
+  const rate = outright(data) ? "won outright" : "win rate (draws ½)";
   $("#results-summary").innerHTML = rows ? `<table class="summary"><thead><tr><th>agent</th><th>against</th><th>games</th>
-    <th>W–D–L</th><th>win rate</th><th>95% interval</th></tr></thead><tbody>${rows}</tbody></table>${ratings}` : ratings;
+    <th>${counts}</th><th>${rate}</th><th>95% interval</th></tr></thead><tbody>${rows}</tbody></table>${ratings}` : ratings;
 }
 
-// Each agent's win rate (draws half) against each other one, as a grid coloured from red (0) to blue (1).
+// Each agent's headline rate against each other one, as a grid coloured from red (0) to blue (1); b's against a is
+// the server's `b_rate` (the outright rate's is b's wins, a's losses: not 1 - a's rate).
 function drawHeatmap(data) {
   const names = Object.keys(data.labels);
   const cell = {};
   for (const p of data.pairings) {
     cell[`${p.a}|${p.b}`] = p;
-    cell[`${p.b}|${p.a}`] = { ...p, win_rate: 1 - p.win_rate, ci_low: 1 - p.ci_high, ci_high: 1 - p.ci_low };
+    cell[`${p.b}|${p.a}`] = { ...p, rate: p.b_rate, rate_low: p.b_rate_low, rate_high: p.b_rate_high };
   }
+  const what = outright(data) ? "won outright" : "win rate";
+  $("#heatmap-note").textContent = outright(data)
+    ? "The row agent's games won outright against the column agent (an undecided game is a win of neither); hover a cell for its 95% interval."
+    : "The row agent's win rate against the column agent (draws count half); hover a cell for its 95% interval.";
   const table = document.createElement("table");
   table.className = "heatmap";
   const head = table.createTHead().insertRow();
@@ -605,9 +617,9 @@ function drawHeatmap(data) {
       const td = row.insertCell();
       const p = cell[`${a}|${b}`];
       if (!p) { td.className = "none"; continue; }
-      td.textContent = pct(p.win_rate);
-      td.title = `${a} against ${b}: ${pct(p.win_rate)} [${pct(p.ci_low)}, ${pct(p.ci_high)}] over ${p.games} games`;
-      const w = p.win_rate; // 0 red .. 0.5 white .. 1 blue
+      td.textContent = pct(p.rate);
+      td.title = `${a} against ${b}: ${what} ${pct(p.rate)} [${pct(p.rate_low)}, ${pct(p.rate_high)}] over ${p.games} games`;
+      const w = p.rate; // 0 red .. 0.5 white .. 1 blue
       const mix = (x, y, t) => Math.round(x + (y - x) * t);
       const [r, g, bl] = w < 0.5 ? [mix(214, 255, w * 2), mix(96, 255, w * 2), mix(77, 255, w * 2)]
         : [mix(255, 67, (w - 0.5) * 2), mix(255, 147, (w - 0.5) * 2), mix(255, 195, (w - 0.5) * 2)];

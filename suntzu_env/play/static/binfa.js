@@ -3,7 +3,7 @@
 "use strict";
 
 const FILL = { red: "#d62828", orange: "#f58c1e", yellow: "#f0d228", green: "#32a046", blue: "#285ac8", violet: "#8c3caa" };
-const state = { mode: null, view: null, gameId: null, replay: null, busy: false, board: null, selected: null };
+const state = { mode: null, view: null, gameId: null, replay: null, busy: false, board: null, selected: null, deployCount: 1 };
 
 // ------------------------------------------------------------------ small helpers
 
@@ -175,10 +175,25 @@ function drawDecision(view, shown = null, prompt = null) {
   const hint = prompt || (state.selected !== null ? `From ${state.selected}: click where it goes, or a button.`
     : "Click a highlighted triangle or circle, or a button.");
   const clear = state.selected !== null || shown ? `<button id="clear" class="pass">Back</button>` : "";
-  box.innerHTML = `<h3>Your move</h3><p class="prompt">${esc(hint)}</p><div class="actions binfa-actions">${actions.map((a) =>
+  box.innerHTML = `<h3>Your move</h3><p class="prompt">${esc(hint)}</p>${deployChooser(view)}<div class="actions binfa-actions">${actions.map((a) =>
     `<button class="act" data-action="${esc(a.action)}">${esc(a.action)}</button>`).join("")}${clear}</div>`;
   const back = $("#clear");
   if (back) back.onclick = () => select(null);
+  const count = $("#deploy-count");
+  if (count) count.onchange = () => { state.deployCount = Number(count.value); };
+}
+
+// While deploying, how many units one click places on its triangle (BD6: the army's units go one by one, so the
+// server plays the deployment that many times): 1 up to the units left, the last option "all".
+function deployChooser(view) {
+  const left = view.deploy_left || 0;
+  if (view.decision.kind !== "deploy") return "";
+  const note = `<p class="muted" id="hidden-note">The other players' placements stay hidden until every unit stands.</p>`;
+  if (left < 2) return note;
+  state.deployCount = Math.min(state.deployCount, left);
+  const options = Array.from({ length: left }, (_, i) => i + 1).map((n) =>
+    `<option value="${n}"${n === state.deployCount ? " selected" : ""}>${n === left ? `all ${n} left` : n}</option>`).join("");
+  return `<p class="deploy-count"><label>Units per click <select id="deploy-count">${options}</select></label></p>${note}`;
 }
 
 function drawArmies(view) {
@@ -251,7 +266,9 @@ async function sendAction(action) {
   showMessage("");
   setReady(false);
   try {
-    const data = await api("POST", `/api/binfa/games/${state.gameId}/actions`, { action });
+    const deploy = action.startsWith("deploy:") && (state.view.deploy_left || 0) > 1;
+    const times = deploy ? Math.min(state.deployCount, state.view.deploy_left) : 1;
+    const data = await api("POST", `/api/binfa/games/${state.gameId}/actions`, times > 1 ? { action, times } : { action });
     state.selected = null;
     render(data.view);
   } catch (error) {
