@@ -4,16 +4,20 @@
 - `greedy`: every answer that throws no dice is tried on a copy of the state and scored by `evaluate` (one
   evaluation, declared once, below); the best is played (the first of equals). Its move decisions make one
   throw's moves one by one, each the best by the evaluation. Declarations (B9, B15, B26) throw dice, so they
-  are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six;
-  with the weight `dislodge` any stack, fewest retreats first), else resupplies (B27) when short of tokens,
-  else throws to move, and never stops.
+  are never tried: it dislodges (B14-B16) a stack that has nowhere to retreat (B20: it is lost on a six; the
+  weight `dislodge` is the most retreats the stack attacked may have, fewest first, 0 for `greedy`), else
+  resupplies (B27) when short of tokens, else throws to move, and never stops.
 
-- `heuristic`: `greedy`'s play with another row of weights: the reach of the next throw (below), a little
-  distance kept from the other armies, half-closed enemy stacks valued more, and above all `close`: an enemy
-  stack one side from capture is worth more the likelier one throw brings a pair of its own onto that side, so
-  it brings its stacks up to close encirclements instead of waiting for them. Units weigh more than such a
-  threat (5 against 3 + 2 × 30/36 per unit), so a move that captures beats keeping the threat. (Declaring
-  every legal dislodge, the weight `dislodge`, played worse against `greedy`, so it is off.)
+- `heuristic`: plays to win. It deploys four stacks of 3 two steps apart on its base (`FORMATION`, B1; it reads
+  nothing of the other placements, BD6), not one tower that nothing dislodges. It then plays `greedy`'s way with
+  another row of weights: it comes closer to the other armies (`near`), stacks above `TALL` units cost `tall` per
+  unit over (a tower encircles nothing), the reach of the next throw counts (below), half-closed enemy stacks
+  weigh more, and above all `close`: an enemy stack one side from capture is worth more the likelier a pair of
+  its own comes onto that side, surely when the moves of the throw being played suffice (B5), so it brings its
+  stacks up to close encirclements. A capture outweighs the threat it ends (a unit 7 against 3 + 3), so it
+  captures when it can. It declares a dislodge (B14-B16) of every lower stack beside its own (`dislodge` 2:
+  up to 2 retreats, fewest first, B20): a dislodge throw costs no more than a move throw (B17). Like `greedy`
+  it throws whenever it may, never stopping (B9, BD30).
 
 `evaluate(s, player, w)` scores a position for `player` with one row of `WEIGHTS` (a term per `WEIGHT_NAMES`):
 
@@ -27,8 +31,9 @@
   another's, the two units a cover swings times the chance (`REACH`) that one throw brings the nearest stack
   of the other side onto it (`greedy` gives these no weight);
 - `close` (pressing for a capture, B10, B11): + per unit of another player's stack with one open side left,
-  times the chance (`REACH`) that one throw brings a stack of 2 or more of the player's onto that side
-  (`closing_reach`; `greedy` gives it no weight);
+  times the chance (`REACH`, or 1 within the moves left of the player's throw) that a stack of 2 or more of the
+  player's comes onto that side (`closing_reach`; `greedy` gives it no weight);
+- `tall`: − per unit over `TALL` in each stack of the player's (`greedy` gives it no weight);
 - the end: ±`W_END` for a win or the player's elimination (B12, B13).
 
 `play_games` plays whole games between compiled agents (the ladder, `suntzu_env.binfa.ladder`).
@@ -39,20 +44,27 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from suntzu_env.binfa.actions import A_DISLODGE, A_MOVE, A_RESUPPLY, A_ROLL
-from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, init_state, may_enter, step
+from suntzu_env.binfa.actions import A_DEPLOY, A_DISLODGE, A_MOVE, A_RESUPPLY, A_ROLL
+from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, army_of, init_state, may_enter, step
 from suntzu_env.binfa.geometry import (
     EDGE_TO,
     N_COLOURS,
     N_TRIANGLES,
     NEIGHBOURS,
+    PER_SECTOR,
+    UNITS_PER_ARMY,
 )
 from suntzu_env.binfa.layout import (
     ARMY_PLAYER,
     DEC_KIND,
+    DEPLOY_ARMY,
+    DEPLOY_LEFT,
     DK_DECLARE,
+    DK_DEPLOY,
+    DK_MOVE,
     HEIGHT,
     LEVEL,
+    MOVES_LEFT,
     OUT_RANK,
     PLAYERS,
     RUN,
@@ -73,22 +85,25 @@ AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
 MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
 
-WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge", "close")
-WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE, WI_CLOSE = range(
+WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge", "close", "tall")
+WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE, WI_CLOSE, WI_TALL = range(
     len(WEIGHT_NAMES)
 )
 # one row per agent (AGENTS), one column per term (WEIGHT_NAMES); random's row is unused
 WEIGHTS = np.array(
     [
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0],
-        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0],
-        [5.0, 3.0, 3.0, 0.25, -0.01, 0.05, 1.0, 0.5, 0.0, 2.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [1.0, 0.6, 0.3, 0.25, 0.03, 0.05, 0.0, 0.0, 0.0, 0.0, 0.0],
+        [7.0, 3.0, 3.0, 0.25, 0.05, 0.05, 1.0, 0.5, 2.0, 3.0, 1.0],
     ]
 )
 W_END = 1000.0
 # the chance that one throw's difference is at least d (B3): 30, 20, 12, 6, 2 of 36 for d = 1..5
 REACH = np.array([1.0, 30 / 36, 20 / 36, 12 / 36, 6 / 36, 2 / 36])
+TALL = 4  # heuristic's stacks above this many units cost `tall` per unit over
 SHORT_OF_TOKENS = 3  # greedy resupplies below this many tokens (B27)
+# heuristic's deployment (B1): the base triangle (16 * sector + (r - 1)^2 + p, BD2) of each unit, in placing order
+FORMATION = np.array([1, 3, 5, 7, 1, 3, 5, 7, 1, 3, 5, 7], dtype=np.int64)
 
 
 def _distances() -> np.ndarray:
@@ -148,9 +163,10 @@ def reach(s: np.ndarray, t: int, player: int, mine: bool) -> float:
 @njit(cache=True)
 def closing_reach(s: np.ndarray, t: int, player: int) -> float:
     """B10, B11: for the stack on `t` with one open side left, the chance that one throw brings a stack of 2
-    units or more of `player`'s onto that side, capturing it: the largest `REACH` over `player`'s stacks that may
-    enter that side (B6), leaving aside a stack beside `t` unless it can spare a pair of its colour (4 on top)
-    and keep its own side closed. 0 when the open side is a whirlpool (B43: it never closes)."""
+    units or more of `player`'s onto that side, capturing it: 1 if one is within the moves left of the throw
+    `player` is playing (B5), else the largest `REACH` over `player`'s stacks that may enter that side (B6),
+    leaving aside a stack beside `t` unless it can spare a pair of its colour (4 on top) and keep its own side
+    closed. 0 when the open side is a whirlpool (B43: it never closes)."""
     c = s[TOP + t]
     o = -1
     for j in range(3):
@@ -159,6 +175,9 @@ def closing_reach(s: np.ndarray, t: int, player: int) -> float:
             o = u
     if o < 0 or s[TERRAIN + o] == WHIRLPOOL:
         return 0.0
+    left = 0  # B5: the moves of the throw being played are sure
+    if s[DEC_KIND] == DK_MOVE and s[TURN_ARMY] >= 0 and s[ARMY_PLAYER + s[TURN_ARMY]] == player:
+        left = s[MOVES_LEFT]
     best = 0.0
     for u in range(N_TRIANGLES):
         if u in (t, o) or s[HEIGHT + u] < 2 or s[ARMY_PLAYER + s[TOP + u]] != player:
@@ -166,6 +185,8 @@ def closing_reach(s: np.ndarray, t: int, player: int) -> float:
         if not may_enter(s, s[TOP + u], o) or (DISTANCE[u, t] == 1 and s[RUN + u] < 4):
             continue
         d = DISTANCE[u, o]
+        if d <= left:
+            return 1.0
         if d < REACH.shape[0] and REACH[d] > best:
             best = REACH[d]
     return best
@@ -207,6 +228,8 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
             if not own and w[WI_CLOSE] != 0.0:
                 score += w[WI_CLOSE] * h * closing_reach(s, t, player)
         if own:
+            if h > TALL:
+                score -= w[WI_TALL] * (h - TALL)
             nearest = N_TRIANGLES
             for u in range(N_TRIANGLES):
                 if s[HEIGHT + u] > 0 and s[ARMY_PLAYER + s[TOP + u]] != player and DISTANCE[t, u] < nearest:
@@ -256,7 +279,7 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray,
                 u = EDGE_TO[a - A_DISLODGE]
                 r = retreats(s, u)
                 key = 100 * r - s[HEIGHT + u]  # fewest retreats first, then the highest stack
-                if (r == 0 or w[WI_DISLODGE] > 0) and key < best_key:
+                if r <= w[WI_DISLODGE] and key < best_key:
                     best = a
                     best_key = key
         if best >= 0:
@@ -279,12 +302,30 @@ def greedy_action(s: np.ndarray, legal: np.ndarray, n: int, scratch: np.ndarray,
 
 
 @njit(cache=True)
+def formation_deploy(s: np.ndarray, legal: np.ndarray, n: int) -> int:
+    """B1, BD6: heuristic's placement of its next unit: its `FORMATION` triangle on the base, else the legal
+    triangle nearest to it (terrain, B22). It reads nothing of the other armies' placements."""
+    c = army_of(s, s[DEPLOY_ARMY])
+    target = PER_SECTOR * c + FORMATION[(UNITS_PER_ARMY - s[DEPLOY_LEFT]) % UNITS_PER_ARMY]
+    best = legal[0]
+    best_d = N_TRIANGLES + 1
+    for i in range(n):
+        d = DISTANCE[target, legal[i] - A_DEPLOY]
+        if d < best_d:
+            best = legal[i]
+            best_d = d
+    return best
+
+
+@njit(cache=True)
 def weighted_action(
     agent: int, s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, scratch: np.ndarray, weights: np.ndarray
 ) -> int:
     """The answer of compiled agent `agent` (AG_*) among `legal[:n]`, evaluating with `weights[agent]`."""
     if agent == AG_RANDOM:
         return legal[rng_below(rng, n)]
+    if agent == AG_HEURISTIC and s[DEC_KIND] == DK_DEPLOY:
+        return formation_deploy(s, legal, n)
     return greedy_action(s, legal, n, scratch, weights[agent])
 
 

@@ -60,21 +60,78 @@ def _moves(g: Game, agent: int) -> list[str]:
 def test_b10_heuristic_brings_a_pair_up_to_close_an_encirclement():
     # green's pair on red-3-2 has red pairs on red-3-1 and red-3-3; its third side, red-4-3, is open (B10, B11).
     # Red's pair on red-4-1 is 2 steps from it: one throw brings it there with a difference of 2 or more, 20 of
-    # 36 throws (B3); from red-4-2, 30 of 36. With a throw of 2 moves `heuristic` makes both steps and captures
-    # the pair (B4, B10, B11); `greedy`, which gives that chance no weight, moves its six-stack instead.
+    # 36 throws (B3); from red-4-2, 30 of 36; with the 2 moves of a throw being played, surely (B5). With a throw
+    # of 2 moves `heuristic` makes both steps and captures the pair (B4, B10, B11) rather than split its six
+    # (`tall`); `greedy`, which gives that chance no weight, moves its six-stack instead.
     board = {"red-3-1": ["red"] * 2, "red-3-3": ["red"] * 2, "red-4-1": ["red"] * 2, "red-1-0": ["red"] * 6,
              "red-3-2": ["green"] * 2, "green-2-1": ["green"] * 8}  # fmt: skip
-    g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
     target = TRIANGLE_NAMES.index("red-3-2")
+    green_to_move = {"dice": [[3, 3], [2, 1]]}  # red's double ends its turn (B8); green moves, the board as it was
+    g = game(board, **green_to_move)
+    assert g.current_player == 1 and stacks(g) == board
     assert closing_reach(g._s, target, 0) == pytest.approx(20 / 36)
-    g.apply("move:red-4-1>red-4-2:2")
-    assert closing_reach(g._s, target, 0) == pytest.approx(30 / 36)
+    closer = {**board, "red-4-2": board["red-4-1"]}
+    del closer["red-4-1"]
+    assert closing_reach(game(closer, **green_to_move)._s, target, 0) == pytest.approx(30 / 36)
+    g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
+    assert closing_reach(g._s, target, 0) == 1.0 and closing_reach(g._s, target, 1) == 0.0
+    g.apply("move:red-1-0>red-2-1:1")
+    assert closing_reach(g._s, target, 0) == pytest.approx(20 / 36)  # one move left: 2 steps away again
     g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
     assert _moves(g, AG_HEURISTIC) == ["move:red-4-1>red-4-2:2", "move:red-4-2>red-4-3:2"]
     assert "red-3-2" not in stacks(g) and stacks(g)["red-4-3"] == ["red"] * 2
     g = game(board, decision="move", mode="move", moves_left=2, throw=[3, 1])
     assert not any(m.startswith("move:red-4-1>") for m in _moves(g, AG_GREEDY))
     assert stacks(g)["red-3-2"] == ["green"] * 2
+
+
+def _deploy(seed: int, agents: tuple[int, int]) -> dict[str, list[str]]:
+    """Game `seed`'s board once every unit stands, each seat placing by its agent."""
+    g = Game.new(seed)
+    while g.decision is not None and g.decision["kind"] == "deploy":
+        g.apply(_greedy(g, agents[g.current_player]))
+    return stacks(g)
+
+
+def test_b1_bd6_heuristic_deploys_four_triples_whatever_the_other_army_placed():
+    # B1: stacks of 1 to 12 on the base. `heuristic` no longer piles its 12 units into one stack (BD31's largest,
+    # which no stack can dislodge, B14: strictly lower): it places four stacks of 3 two steps apart, which can
+    # close encirclements together (B10, B11). It reads nothing of the other placements (BD6: they are hidden):
+    # the second seat places the same stacks whatever the first placed.
+    board = _deploy(5, (AG_GREEDY, AG_HEURISTIC))
+    colour = Game.new(5).to_dict()["armies"]
+    first, second = sorted(colour, key=colour.get)
+    mine = {t: units for t, units in board.items() if units[0] == second}
+    assert sorted(mine) == sorted(f"{second}-{row}" for row in ("2-0", "2-2", "3-1", "3-3"))
+    assert all(units == [second] * 3 for units in mine.values())
+    assert sum(len(units) for units in board.values() if units[0] == first) == 12
+    again = _deploy(5, (AG_HEURISTIC, AG_HEURISTIC))
+    assert {t: units for t, units in again.items() if units[0] == second} == mine
+
+
+def test_b14_b16_heuristic_dislodges_a_lower_stack_that_can_retreat():
+    # red's 4 on red-3-2 beside green's pair on red-3-3, which may retreat to red-2-2 or red-3-4 (B16): a
+    # dislodge throw costs nothing more than a move throw (B17) and pushes it back or, on a 6 with nowhere to
+    # go, takes it (B20). `heuristic` declares it; `greedy` dislodges only a stack with nowhere to retreat.
+    board = {"red-3-2": ["red"] * 4, "red-4-0": ["red"] * 8, "red-3-3": ["green"] * 2, "green-4-0": ["green"] * 10}
+    g = game(board)
+    assert sorted(g.legal_action_strings()) == ["dislodge:red-3-2>red-3-3", "roll"]
+    assert _greedy(g, AG_HEURISTIC) == "dislodge:red-3-2>red-3-3"
+    assert _greedy(g, AG_GREEDY) == "roll"
+
+
+def test_b9_bd30_heuristic_throws_again_rather_than_stop():
+    # after a throw (BD30) stop is legal (B9); `heuristic` keeps throwing, since its moves press the enemy
+    g = game({"red-3-2": ["red"] * 4, "red-4-0": ["red"] * 8, "green-4-0": ["green"] * 12}, mode="move")
+    assert "stop" in g.legal_action_strings() and _greedy(g, AG_HEURISTIC) == "roll"
+
+
+def test_heuristic_decides_its_games_and_beats_greedy_outright():
+    # heuristic's games against itself end before max_turns (B12, B13, not BD5), and it wins against greedy;
+    # the older heuristic, which piled its units into one stack and kept its distance, left all of them undecided
+    itself = ladder("heuristic", "heuristic", 20, seed=7)
+    assert itself["undecided"] <= 10
+    assert ladder("heuristic", "greedy", 20, seed=7)["wins"] >= 16
 
 
 def test_ladder_counts_and_repeats():
