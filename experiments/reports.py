@@ -19,6 +19,7 @@ import csv
 import io
 import json
 import shutil
+import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -84,6 +85,15 @@ def _csv(fields: list[str], rows: Sequence[dict[str, Any]]) -> str:
 
 
 def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
+    """The pairings' heatmap (`heatmap_figure`) as a PNG at `path`."""
+    fig = heatmap_figure(results)
+    save_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120))
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def heatmap_figure(results: dict[str, Any]) -> Any:
     """Row agent's headline rate against the column agent (`headline`), annotated with its Wilson 95% interval
     (and, where games without a winner are undecided, their share)."""
     import matplotlib
@@ -130,11 +140,12 @@ def plot_heatmap(results: dict[str, Any], path: str | Path) -> None:
         ax.set_xlabel(f"opponent ({seats - 1} copies)")
         title = f"win rate in {seats} seats (draws 1/{seats}; an even share {100 / seats:.0f}%), Wilson 95%"
     ax.set_ylabel("agent")
-    ax.set_title(f"{title}\n{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}")
+    width = max(30, int(fig.get_figwidth() * 8))  # characters a line of the title holds at its font size
+    lines = [*textwrap.wrap(title, width), f"{cfg['games_per_pairing']} games per pairing, seed {cfg['seed']}"]
+    ax.set_title("\n".join(lines))
     fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
     fig.tight_layout()
-    save_atomic(path, lambda f: fig.savefig(f, format="png", dpi=120))
-    plt.close(fig)
+    return fig
 
 
 def report(results: dict[str, Any]) -> str:

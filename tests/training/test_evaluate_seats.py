@@ -13,6 +13,7 @@ import pytest
 from experiments.combine import main as combine
 from experiments.evaluate import main as evaluate
 from experiments.matches import play_games
+from experiments.reports import heatmap_figure
 from experiments.stats import summarize
 
 SHORT = ["--game", "binfa", "--max-turns", "30", "--no-progress"]  # games of a few hundred decisions
@@ -55,6 +56,10 @@ def test_three_seats_play_each_seed_with_a_in_every_seat(tmp_path: Path, capsys:
     assert "games won outright beside 33.3% (1/3" in printed and "score (undecided = 1/3)" in printed
     assert "ratings" not in printed and "ladder" not in printed
     assert len((out / "games.jsonl").read_text().splitlines()) == 12 and (out / "heatmap.png").is_file()
+    fig = heatmap_figure(results)  # its title, the longest of any game's, stands whole inside the picture
+    fig.canvas.draw()
+    box = fig.axes[0].title.get_window_extent(fig.canvas.get_renderer())
+    assert box.x0 >= 0 and box.x1 <= fig.bbox.width and box.y1 <= fig.bbox.height
 
 
 def test_four_seats_batched_and_one_at_a_time_play_the_same_games() -> None:
