@@ -120,7 +120,8 @@ class Progress(BaseCallback):
             self.bar.close()
         rollout = getattr(self.model, "n_steps", 0) * getattr(self.model, "n_envs", 0)
         whole = f" ({self.total:,} asked, in whole rollouts of {rollout:,})" if t != self.total and rollout else ""
-        pace = f" at {self.pace():,.0f} steps/s" if self.pace() > 0 else ""
+        rate = self.pace()
+        pace = f" at {rate:,.0f} steps/s" if rate > 0 else ""
         print(f"PPO done: {t - self.first:,} timesteps trained{pace}, {t:,} in all{whole}, "
               f"{duration(time.perf_counter() - self.started)} since PPO began", flush=True)  # fmt: skip
 

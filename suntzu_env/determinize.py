@@ -33,6 +33,7 @@ from numba import njit
 from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine import advance, card_kind, check_invariants, legal_mask, rng_below, rng_seed
 from suntzu_env.engine.board import add_to_hand
+from suntzu_env.engine.rng import shuffle
 from suntzu_env.layout import (
     DEC_KIND,
     DEC_SIDE,
@@ -85,20 +86,12 @@ POOL_CAPACITY = 32  # more than a side's 20 cards
 
 
 @njit(cache=True)
-def _shuffle(rng: np.ndarray, items: np.ndarray, n: int) -> None:
-    """Fisher-Yates over items[:n]."""
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
-
-
-@njit(cache=True)
 def _shuffle_run(rng: np.ndarray, s: np.ndarray, at: int, n: int, scratch: np.ndarray) -> None:
     """Sort s[at:at+n] (a canonical order), then shuffle it in place."""
     for i in range(n):
         scratch[i] = s[at + i]
     scratch[:n].sort()
-    _shuffle(rng, scratch, n)
+    shuffle(rng, scratch, n)
     for i in range(n):
         s[at + i] = scratch[i]
 
@@ -135,7 +128,7 @@ def _draw_warlords(t: np.ndarray, opp: int, rng: np.random.Generator, scratch: n
         scratch[n] = j
         n += 1
         t[at + j] = WL_UNCHOSEN
-    _shuffle(rng, scratch, n)
+    shuffle(rng, scratch, n)
     for i in range(held - (1 if kept >= 0 else 0)):
         t[at + scratch[i]] = WL_HELD
 
@@ -212,7 +205,7 @@ def _deal(t: np.ndarray, opp: int, rng: np.ndarray, pool: np.ndarray, slots: np.
                         deal[j] = pool[i]
                         break
                     pick -= 1
-    _shuffle(rng, others, n_others)
+    shuffle(rng, others, n_others)
     o = 0
     for i in range(n):
         if deal[i] < 0:

@@ -133,7 +133,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
-from suntzu_env.engine.rng import draw_below, legacy_seed, rng_below, rng_seed, xorshift32
+from suntzu_env.engine.rng import draw_below, rng_below, rng_seed, setup_seed, xorshift32
 
 MASK32 = 0xFFFFFFFF
 LEGAL_CAPACITY = 512  # more than any decision offers (a turn army's moves are at most 3 x (12 + 12))
@@ -147,7 +147,7 @@ def seed_state(s: np.ndarray, seed: int, legacy: bool) -> None:
     """Seeds the game's generator from any seed in [0, 2**63): the one generator of new games (`rng_seed`), or with
     `legacy` that of records made before it (`legacy_seed`, 32 bits)."""
     s[GENERATOR_OF] = 0 if legacy else 1
-    store_generator(s, legacy_seed(seed)[0] if legacy else rng_seed(seed)[0])
+    store_generator(s, setup_seed(seed, legacy)[0])
 
 
 @njit(cache=True, inline="always")

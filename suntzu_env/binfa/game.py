@@ -161,10 +161,8 @@ class Game:
                 seed = check_seed(record.get("seed"), "record.seed")
             except (TypeError, ValueError) as error:
                 raise ValueError(f"record.options/seed: {error}") from None
-            generator = record.get("generator", LEGACY_GENERATOR)
-            if generator not in GENERATORS:
-                raise ValueError(f"record.generator: expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
-            game = cls._dealt(seed, options, legacy=generator == LEGACY_GENERATOR, rules=rules)
+            legacy = records.record_generator(record) == LEGACY_GENERATOR
+            game = cls._dealt(seed, options, legacy=legacy, rules=rules)
         if not isinstance(record["actions"], list):
             raise ValueError("record.actions: expected a list of action strings")
         for i, action in enumerate(record["actions"]):

@@ -91,7 +91,7 @@ from suntzu_env.binfa.layout import (
     new_state,
 )
 from suntzu_env.binfa.options import Options
-from suntzu_env.engine.rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, legacy_seed, rng_seed
+from suntzu_env.engine.rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, setup_seed
 from suntzu_env.options import is_integer
 
 KEYS = (
@@ -237,7 +237,7 @@ def with_defaults(d: dict[str, Any]) -> dict[str, Any]:
         out["turn"] = {**defaults, "retreat": None, "transfer": None, **turn}
     if "rng" not in out:
         generator = out.setdefault("generator", GENERATOR)
-        seeded = legacy_seed(DEFAULT_SEED) if generator == LEGACY_GENERATOR else rng_seed(DEFAULT_SEED)
+        seeded = setup_seed(DEFAULT_SEED, generator == LEGACY_GENERATOR)
         out["rng"] = int(seeded[0]) & 0xFFFFFFFFFFFFFFFF
     out.setdefault("rules_version", RULES_VERSIONS[RULES_V1_1])
     return out
@@ -248,6 +248,15 @@ def with_defaults(d: dict[str, Any]) -> dict[str, Any]:
 
 def _fail(field: str, message: str) -> RecordError:
     return RecordError(f"record.{field}: {message}")
+
+
+def record_generator(d: dict[str, Any]) -> str:
+    """The generator a record or position names (`suntzu_env.engine.rng.GENERATORS`); one that names none was made
+    before it was named, by the older generator."""
+    generator = d.get("generator", LEGACY_GENERATOR)
+    if generator not in GENERATORS:
+        raise _fail("generator", f"expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
+    return generator
 
 
 def _int(value: Any, field: str, low: int, high: int) -> int:
@@ -556,9 +565,7 @@ def state_from_record(d: dict[str, Any]) -> tuple[np.ndarray, Options]:
     else:
         s[WINNER] = -1
     engine.preset_throws(s, check_dice(d["dice"], "record.dice"))
-    generator = d.get("generator", LEGACY_GENERATOR)
-    if generator not in GENERATORS:
-        raise _fail("generator", f"expected one of {', '.join(GENERATORS)}, got {generator!r:.40}")
+    generator = record_generator(d)
     s[GENERATOR_OF] = GENERATORS.index(generator)
     rng = _int(d["rng"], "rng", 1, 2**32 - 1) if generator == LEGACY_GENERATOR else _int(d["rng"], "rng", 0, 2**64 - 1)
     engine.store_generator(s, rng - 2**64 if rng >= 2**63 else rng)

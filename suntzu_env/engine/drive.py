@@ -9,7 +9,7 @@ from suntzu_env.actions import N_ACTIONS
 from suntzu_env.engine.battle import battle_step
 from suntzu_env.engine.board import decide, held
 from suntzu_env.engine.decisions import apply_answer, legal_mask, place
-from suntzu_env.engine.rng import setup_seed, setup_shuffle
+from suntzu_env.engine.rng import setup_seed, shuffle
 from suntzu_env.engine.round import begin_round, draw_step, open_window, reveal_step, window_step
 from suntzu_env.engine.transfers import run_task
 from suntzu_env.layout import (
@@ -98,7 +98,7 @@ def init_state(
     s[PRIVILEGE] = -1
     s[ORDER_HOLDER] = -1
     displays = np.arange(len(DISPLAYS))
-    setup_shuffle(rng, displays, len(DISPLAYS), legacy)  # R3.1: five displays at random, in random provinces
+    shuffle(rng, displays, len(DISPLAYS), legacy)  # R3.1: five displays at random, in random provinces
     for p in range(NP):
         for col in range(N_SCORINGS):
             s[VALUES + p * N_SCORINGS + col] = DISPLAYS[displays[p], col]
@@ -114,7 +114,7 @@ def init_state(
                 for _ in range(s[KIND_COPIES + k]):
                     cards[n] = k
                     n += 1
-        setup_shuffle(rng, cards, n, legacy)
+        shuffle(rng, cards, n, legacy)
         for i in range(DECK_CAPACITY):
             s[DECK + side * DECK_CAPACITY + i] = -1
         for i in range(HAND_DRAW):
@@ -127,7 +127,7 @@ def init_state(
         s[EVENT_DECK + i] = -1
     if events:  # R3.4: one event face up, the others in a deck
         order = np.arange(N_EVENTS)
-        setup_shuffle(rng, order, N_EVENTS, legacy)
+        shuffle(rng, order, N_EVENTS, legacy)
         s[EVENT_UP] = order[0]
         for i in range(N_EVENTS - 1):
             s[EVENT_DECK + i] = order[i + 1]

@@ -43,14 +43,6 @@ def rng_seed(seed: int) -> np.ndarray:
 
 
 @njit(cache=True, inline="always")
-def rng_next(rng: np.ndarray) -> np.uint64:
-    """The next 64-bit output, advancing the generator `rng[0]`."""
-    x = np.uint64(rng[0]) + GOLDEN
-    rng[0] = np.int64(x)
-    return mix64(x)
-
-
-@njit(cache=True, inline="always")
 def draw_below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in [0, n) for 0 < n < 2**63 from the generator state `state` (an int64's bits), and the
     state after it: `rng_below` without the array, for a state kept elsewhere. No modulo bias: the outputs below
@@ -70,14 +62,6 @@ def rng_below(rng: np.ndarray, n: int) -> int:
     """A uniform integer in [0, n) for 0 < n < 2**63, advancing the generator `rng[0]` (`draw_below`)."""
     k, rng[0] = draw_below(rng[0], n)
     return k
-
-
-@njit(cache=True)
-def shuffle(rng: np.ndarray, items: np.ndarray, n: int) -> None:
-    """Shuffle items[:n] in place (Fisher-Yates)."""
-    for i in range(n - 1, 0, -1):
-        j = rng_below(rng, i + 1)
-        items[i], items[j] = items[j], items[i]
 
 
 # ------------------------------------------------------------------ the generator of older records
@@ -128,8 +112,8 @@ def setup_seed(seed: int, legacy: bool) -> np.ndarray:
 
 
 @njit(cache=True)
-def setup_shuffle(rng: np.ndarray, items: np.ndarray, n: int, legacy: bool) -> None:
-    """`shuffle` with `setup_below`'s draws."""
+def shuffle(rng: np.ndarray, items: np.ndarray, n: int, legacy: bool = False) -> None:
+    """Shuffle items[:n] in place (Fisher-Yates) with `rng_below`, or (`legacy`) as an older record's setup did."""
     for i in range(n - 1, 0, -1):
         j = setup_below(rng, i + 1, legacy)
         items[i], items[j] = items[j], items[i]
