@@ -39,6 +39,7 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
+from suntzu_env import saved_arrays as saved
 from suntzu_env.binfa import records
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, observation_box
@@ -79,7 +80,6 @@ from suntzu_env.engine.rng import random_legal, random_legal_states, rng_below, 
 from suntzu_env.layout import Field, append_field
 from suntzu_env.options import MAX_SEED, check_seed, mix_cdf
 from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
-from suntzu_env.vec import saved
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.

@@ -15,6 +15,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
+from suntzu_env import saved_arrays as saved
 from suntzu_env import vec_core as core
 from suntzu_env.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.agent import Opponent
@@ -30,7 +31,6 @@ from suntzu_env.records import checked_state
 from suntzu_env.rules import N_PROVINCES, SEATS, VARIANTS
 from suntzu_env.suntzu_v3 import observation_box
 from suntzu_env.threads import ThreadCount
-from suntzu_env.vec import saved
 from suntzu_env.vec.slots import OpponentSlots, Slot, describe
 
 SEAT_MODES = ("alternate", "blue", "red")
