@@ -11,7 +11,7 @@
 | `rllib:<checkpoint>` | `agents.rllib` | a policy trained with RLlib (`experiments.train_rllib`), lazily |
 
 Every agent decides from its side's observation vector and the legal-action mask only (R9); `ismcts` also
-gets the game through `observe_game` (`suntzu_env.protocol.ask`) and reads it only through determinizations.
+gets the game through `observe_game` (`suntzu_env.core.protocol.ask`) and reads it only through determinizations.
 """
 
 from agents.base import Agent, RandomAgent

@@ -1,4 +1,4 @@
-"""A cell network as a MaskablePPO policy (`--network cells`): the torch side of `suntzu_env.policy_net.CellNet`.
+"""A cell network as a MaskablePPO policy (`--network cells`): the torch side of `suntzu_env.core.policy_net.CellNet`.
 
 The game declares its board (`GameRules.cell_layout`); the network shares its weights over the board's cells, so
 what it learns of a stack on one triangle holds on every other (a flat MLP learns each of its thousands of move ids
@@ -17,7 +17,7 @@ import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
 
-from suntzu_env.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH, CellLayout
+from suntzu_env.core.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH, CellLayout
 
 CELL_DEFAULTS: dict[str, int] = {"width": 64, "layers": 4, "hidden": 256}  # a cell network's sizes by default
 MAX_HIDDEN = 4096
@@ -147,5 +147,5 @@ class CellPolicy(MaskableActorCriticPolicy):
         return super()._get_constructor_parameters() | {"cells": self.cells, "layout": self.layout}
 
     def cell_arrays(self) -> dict[str, np.ndarray]:
-        """The actor, packed for `suntzu_env.policy_net.CellNet`."""
+        """The actor, packed for `suntzu_env.core.policy_net.CellNet`."""
         return self.mlp_extractor.arrays()  # type: ignore[operator]

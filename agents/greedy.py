@@ -1,6 +1,6 @@
-"""`GreedyAgent`: the compiled `greedy` baseline (`suntzu_env.baselines.greedy`) as an `Agent`, declared in
-`suntzu_env.baselines.players`."""
+"""`GreedyAgent`: the compiled `greedy` baseline (`suntzu_env.suntzu.baselines.greedy`) as an `Agent`, declared in
+`suntzu_env.suntzu.baselines.players`."""
 
-from suntzu_env.baselines.players import GreedyAgent
+from suntzu_env.suntzu.baselines.players import GreedyAgent
 
 __all__ = ["GreedyAgent"]

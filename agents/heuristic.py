@@ -1,7 +1,7 @@
-"""`HeuristicAgent`: the compiled `heuristic` baseline (`suntzu_env.baselines.heuristic`) as an `Agent`, declared
-in `suntzu_env.baselines.players`."""
+"""`HeuristicAgent`: the compiled `heuristic` baseline (`suntzu_env.suntzu.baselines.heuristic`) as an `Agent`, declared
+in `suntzu_env.suntzu.baselines.players`."""
 
-from suntzu_env.baselines import DEFAULT_PARAMS, HeuristicParams
-from suntzu_env.baselines.players import HeuristicAgent
+from suntzu_env.suntzu.baselines import DEFAULT_PARAMS, HeuristicParams
+from suntzu_env.suntzu.baselines.players import HeuristicAgent
 
 __all__ = ["DEFAULT_PARAMS", "HeuristicAgent", "HeuristicParams"]

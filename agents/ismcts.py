@@ -1,6 +1,6 @@
 """`ISMCTSAgent`: information-set Monte Carlo tree search over determinizations (multiple-observer ISMCTS).
 
-Each iteration draws a determinization (`suntzu_env.determinize`: the opponent's cards and warlords and
+Each iteration draws a determinization (`suntzu_env.suntzu.determinize`: the opponent's cards and warlords and
 the deck orders resampled from what this seat knows, R9), descends two trees at once, one per seat,
 then plays the game on with a compiled rollout policy (by default the `heuristic` baseline, each side moving
 on its own observation of the determinized game) for a few rounds, evaluates the position, and backs the result
@@ -29,11 +29,12 @@ import math
 import numpy as np
 from numba import njit
 
-from suntzu_env import engine
-from suntzu_env.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, N_ACTIONS
-from suntzu_env.determinize import determinize, rewind_secret_moves
-from suntzu_env.engine import legal_mask, random_action, rng_below, rng_seed, step
-from suntzu_env.layout import (
+from suntzu_env.core.policy_net import H_OUTPUTS, PolicyNet, header_of, net_forward
+from suntzu_env.suntzu import engine
+from suntzu_env.suntzu.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, N_ACTIONS
+from suntzu_env.suntzu.determinize import determinize, rewind_secret_moves
+from suntzu_env.suntzu.engine import legal_mask, random_action, rng_below, rng_seed, step
+from suntzu_env.suntzu.layout import (
     ARMIES,
     DEC_KIND,
     DEC_SIDE,
@@ -53,16 +54,15 @@ from suntzu_env.layout import (
     VALUES,
     WINNER,
 )
-from suntzu_env.observation import OBSERVATION_SIZE
-from suntzu_env.policy_net import H_OUTPUTS, PolicyNet, header_of, net_forward
-from suntzu_env.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
-from suntzu_env.values import VALUE_INPUTS, check_value_net, value_inputs
-from suntzu_env.vec_core import COMPILED_AGENTS, compiled_action
+from suntzu_env.suntzu.observation import OBSERVATION_SIZE
+from suntzu_env.suntzu.rules import N_BASE_CARDS, N_CARD_KINDS, N_PROVINCES, SEATS
+from suntzu_env.suntzu.values import VALUE_INPUTS, check_value_net, value_inputs
+from suntzu_env.suntzu.vec_core import COMPILED_AGENTS, compiled_action
 
 DEFAULT_ITERATIONS = 1000
 DEFAULT_EXPLORATION = 0.3
 DEFAULT_HORIZON = 2  # rollouts stop when this many rounds have begun after the root's (0: the game's end)
-# Rollout policies: a compiled baseline of `suntzu_env.baselines` (the same agent that plays by that name), or
+# Rollout policies: a compiled baseline of `suntzu_env.suntzu.baselines` (the same agent that plays by that name), or
 # "fast", `rollout_action` below (cheaper than "heuristic", and a much weaker guide: see the README's ladder).
 ROLLOUTS = ("fast", *COMPILED_AGENTS)
 DEFAULT_ROLLOUT = "heuristic"
@@ -74,7 +74,8 @@ N_EDGES = 2 * N_ACTIONS + 1
 NODES_PER_ITERATION = 4  # tree capacity per iteration and tree (a few nodes are made per descent)
 NO_VALUE = (np.zeros(1, dtype=np.float32), np.zeros(len(header_of((1, 1), "ReLU")), dtype=np.int64),
             np.zeros(1, dtype=np.float32))  # `evaluate`  # fmt: skip
-# The search with a learned value (`ismcts-value:<path>`, `suntzu_env.values`): twice the iterations, each rollout
+# The search with a learned value (`ismcts-value:<path>`, `suntzu_env.suntzu.values`): twice the iterations, each
+# rollout
 # scored by the network when the round after the root's (red) or the one after that (blue) begins: the depth each
 # seat played better at, measured (README, "The strongest agent").
 VALUE_ITERATIONS = 2000
@@ -161,7 +162,7 @@ def evaluate(s: np.ndarray) -> float:
 
 @njit(cache=True)
 def learned_value(s: np.ndarray, params: np.ndarray, header: np.ndarray, x: np.ndarray, work: np.ndarray) -> float:
-    """Blue's chance to win from `s` by the value network of `header` (`suntzu_env.values`); the result itself
+    """Blue's chance to win from `s` by the value network of `header` (`suntzu_env.suntzu.values`); the result itself
     once the game is over."""
     if s[WINNER] >= 0:
         return evaluate(s)
@@ -338,13 +339,14 @@ class ISMCTSAgent:
     (`ROLLOUTS`; default the compiled `heuristic`), `rewind` whether, answering second in a simultaneous step, it
     has the other seat's secret answers played again by the rollout policy (default True; False keeps them as the
     determinization dealt them, at random: the README's experiment on the seats), `value` a value network
-    (`suntzu_env.values.read_value_net`) that scores the rollouts' ends in place of `evaluate` (default None). With
+    (`suntzu_env.suntzu.values.read_value_net`) that scores the rollouts' ends in place of `evaluate` (default None).
+    With
     the defaults a decision costs about 90 ms on one core (its strength: the README's ladder).
     Deterministic for a seed (`reset(seed)`).
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
     `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
-    `suntzu_env.protocol.ask`); it reads that game only through `suntzu_env.determinize`.
+    `suntzu_env.core.protocol.ask`); it reads that game only through `suntzu_env.suntzu.determinize`.
     """
 
     name = "ismcts"
@@ -411,7 +413,8 @@ class ISMCTSAgent:
         game = self._game
         if game is None:
             raise RuntimeError(
-                "ismcts needs the game: call observe_game(game, seat) before act (suntzu_env.protocol.ask does both)"
+                "ismcts needs the game: call observe_game(game, seat) before act "
+                "(suntzu_env.core.protocol.ask does both)"
             )
         state = np.array(game.state, dtype=STATE_DTYPE)  # type: ignore[attr-defined]
         mask = np.zeros(N_ACTIONS, dtype=np.int8)

@@ -1,7 +1,7 @@
 """A trained MaskablePPO policy as an agent: `load_ppo_agent(path)`, the `ppo:<path>` spec of `make_agent`.
 
 The policy's actor network is copied out of torch (`PolicyActor`) into the game's compiled policy network
-(`suntzu_env.policy_net.PolicyNet`): a few small matrix products over mostly-zero observations cost a fraction of
+(`suntzu_env.core.policy_net.PolicyNet`): a few small matrix products over mostly-zero observations cost a fraction of
 a torch forward pass, and the copy is frozen, picklable and free of torch threads, which is what self-play
 opponents and evaluation games need. The same compiled move serves a game at a time (`act`), a batch
 (`act_batch`), and the batched environment's own step, where a `PPOAgent` opponent plays in compiled code.
@@ -25,10 +25,9 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from suntzu_env.agent import IncompatibleModelError, ModelError
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.npz import UnsafeFileError
-from suntzu_env.policy_net import (
+from suntzu_env.core.agent import IncompatibleModelError, ModelError
+from suntzu_env.core.npz import UnsafeFileError
+from suntzu_env.core.policy_net import (
     ACTIVATIONS,
     MAX_LAYERS,
     CellNet,
@@ -38,11 +37,12 @@ from suntzu_env.policy_net import (
     net_act_batch,
     net_from_state,
 )
+from suntzu_env.core.rng import rng_seed
 
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
 
-    from suntzu_env.protocol import GameRules
+    from suntzu_env.core.protocol import GameRules
 
 log = logging.getLogger(__name__)
 MODEL_FILE = "model.zip"  # a run folder's final model
@@ -217,7 +217,7 @@ def check_spaces(observation_space: Any, action_space: Any, path: Path, game: Ga
 
 def _game(game: GameRules[Any] | None) -> GameRules[Any]:
     """The game a model is loaded for: `game`, or Sun Tzu."""
-    from suntzu_env.suntzu_game import SUNTZU
+    from suntzu_env.suntzu.plugin import SUNTZU
 
     return SUNTZU if game is None else game
 
@@ -321,7 +321,7 @@ REPLACED_GLOBALS = {  # the classes SB3 pickles into a model's `data` whose fiel
     ("sb3_contrib.common.maskable.policies", "MaskableActorCriticPolicy"),
     ("sb3_contrib.common.maskable.buffers", "MaskableRolloutBuffer"),
     ("agents.cell_policy", "CellPolicy"),
-    ("suntzu_env.policy_net", "CellLayout"),
+    ("suntzu_env.core.policy_net", "CellLayout"),
     *(("stable_baselines3.common.utils", name) for name in ("FloatSchedule", "ConstantSchedule", "LinearSchedule")),
     ("gymnasium.spaces.box", "Box"),
     ("gymnasium.spaces.discrete", "Discrete"),

@@ -1,16 +1,17 @@
-"""The kinds of player this project adds to the package's registry (`suntzu_env.players`): `ismcts`,
+"""The kinds of player this project adds to the package's registry (`suntzu_env.suntzu.players`): `ismcts`,
 `ismcts-value:`, `ppo:` and `rllib:`, each an `AgentKind` that `pyproject.toml` declares as an entry point of
 `suntzu_env.agents`. The registry's functions are re-exported here, so `agents.make_agent(spec)` is
-`suntzu_env.players.make_agent`.
+`suntzu_env.suntzu.players.make_agent`.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from suntzu_env.agent import Agent, AgentKind
-from suntzu_env.baselines.players import BASELINE_KINDS
-from suntzu_env.players import check_spec, make_agent, short_label, valid_specs
+from suntzu_env.core.agent import Agent, AgentKind
+from suntzu_env.core.players import short_label
+from suntzu_env.suntzu.baselines.players import BASELINE_KINDS
+from suntzu_env.suntzu.players import check_spec, make_agent, valid_specs
 
 PPO_PREFIX = "ppo:"
 RLLIB_PREFIX = "rllib:"  # rllib:<checkpoint> of experiments.train_rllib
@@ -34,14 +35,14 @@ def _ismcts(argument: str | None, seed: int | None) -> Agent:
 
 def value_search(value: Any, seed: int | None = None) -> Agent:
     """The player of `ismcts-value:<path>`: the search scoring its rollouts with `value`, a value network already
-    read (`suntzu_env.values.read_value_net`; shared by any number of players, each with its own scratch)."""
+    read (`suntzu_env.suntzu.values.read_value_net`; shared by any number of players, each with its own scratch)."""
     from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent
 
     return ISMCTSAgent(seed, iterations=VALUE_ITERATIONS, horizon=VALUE_HORIZON, value=value)
 
 
 def _ismcts_value(argument: str | None, seed: int | None) -> Agent:
-    from suntzu_env.values import read_value_net
+    from suntzu_env.suntzu.values import read_value_net
 
     return value_search(read_value_net(str(argument)), seed)
 

@@ -1,6 +1,6 @@
 """MkDocs hooks: pages that show what the repository already holds, so that nothing is written twice.
 
-A page line `<!-- docstring: suntzu_env.suntzu_v3 -->` is replaced by that module's docstring (sizes filled in),
+A page line `<!-- docstring: suntzu_env.suntzu.suntzu_v3 -->` is replaced by that module's docstring (sizes filled in),
 the reference `help()` prints; the table rows (`| ... |`) right below the line are added to the docstring's first
 table, the spec table. A line `<!-- include: README.md -->` is replaced by that file of the repository's root, its
 links into `docs/` made links within the site (the home page is the README).

@@ -31,7 +31,7 @@ from experiments.cli import parse, run_cli
 from experiments.config import POOL, TrainConfig, train_config_class
 from experiments.game import DEFAULT, game_flag
 from experiments.train import make_vec_env, new_model, torch_device
-from suntzu_env.threads import competing_process
+from suntzu_env.core.threads import competing_process
 
 PROG = "python -m experiments.bench"
 STUB_FRAMES = 16  # the stub cycles through this many precomputed observations and masks

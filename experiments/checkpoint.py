@@ -2,7 +2,7 @@
 
 A checkpoint `checkpoints/ppo_<timesteps>_steps.zip` (the learner and its optimizer, SB3's format, read as data
 by `agents.ppo.read_model`) has a state file beside it, `ppo_<timesteps>_steps.state.npz` (arrays only, read as
-data by `suntzu_env.npz.read_npz`), written first: a checkpoint whose zip is there has its state. The state holds:
+data by `suntzu_env.core.npz.read_npz`), written first: a checkpoint whose zip is there has its state. The state holds:
 
 - the random generators of the training process: numpy's global one, torch's (CPU and every CUDA device's)
   and Python's `random`;
@@ -30,7 +30,7 @@ from stable_baselines3.common.vec_env import VecMonitor
 
 from agents.ppo import CHECKPOINT_DIR
 from experiments.runs import save_atomic
-from suntzu_env.npz import read_npz
+from suntzu_env.core.npz import read_npz
 
 if TYPE_CHECKING:
     from sb3_contrib import MaskablePPO
@@ -85,7 +85,7 @@ def save_state(checkpoint: Path, arrays: dict[str, np.ndarray], segments: list[d
 
 
 def read_state(checkpoint: Path) -> dict[str, np.ndarray]:
-    """A checkpoint's state, read as data (`suntzu_env.npz.read_npz`): OSError/ValueError/KeyError when it is
+    """A checkpoint's state, read as data (`suntzu_env.core.npz.read_npz`): OSError/ValueError/KeyError when it is
     missing or damaged, `UnsafeFileError` when it holds more than data."""
     state = read_npz(state_path(checkpoint))
     for key in (*RNG_KEYS, "segments", "pool_steps", "pool_slots"):

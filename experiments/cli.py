@@ -20,7 +20,7 @@ from typing import Any, NoReturn, TypeVar
 
 import tyro
 
-from suntzu_env import games
+from suntzu_env.core import games
 
 T = TypeVar("T")
 R = TypeVar("R")

@@ -29,7 +29,7 @@ from experiments.matches import BadGame, check_record, decoded, parse_json, reco
 from experiments.reports import publish
 from experiments.round_robin import rated
 from experiments.stats import headline_field, summarize
-from suntzu_env.protocol import GameRules
+from suntzu_env.core.protocol import GameRules
 
 PROG = "python -m experiments.combine"
 

@@ -1,6 +1,6 @@
 """The training configuration: one dataclass whose field docstrings are the `--help` of `experiments.train`.
 
-A config is of one game (`game`, default `suntzu_env.games.DEFAULT`): its class is `TrainConfig` with the
+A config is of one game (`game`, default `suntzu_env.core.games.DEFAULT`): its class is `TrainConfig` with the
 game's option flags as fields and the game's training defaults (its opponent mix, evaluation opponents and
 warm-start teacher); `TrainConfig(...)` makes one of the class of its `game` (`train_config_class`).
 
@@ -32,8 +32,8 @@ from experiments.game import (
     seats_of,
     with_game,
 )
-from suntzu_env.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH
-from suntzu_env.protocol import GameOptions, GameRules
+from suntzu_env.core.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH
+from suntzu_env.core.protocol import GameOptions, GameRules
 
 POOL = "pool"  # the opponent-mix name of the self-play pool
 SEED_LIMIT = 2**31  # seeds are in [0, 2**31): numpy's legacy seeding, which SB3 uses, takes 32 bits

@@ -21,7 +21,7 @@ in one seat and copies of b in all the others: `--games` is a multiple of the se
 a game without a winner is undecided, with the score counting such a game 1/n beside it) is shown beside 1/n, a
 seat's share against its equals (no ratings or ladder: both compare two seats).
 
-The game is `--game` (a registered name, default `suntzu_env.games.DEFAULT`), its options its own flags
+The game is `--game` (a registered name, default `suntzu_env.core.games.DEFAULT`), its options its own flags
 (`--help` with `--game` shows them); the agents are the game's. Every game of an evaluation is played under
 the same options. The work is done by `experiments.matches` (playing the games, batched where the game can),
 `experiments.stats` (statistics), `experiments.round_robin` and `experiments.reports` (the results folder,
@@ -77,7 +77,7 @@ from experiments.partial import Partial, partial_folder, stale_folders
 from experiments.reports import plot_heatmap, publish, report, write_results
 from experiments.round_robin import labels_for, round_robin
 from experiments.stats import anchor_note, anchored, bradley_terry, ladder, oriented, summarize, wilson
-from suntzu_env.protocol import GameOptions
+from suntzu_env.core.protocol import GameOptions
 
 __all__ = [
     "EvaluateConfig",

@@ -1,7 +1,7 @@
 """The game a command line plays, chosen by name, and its options as command-line flags.
 
-The experiments name no game: `--game` (default `suntzu_env.games.DEFAULT`) picks a registered one
-(`suntzu_env.games`), or, on the command line only, one of the user's own code as `<module>:<attribute>`. The
+The experiments name no game: `--game` (default `suntzu_env.core.games.DEFAULT`) picks a registered one
+(`suntzu_env.core.games`), or, on the command line only, one of the user's own code as `<module>:<attribute>`. The
 game's `option_flags` become fields of the command's config (`with_game`), so `--help` shows the flags of the
 game asked for, and `options_of` turns their values into the game's options.
 """
@@ -22,8 +22,8 @@ from typing import Annotated, Any, TypeVar
 import tyro
 
 from experiments.cli import ConfigError, UserError
-from suntzu_env import games
-from suntzu_env.protocol import GameOptions, GameRules
+from suntzu_env.core import games
+from suntzu_env.core.protocol import GameOptions, GameRules
 
 T = TypeVar("T")
 DEFAULT = games.DEFAULT
@@ -34,7 +34,7 @@ GAME_CLASS = "_with_game"  # set on a config class made by `with_game`
 
 
 def game_of(game: GameLike) -> GameRules[Any]:
-    """The game a name stands for (`suntzu_env.games.load`: a registered name or a `module:attribute`), or the
+    """The game a name stands for (`suntzu_env.core.games.load`: a registered name or a `module:attribute`), or the
     game given; an unknown name is a `ConfigError`."""
     if not isinstance(game, str):
         return game

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from experiments.game import DEFAULT, GameLike, game_name, game_of, seats_of
 from experiments.stats import summarize, wilson
-from suntzu_env.protocol import GameOptions, GameRules, ask
+from suntzu_env.core.protocol import GameOptions, GameRules, ask
 
 SEEDS_PER_JOB = 25  # at most, deck seeds per unit of work played game by game (50 games)
 UNITS_AT_LEAST = 16  # a pairing played game by game is cut into this many units where it has the seeds

@@ -29,8 +29,8 @@ from experiments.config import (
 from experiments.runs import (
     save_atomic,
 )
-from suntzu_env.npz import UnsafeFileError, read_net_file
-from suntzu_env.policy_net import seated_net
+from suntzu_env.core.npz import UnsafeFileError, read_net_file
+from suntzu_env.core.policy_net import seated_net
 
 POOL_DIR = "pool"
 
@@ -103,7 +103,7 @@ def pool_files(run_dir: Path) -> list[tuple[int, Path]]:
 
 
 def read_snapshot(path: Path) -> PolicyActor:
-    """A pool snapshot's frozen actor, read as data (`suntzu_env.npz.read_net_file`; `UnsafeFileError` naming
+    """A pool snapshot's frozen actor, read as data (`suntzu_env.core.npz.read_net_file`; `UnsafeFileError` naming
     the file when it holds more than data)."""
     try:
         return PolicyActor.of(read_net_file(path))

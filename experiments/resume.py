@@ -44,7 +44,7 @@ from experiments.runs import (
     write_json,
 )
 from experiments.versions import library_versions
-from suntzu_env.protocol import GameRules
+from suntzu_env.core.protocol import GameRules
 
 PROG = "python -m experiments.train"
 

@@ -229,7 +229,7 @@ def plot_learning_curve(
 
 def _outright(row: dict[str, Any]) -> dict[str, Any]:
     """An evaluation row's rate and interval as the games won outright over those played."""
-    from suntzu_env.stats import wilson
+    from suntzu_env.core.stats import wilson
 
     games = row["games"]
     low, high = wilson(row["wins"], games)

@@ -3,7 +3,7 @@
 RLlib restores an algorithm from pickles, and a pickle runs code as it loads. `experiments.train_rllib` therefore
 resumes only from a checkpoint this user wrote on this machine: each checkpoint it saves is sealed with an HMAC
 (SHA-256) of its files, keyed by a secret kept outside every run folder (`key_path`: `seal.key` in the package's
-config folder, `suntzu_env.user_folders.config_folder`, made on first use, readable by its owner alone). A
+config folder, `suntzu_env.core.user_folders.config_folder`, made on first use, readable by its owner alone). A
 checkpoint copied from elsewhere, or changed after it was written, has no matching seal and is refused before
 anything in it is read. Its policy still plays anywhere as `rllib:<checkpoint>`, whose weights are read as data
 (`agents.rllib`).
@@ -22,7 +22,7 @@ import secrets
 from pathlib import Path
 
 from experiments.runs import write_atomic
-from suntzu_env.user_folders import config_folder
+from suntzu_env.core.user_folders import config_folder
 
 KEY_BYTES = 32
 MAX_SEALS = 2  # the checkpoint in place and the one being written

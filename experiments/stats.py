@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import suntzu_env.stats as stats
+import suntzu_env.core.stats as stats
 from experiments.game import DEFAULT, GameLike, game_of
-from suntzu_env.stats import wilson
+from suntzu_env.core.stats import wilson
 
 
 def undecided(game: GameLike = DEFAULT) -> bool:
@@ -56,7 +56,7 @@ def anchor_note(ratings: dict[str, float], game: GameLike = DEFAULT) -> str:
 def bradley_terry(
     names: Sequence[str], pairings: Sequence[dict[str, Any]], iterations: int = 1000, game: GameLike = DEFAULT
 ) -> dict[str, float]:
-    """Bradley-Terry ratings on the Elo scale (`suntzu_env.stats.bradley_terry`), the game's rating anchor at 0
+    """Bradley-Terry ratings on the Elo scale (`suntzu_env.core.stats.bradley_terry`), the game's rating anchor at 0
     when it is rated, else mean 0; draws count half a win each way, undecided games are left out (`undecided`)."""
     return stats.bradley_terry(names, pairings, game_of(game).rating_anchor, iterations, undecided(game))
 

@@ -1,7 +1,7 @@
 """Train a MaskablePPO agent on a game: `python -m experiments.train [--game NAME] [--help]`.
 
-The game is `--game` (a registered name, default `suntzu_env.games.DEFAULT`; `--help` with it shows its option
-flags), reached only through its `suntzu_env.protocol.GameRules`; every game of a run, for demonstrations,
+The game is `--game` (a registered name, default `suntzu_env.core.games.DEFAULT`; `--help` with it shows its option
+flags), reached only through its `suntzu_env.core.protocol.GameRules`; every game of a run, for demonstrations,
 training and evaluation, is played under the run's options, which its `config.json` keeps with its game.
 
 1. **Warm start** (`--bc-games`, 0 to skip): the policy imitates the game's teacher's decisions

@@ -2,7 +2,7 @@
 
 1. **Positions**: `--games` compiled games between two copies of the game's teacher, from deck seed `--seed` on
    (away from the evaluations' seeds), each position labelled with the first seat's result
-   (`suntzu_env.protocol.ValueLearning`).
+   (`suntzu_env.core.protocol.ValueLearning`).
 2. **Network**: a multilayer perceptron (`--hidden` widths, ReLU) fitted to those results by cross-entropy with
    Adam, `--epochs` passes, on `--device` (the CPU by default); the last 5% of the games are held out to report
    its fit.
@@ -33,8 +33,8 @@ from experiments.game import DEFAULT, game_flag, game_of, options_of, with_game
 from experiments.learner import torch_device
 from experiments.runs import in_progress, remove_unfinished, save_atomic, write_json
 from experiments.versions import library_versions
-from suntzu_env.policy_net import PolicyNet
-from suntzu_env.protocol import GameRules, ValueLearning
+from suntzu_env.core.policy_net import PolicyNet
+from suntzu_env.core.protocol import GameRules, ValueLearning
 
 PROG = "python -m experiments.train_value"
 HELD_OUT = 0.05  # the share of the games (the last ones) whose positions only measure the fit

@@ -28,7 +28,7 @@ from experiments.config import (
 from experiments.game import game_of
 from experiments.matches import ignore_interrupts
 from experiments.progress import Ticker
-from suntzu_env.protocol import GameOptions, hand_game
+from suntzu_env.core.protocol import GameOptions, hand_game
 
 WARM_START_FILE = "warm_start.json"  # the behaviour cloning's figures
 

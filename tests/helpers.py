@@ -17,9 +17,9 @@ from typing import Any
 import numpy as np
 
 from suntzu_env import Game
-from suntzu_env.policy_net import PolicyNet
-from suntzu_env.rules import RULES_VERSION
-from suntzu_env.values import VALUE_FILE, VALUE_INPUTS
+from suntzu_env.core.policy_net import PolicyNet
+from suntzu_env.suntzu.rules import RULES_VERSION
+from suntzu_env.suntzu.values import VALUE_FILE, VALUE_INPUTS
 
 State = dict[str, Any]
 
@@ -236,7 +236,7 @@ def provinces(*names: str) -> set[str]:
 def assert_blind_to_hidden(agent: Any, game: Game, rng: Any, decisions: int, agent_seed: int) -> None:
     """R9: at each of `decisions` decisions of a game played on at random, `agent` (reset to `agent_seed`) plays the
     same move when handed a game whose hidden parts were resampled from the seat's view."""
-    from suntzu_env.protocol import ask
+    from suntzu_env.core.protocol import ask
 
     checked = 0
     while not game.is_terminal and checked < decisions:

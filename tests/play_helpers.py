@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from suntzu_env import Game
-from suntzu_env.rules import PROVINCES, SEATS, WARLORDS
+from suntzu_env.suntzu.rules import PROVINCES, SEATS, WARLORDS
 
 
 def require_play_extra() -> None:

@@ -8,50 +8,55 @@ environment `env(**options)`, the Gymnasium environment "BinFa-v2" (`gym_env`, r
 batched `vec_env.BinFaVecEnv`, the compiled agents (`agents`) and their ladder, and `plugin.BINFA`.
 """
 
+from __future__ import annotations
+
+import importlib
 from typing import Any
 
-from suntzu_env.binfa.actions import N_ACTIONS, action_to_string, string_to_action
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
-from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.gym_env import register
-from suntzu_env.binfa.observation import OBSERVATION_SIZE
-from suntzu_env.binfa.options import Options
-from suntzu_env.binfa.records import RecordError
+from suntzu_env.core import retired
+
+_PUBLIC: dict[str, str] = {
+    "N_ACTIONS": "suntzu_env.binfa.actions",
+    "N_LEARN_ACTIONS": "suntzu_env.binfa.encoding",
+    "OBSERVATION_SIZE": "suntzu_env.binfa.observation",
+    "Game": "suntzu_env.binfa.game",
+    "Options": "suntzu_env.binfa.options",
+    "RecordError": "suntzu_env.binfa.records",
+    "action_to_string": "suntzu_env.binfa.actions",
+    "env": "suntzu_env.binfa.binfa_v2",
+    "parallel_env": "suntzu_env.binfa.binfa_v2",
+    "raw_env": "suntzu_env.binfa.binfa_v2",
+    "string_to_action": "suntzu_env.binfa.actions",
+}
+"""each public name -> the module it is imported from when first used (so that importing one module of the game
+loads no other)"""
+
+ENV_ID = "BinFa-v2"
+"""Bin'Fa's Gymnasium id, registered when the game's package is imported (the game loads when one is made)"""
 
 
-def env(**kwargs: Any) -> Any:
-    """The PettingZoo AEC environment (`suntzu_env.binfa.binfa_v2.env`): `env(level=1, players=3)`."""
-    from suntzu_env.binfa.binfa_v2 import env as make
-
-    return make(**kwargs)
-
-
-def parallel_env(**kwargs: Any) -> Any:
-    """The PettingZoo Parallel environment (`suntzu_env.binfa.binfa_v2.parallel_env`): the AEC one, turn by turn."""
-    from suntzu_env.binfa.binfa_v2 import parallel_env as make
-
-    return make(**kwargs)
+def __getattr__(name: str) -> Any:
+    if name in _PUBLIC:
+        value = getattr(importlib.import_module(_PUBLIC[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'suntzu_env.binfa' has no attribute {name!r}")
 
 
-def raw_env(**kwargs: Any) -> Any:
-    """The AEC environment without PettingZoo's wrappers (an illegal action raises by default)."""
-    from suntzu_env.binfa.binfa_v2 import raw_env as make
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_PUBLIC})
 
-    return make(**kwargs)
+
+def register() -> None:
+    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v2" (done when `suntzu_env.binfa` is imported), and the ids
+    of earlier versions, whose making raises saying what changed."""
+    import gymnasium
+
+    if ENV_ID not in gymnasium.registry:
+        gymnasium.register(id=ENV_ID, entry_point="suntzu_env.binfa.gym_env:BinFaGymEnv")
+    retired.register_retired(gymnasium)
 
 
 register()
 
-__all__ = [
-    "N_ACTIONS",
-    "N_LEARN_ACTIONS",
-    "OBSERVATION_SIZE",
-    "Game",
-    "Options",
-    "RecordError",
-    "action_to_string",
-    "env",
-    "parallel_env",
-    "raw_env",
-    "string_to_action",
-]
+__all__ = sorted([*_PUBLIC, "ENV_ID"])

@@ -79,7 +79,7 @@ from suntzu_env.binfa.layout import (
     TURNS,
     WINNER,
 )
-from suntzu_env.engine.rng import rng_below, rng_seed
+from suntzu_env.core.rng import rng_below, rng_seed
 
 AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)

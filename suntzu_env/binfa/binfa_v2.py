@@ -85,7 +85,7 @@ of the players still in), or with `illegal_action="loss"` at an illegal action.
   colour is a dislodge, not a covering (BD32); deployment is hidden from the other players until every unit stands
   (BD6). Records name their rules (`"rules_version": "1.1"`); a record of rules 1 replays under v1. PettingZoo name
   `binfa_v2`, Gymnasium id BinFa-v2; the v1 names raise an error saying so.
-* v1: One generator for every game (`suntzu_env.engine.rng`: SplitMix64 seeded with the seed's whole width, dice
+* v1: One generator for every game (`suntzu_env.core.rng`: SplitMix64 seeded with the seed's whole width, dice
   without modulo bias), so the dice to come cannot be solved for from the throws seen; the same seed gives another
   game than in v0. Records name their generator (`"generator"`; positions carry its 64-bit state as `rng`); a record
   without one replays as v0 played it. PettingZoo name `binfa_v1`, Gymnasium id BinFa-v1; the v0 names raise an
@@ -109,8 +109,7 @@ from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, describe_learn_actions
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
 from suntzu_env.binfa.options import Options
-from suntzu_env.episode import IllegalActionWarning, check_reset
-from suntzu_env.options import check_choice
+from suntzu_env.core.checks import IllegalActionWarning, check_choice, check_reset
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(6))
 ILLEGAL_ACTIONS = ("loss", "raise")

@@ -133,7 +133,7 @@ from suntzu_env.binfa.layout import (
     WHIRLPOOLS,
     WINNER,
 )
-from suntzu_env.engine.rng import draw_below, rng_below, rng_seed, setup_seed, xorshift32
+from suntzu_env.core.rng import draw_below, rng_below, rng_seed, setup_seed, xorshift32
 
 MASK32 = 0xFFFFFFFF
 LEGAL_CAPACITY = 512  # more than any decision offers (a turn army's moves are at most 3 x (12 + 12))

@@ -48,8 +48,8 @@ from suntzu_env.binfa.layout import (
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
-from suntzu_env.engine.rng import GENERATORS, LEGACY_GENERATOR
-from suntzu_env.options import check_seed
+from suntzu_env.core.checks import check_seed
+from suntzu_env.core.rng import GENERATORS, LEGACY_GENERATOR
 
 RULES_VERSION = RULES_VERSIONS[RULES_V1_1]  # "1.1": new games' rules; a record of rules 1 replays under them
 RECORD_KEYS = ("game", "rules_version", "options", "seed", "generator", "actions", "start")
@@ -86,7 +86,7 @@ class Game:
     @classmethod
     def _dealt(cls, seed: int, options: Options, legacy: bool, rules: int) -> Game:
         """A new game of a checked seed and options, its setup and throws drawn by the generator of new games or
-        (`legacy`) by that of records that name none (`suntzu_env.engine.rng`), played under `rules` (an index of
+        (`legacy`) by that of records that name none (`suntzu_env.core.rng`), played under `rules` (an index of
         `RULES_VERSIONS`)."""
         game = cls.__new__(cls)
         game._setup(new_state(), options, seed, None)

@@ -32,17 +32,15 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 
+from suntzu_env.binfa import ENV_ID
 from suntzu_env.binfa.agents import AGENTS, agent_action, new_scratch
 from suntzu_env.binfa.binfa_v2 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.options import Options
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.episode import IllegalActionWarning, check_reset
-from suntzu_env.options import check_choice
-from suntzu_env.retired import register_retired
+from suntzu_env.core.checks import IllegalActionWarning, check_choice, check_reset
+from suntzu_env.core.rng import rng_seed
 
-ENV_ID = "BinFa-v2"
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
 
@@ -176,11 +174,4 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         return self.game.render()
 
 
-def register() -> None:
-    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v2" (done when `suntzu_env.binfa` is imported)."""
-    if ENV_ID not in gymnasium.registry:
-        gymnasium.register(id=ENV_ID, entry_point="suntzu_env.binfa.gym_env:BinFaGymEnv")
-    register_retired(gymnasium)  # BinFa-v0: making it raises, saying what changed
-
-
-__all__ = ["ENV_ID", "BinFaGymEnv", "register"]
+__all__ = ["ENV_ID", "BinFaGymEnv"]

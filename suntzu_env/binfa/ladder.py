@@ -19,7 +19,7 @@ import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, WEIGHTS, play_games
 from suntzu_env.binfa.layout import UNDECIDED
-from suntzu_env.stats import wilson
+from suntzu_env.core.stats import wilson
 
 
 def ladder(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from suntzu_env.binfa.geometry import N_COLOURS, N_TRIANGLES, N_UNITS, N_WHIRLPOOLS
-from suntzu_env.layout import Field, append_field
+from suntzu_env.core.fields import Field, append_field
 
 STATE_DTYPE = np.int32
 TRANSIT = N_TRIANGLES  # pseudo-triangle: units entering a whirlpool, before their transfer (B39)

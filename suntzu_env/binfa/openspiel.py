@@ -51,7 +51,7 @@ and `seed` (>= 0). A bad value raises ValueError naming what is allowed. The sta
 
 OpenSpiel's Python MCTS (`open_spiel.python.algorithms.mcts.MCTSBot`) searches it, through the chance nodes
 (tests/binfa/test_binfa_openspiel.py). OpenSpiel's C++ search bots crash on any game written in Python (see
-`suntzu_env.openspiel`).
+`suntzu_env.suntzu.openspiel`).
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.geometry import UNITS_PER_ARMY
 from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE
 from suntzu_env.binfa.options import ARMIES_FOR, Options
-from suntzu_env.options import check_seed
+from suntzu_env.core.checks import check_seed
 
 GAME_NAME = "python_binfa"
 PLAYER_COUNTS = ARMIES_FOR[1]  # 2..6 players: the counts that play one army each (BD4)

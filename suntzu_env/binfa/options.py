@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.binfa.geometry import N_TERRAIN, N_TRIANGLES, N_WHIRLPOOLS, TRIANGLE_INDEX
-from suntzu_env.options import check_seed, is_integer
+from suntzu_env.core.checks import check_seed, is_integer
 
 LEVELS = (1, 2, 3, 4)
 DEPLOYMENTS = ("choose", "random")
@@ -125,7 +125,7 @@ class Options:
         return d
 
     def as_dict(self) -> dict[str, Any]:
-        """The fields, JSON-ready (`suntzu_env.protocol.GameOptions`)."""
+        """The fields, JSON-ready (`suntzu_env.core.protocol.GameOptions`)."""
         return self.to_dict()
 
     def engine_terrain(self) -> tuple[np.ndarray, np.ndarray]:

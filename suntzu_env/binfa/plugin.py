@@ -1,11 +1,11 @@
-"""`BINFA`: Bin'Fa as a `suntzu_env.protocol.GameRules`, registered as the game "binfa" (`suntzu_env.games`).
+"""`BINFA`: Bin'Fa as a `suntzu_env.core.protocol.GameRules`, registered as the game "binfa" (`suntzu_env.core.games`).
 
 Its seats are `player_0` .. `player_<n-1>` for the `players` option (2 by default, up to 6: `seats_of`).
 Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
 Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
-game before they act (`suntzu_env.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
-trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.players.trained_kinds`,
+game before they act (`suntzu_env.core.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
+trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.suntzu.players.trained_kinds`,
 loaded as data for Bin'Fa's observation and action sizes): it sees its seat's observation and answers a learning
 id, as the learner did in training.
 """
@@ -18,7 +18,6 @@ from typing import Any, Literal
 
 import numpy as np
 
-from suntzu_env.agent import ModelError
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
@@ -28,11 +27,12 @@ from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.binfa.policy import BOARD, NET, compiled_net, play_chunk
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.options import check_seed
-from suntzu_env.players import short_label, trained_kinds, trained_spec
-from suntzu_env.policy_net import CompiledNet, pack_nets
-from suntzu_env.protocol import GamePlugin, OptionFlag, Rung
+from suntzu_env.core.agent import ModelError
+from suntzu_env.core.checks import check_seed
+from suntzu_env.core.players import short_label, trained_kinds, trained_spec
+from suntzu_env.core.policy_net import CompiledNet, pack_nets
+from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung
+from suntzu_env.core.rng import rng_seed
 
 SEATS = AGENT_NAMES[:2]  # the default options' seats
 PLAY_BLOCK = 512  # games `play_batched` plays at once
@@ -150,7 +150,7 @@ class CompiledAgent:
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
         game = self._game
         if game is None or game.game.current_player is None:
-            raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.protocol.ask)")
+            raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.core.protocol.ask)")
         g = game.game
         a = int(agent_action(AGENTS.index(self.kind), g._s, g._legal, g._n, self._rng, self._scratch))
         return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
@@ -423,11 +423,11 @@ class BinFaRules(GamePlugin):
         """Said before a first run compiles the engine and agents with numba, so that the wait is not a hang."""
         import numba
 
-        from suntzu_env.numba_cache import CACHE_FOLDER, compiled_before
+        from suntzu_env.core.numba_cache import compiled_before, part_folder
 
-        if compiled_before("binfa_*/agents") or numba.config.DISABLE_JIT:
+        if compiled_before("binfa_*/agents", "binfa") or numba.config.DISABLE_JIT:
             return None
-        later = f"later runs load it from {CACHE_FOLDER}"
+        later = f"later runs load it from {part_folder('binfa')}"
         return f"compiling Bin'Fa's engine with numba (first run only, a few minutes; {later})"
 
     def __repr__(self) -> str:

@@ -1,4 +1,5 @@
-"""Trained policies in Bin'Fa's compiled code: a policy network (`suntzu_env.policy_net`) answering for the player to
+"""Trained policies in Bin'Fa's compiled code: a policy network (`suntzu_env.core.policy_net`) answering for the
+player to
 act, as the learner did in training, and many games between seated agents played at once.
 
 `policy_action` is the one place a net plays Bin'Fa in compiled code: it sees the acting player's observation
@@ -30,7 +31,7 @@ from suntzu_env.binfa.engine import step
 from suntzu_env.binfa.geometry import N_TRIANGLES, STEP
 from suntzu_env.binfa.layout import TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE, observe
-from suntzu_env.policy_net import CellLayout, CompiledNet, net_act
+from suntzu_env.core.policy_net import CellLayout, CompiledNet, net_act
 
 NET = -1  # a slot's agent: its policy network, not a compiled agent
 

@@ -91,8 +91,8 @@ from suntzu_env.binfa.layout import (
     new_state,
 )
 from suntzu_env.binfa.options import Options
-from suntzu_env.engine.rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, setup_seed
-from suntzu_env.options import is_integer
+from suntzu_env.core.checks import is_integer
+from suntzu_env.core.rng import GENERATOR, GENERATORS, LEGACY_GENERATOR, setup_seed
 
 KEYS = (
     "options", "armies", "board", "terrain", "whirlpools", "in_whirlpools", "fresh_whirlpools", "store", "tokens",
@@ -251,7 +251,7 @@ def _fail(field: str, message: str) -> RecordError:
 
 
 def record_generator(d: dict[str, Any]) -> str:
-    """The generator a record or position names (`suntzu_env.engine.rng.GENERATORS`); one that names none was made
+    """The generator a record or position names (`suntzu_env.core.rng.GENERATORS`); one that names none was made
     before it was named, by the older generator."""
     generator = d.get("generator", LEGACY_GENERATOR)
     if generator not in GENERATORS:

@@ -39,7 +39,6 @@ from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 from stable_baselines3.common.vec_env import VecEnv
 
-from suntzu_env import saved_arrays as saved
 from suntzu_env.binfa import records
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, observation_box
@@ -76,10 +75,11 @@ from suntzu_env.binfa.layout import (
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, checked_net, compiled_net, seat_action
-from suntzu_env.engine.rng import random_legal, random_legal_states, rng_below, rng_seed
-from suntzu_env.layout import Field, append_field
-from suntzu_env.options import MAX_SEED, check_seed, mix_cdf
-from suntzu_env.policy_net import CompiledNet, pack_nets, seated_net, seated_state
+from suntzu_env.core import saved_arrays as saved
+from suntzu_env.core.checks import MAX_SEED, check_seed, mix_cdf
+from suntzu_env.core.fields import Field, append_field
+from suntzu_env.core.policy_net import CompiledNet, pack_nets, seated_net, seated_state
+from suntzu_env.core.rng import random_legal, random_legal_states, rng_below, rng_seed
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.
@@ -367,7 +367,7 @@ class OpponentSlots:
 
     def mix(self, opponents: Any) -> np.ndarray:
         """One opponent, or a mapping opponent -> weight (>= 0, not all 0), as the cumulative probabilities over the
-        slots that the compiled step draws each game's opponent from (`suntzu_env.options.mix_cdf`)."""
+        slots that the compiled step draws each game's opponent from (`suntzu_env.suntzu.options.mix_cdf`)."""
         given = opponents if isinstance(opponents, Mapping) else {opponents: 1.0}
         return mix_cdf(given, self.index, lambda: len(self))
 

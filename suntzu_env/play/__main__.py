@@ -33,7 +33,7 @@ from typing import Any
 from urllib.parse import quote
 
 from agents import check_spec, valid_specs
-from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.suntzu.rules import SEATS, VARIANTS
 
 GAMES = ("suntzu", "binfa")
 GAME_NAMES = {"suntzu": "Sun Tzu", "binfa": "Bin'Fa"}  # as the page and the announcement name them

@@ -52,11 +52,11 @@ from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-from suntzu_env.games import DEFAULT as DEFAULT_GAME
+from suntzu_env.core.games import DEFAULT as DEFAULT_GAME
 from suntzu_env.play.explain import RULES_DOC, glossary
 from suntzu_env.play.results import game_record, list_games, resolve
 from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store, T
-from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.suntzu.rules import SEATS, VARIANTS
 
 if TYPE_CHECKING:
     from suntzu_env.play.binfa import BinFaGame, BinFaMenu, BinFaReplay

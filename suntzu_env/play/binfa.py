@@ -9,7 +9,7 @@ draws the board from `board()` (the hexagon's 96 triangles and the 42 circles of
 `binfa.picture`'s geometry) and each view; its clickable answers are the game's own `legal_action_strings()`,
 each with the triangles or circle it names (`places`), so that clicking a stack, then a neighbour, picks a move.
 The other seats are played by one of the plugin's agents (`BINFA.agents`), asked as every front-end asks
-(`suntzu_env.protocol.ask`). Every answer of
+(`suntzu_env.core.protocol.ask`). Every answer of
 theirs is sent (`played`: a hidden deployment's as `deploy` alone) and none is made on what the person may not
 see (they throw no die ahead). The responses are not paced (unlike Sun Tzu's `LiveGame`): the only hidden
 decisions are the agents' deployments, as many in each response whatever they place (12 per army, in seat
@@ -59,8 +59,8 @@ from suntzu_env.binfa.picture import circle_centre, triangle_corners
 from suntzu_env.binfa.plugin import BINFA, SeatGame
 from suntzu_env.binfa.records import hide_deployment
 from suntzu_env.binfa.render import LETTERS, stack_letters
+from suntzu_env.core.protocol import ask
 from suntzu_env.play.sessions import ModelShelf
-from suntzu_env.protocol import ask
 
 AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic
 PLAYERS = tuple(range(2, MAX_PLAYERS + 1))

@@ -15,12 +15,12 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env import Game
-from suntzu_env.actions import ACTION_STRINGS
-from suntzu_env.layout import PHASE_NAMES, RECYCLED_PLAGUE
 from suntzu_env.play.explain import battle_why
-from suntzu_env.records import RESULTS, read_rules
-from suntzu_env.rules import (
+from suntzu_env.suntzu.actions import ACTION_STRINGS
+from suntzu_env.suntzu.game import Game
+from suntzu_env.suntzu.layout import PHASE_NAMES, RECYCLED_PLAGUE
+from suntzu_env.suntzu.records import RESULTS, read_rules
+from suntzu_env.suntzu.rules import (
     CARD_PLAGUE,
     CARDS,
     EVENTS,
@@ -32,7 +32,7 @@ from suntzu_env.rules import (
     SCORING_ROUNDS,
     SEATS,
 )
-from suntzu_env.tables import projected_score, scoring_column
+from suntzu_env.suntzu.tables import projected_score, scoring_column
 
 NP = N_PROVINCES
 UNSEEN = "?"  # a card placed by a forced single-answer placement inside a step that also ended its round

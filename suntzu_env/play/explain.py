@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from suntzu_env.rules import (
+from suntzu_env.suntzu.rules import (
     CARD_BONUS,
     CARD_COST,
     CARD_IS_RELATIVE,
@@ -21,7 +21,7 @@ from suntzu_env.rules import (
     WARLORD_NAMES,
     WARLORDS,
 )
-from suntzu_env.tables import BATTLE_DIFF
+from suntzu_env.suntzu.tables import BATTLE_DIFF
 
 RULES_DOC = "docs/rules.md"  # the full rules, in the project's source
 RULES_PATH = "/rules"  # where the app serves it

@@ -3,7 +3,7 @@
 The folder holds `summary.json` (the game, its options and the agents) and `games.csv` (one row per game:
 pairing, deck seed, the agent in each seat, winner, final marker, decisions) and `games.jsonl` (one
 `{"record": ...}` per line, in the rows' order). Any registered game's folder is read through its plug-in
-(`suntzu_env.games`): its seats, its options described, its replay; Sun Tzu's when summary.json names none.
+(`suntzu_env.core.games`): its seats, its options described, its replay; Sun Tzu's when summary.json names none.
 Games are replayed from those records only, never played again (that would load the agents summary.json
 names); a record must end with its row's winner, marker and number of decisions, or it is refused. Errors
 name files by the path the page gave, relative to the folder the app serves.
@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from agents import short_label
-from suntzu_env import games as registry
-from suntzu_env.protocol import GameRules
-from suntzu_env.stats import anchor_note, anchored, wilson
+from suntzu_env.core import games as registry
+from suntzu_env.core.protocol import GameRules
+from suntzu_env.core.stats import anchor_note, anchored, wilson
 
 RECORDS_FILE = "games.jsonl"
 MAX_PATH = 1000  # characters of a results path given by the page

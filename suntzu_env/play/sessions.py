@@ -33,11 +33,11 @@ from typing import Any, Generic, TypeVar
 
 from agents import AGENT_NAMES, Agent, check_spec, make_agent, short_label
 from agents.registry import ISMCTS_PREFIX, ISMCTS_VALUE_PREFIX, POLICY_PREFIXES, value_search
-from suntzu_env import Game
+from suntzu_env.core.protocol import ask
 from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
-from suntzu_env.protocol import ask
-from suntzu_env.rules import SEATS, VARIANTS
+from suntzu_env.suntzu.game import Game
+from suntzu_env.suntzu.rules import SEATS, VARIANTS
 
 MAX_GAMES = 256  # live games kept in memory
 MAX_REPLAYS = 64  # replays kept in memory
@@ -404,7 +404,7 @@ class ModelShelf:
 
 
 def _value_network(spec: str) -> Any:
-    from suntzu_env.values import read_value_net
+    from suntzu_env.suntzu.values import read_value_net
 
     return read_value_net(spec[len(ISMCTS_VALUE_PREFIX) :])
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from suntzu_env.play.explain import RULES_DOC, glossary_lines
 from suntzu_env.play.sessions import LiveGame
-from suntzu_env.rules import SEATS
+from suntzu_env.suntzu.rules import SEATS
 
 if TYPE_CHECKING:
     from suntzu_env.play.binfa import BinFaMenu

@@ -1,11 +1,11 @@
-"""What every registered game passes to plug into the experiments (`suntzu_env.games`), as pgx's and
+"""What every registered game passes to plug into the experiments (`suntzu_env.core.games`), as pgx's and
 PettingZoo's test suites check theirs: its facts and options, random playouts (dtypes, masks, illegal
 actions, ends), records that replay, the same game in another process from the same seed, the ecosystem's
 checkers on its environments, its batched play equal to playing alone, and, for a game with hidden
 information (one whose games can `sample_determinization`), observations that show nothing a seat may not know.
 Games are played under the options the game's `playout_options` names (where random play would go on long).
 
-The games are `suntzu_env.games.names()`, and Duel (`tests/toy_game`), loaded from its folder the way a command
+The games are `suntzu_env.core.games.names()`, and Duel (`tests/toy_game`), loaded from its folder the way a command
 line names a game of one's own: a new game proves it plugged in by passing this file and
 `tests/architecture/test_seam.py`.
 """
@@ -24,8 +24,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from suntzu_env import games
-from suntzu_env.protocol import GameRules, LearnerEnv, TurnGame, ask
+from suntzu_env.core import games
+from suntzu_env.core.protocol import GameRules, LearnerEnv, TurnGame, ask
 
 TESTS = Path(__file__).resolve().parents[1]
 TOY = "toy_game:DUEL"
@@ -130,7 +130,7 @@ def test_records_replay_the_game(rules: GameRules[Any]) -> None:
 PLAYOUT_SCRIPT = """
 import json, sys
 import numpy as np
-from suntzu_env import games
+from suntzu_env.core import games
 rules = games.load(sys.argv[1])
 rng = np.random.default_rng(11)
 game = rules.new(11, rules.options(json.loads(sys.argv[2])))

@@ -1,4 +1,4 @@
-"""The one random generator of every game (`suntzu_env.engine.rng`): what a player sees does not predict what comes,
+"""The one random generator of every game (`suntzu_env.core.rng`): what a player sees does not predict what comes,
 no two seeds deal the same game, draws carry no modulo bias, and the names of the older versions say what changed.
 
 Each test is also run against the generator of the older records, where it fails: that is what was reported.
@@ -16,11 +16,12 @@ from suntzu_env import N_ACTIONS, Game, RetiredEnvironmentError
 from suntzu_env.binfa import Game as BinFaGame
 from suntzu_env.binfa.engine import below, seed_state
 from suntzu_env.binfa.layout import new_state
-from suntzu_env.engine import init_state
-from suntzu_env.engine.rng import GENERATOR, LEGACY_GENERATOR, rng_below, rng_seed
-from suntzu_env.game import engine_map
-from suntzu_env.layout import STATE_SIZE
-from suntzu_env.options import MAX_SEED, Options
+from suntzu_env.core.checks import MAX_SEED
+from suntzu_env.core.rng import GENERATOR, LEGACY_GENERATOR, rng_below, rng_seed
+from suntzu_env.suntzu.engine import init_state
+from suntzu_env.suntzu.game import engine_map
+from suntzu_env.suntzu.layout import STATE_SIZE
+from suntzu_env.suntzu.options import Options
 
 
 def throws(seed: int, n: int, legacy: bool) -> np.ndarray:

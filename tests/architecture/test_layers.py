@@ -1,14 +1,16 @@
-"""One-way layers: every import of every module of `suntzu_env`, `agents` and `experiments`, read from the source
-(inside functions and `TYPE_CHECKING` blocks too, relative imports resolved, a package's `__init__` counted as the
-module it is), makes a graph of modules with no cycle in which nothing imports upward: the package never imports
-`agents` or `experiments` (its browser app, `suntzu_env.play`, may use `agents`), and `agents` never imports
-`experiments`. Players reach the package's environments by name through its registry (`suntzu_env.players`),
-which finds the kinds `agents` adds through the entry points `pyproject.toml` declares, not through an import.
+"""The layers of `docs/architecture.md`, read from its table: every import of every module of `suntzu_env`, `agents`
+and `experiments`, read from the source (inside functions and `TYPE_CHECKING` blocks too, relative imports
+resolved, a package's `__init__` counted as the module it is, and the package `__init__`s Python runs for an import
+counted as imported), goes to the importer's own row of the table or a row above it; no game imports another and
+the core imports no game, however indirectly; and the graph has no cycle. Players reach the package's
+environments by name through the registries (`suntzu_env.core.players`), which find the kinds `agents` adds
+through the entry points `pyproject.toml` declares, not through an import.
 """
 
 from __future__ import annotations
 
 import ast
+import re
 import tomllib
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,7 +19,6 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("suntzu_env", "agents", "experiments")
-FRONT_END = "suntzu_env.play"  # a front-end of the package: may use agents, never experiments
 # Cycles that are known and owned elsewhere; each must still exist (so the list only shrinks).
 KNOWN_CYCLES: tuple[frozenset[str], ...] = ()
 
@@ -118,26 +119,149 @@ def cycles(nodes: Iterable[str], edges: Iterable[Edge]) -> list[frozenset[str]]:
     return found
 
 
-def upward(edges: Iterable[Edge]) -> list[str]:
-    """The imports that go up a layer, as 'importer -> imported (line)'."""
-    wrong = []
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+CORE = "suntzu_env.core"
+
+
+def layer_table(text: str) -> list[tuple[str, list[str]]]:
+    """The rows of the table `| layer | modules | holds |`: each layer's name and the paths its modules column
+    names (files, or folders ending in `/`), top row first."""
+    rows, inside = [], False
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if cells[:2] == ["layer", "modules"]:
+            inside = True
+            continue
+        if inside and line.startswith("|---"):
+            continue
+        if inside and not line.startswith("|"):
+            break
+        if inside:
+            rows.append((cells[0], re.findall(r"`([^`]+)`", cells[1])))
+    return rows
+
+
+def layer_of(known: dict[str, tuple[Path, bool]], root: Path, table: list[tuple[str, list[str]]]) -> dict[str, int]:
+    """Each module's row in the table: its file's own entry, else the deepest folder entry that holds it."""
+    rows: dict[str, int] = {}
+    for name, (path, _) in known.items():
+        relative = path.relative_to(root).as_posix()
+        best: tuple[int, int] | None = None  # (specificity, row)
+        for row, (_, paths) in enumerate(table):
+            for entry in paths:
+                if relative == entry:
+                    best = (10_000, row)
+                elif entry.endswith("/") and relative.startswith(entry) and (best is None or len(entry) > best[0]):
+                    best = (len(entry), row)
+        if best is not None:
+            rows[name] = best[1]
+    return rows
+
+
+def game_folders() -> set[str]:
+    """The games' packages, from the registry's declaration (`suntzu_env.core.games`): `suntzu_env.suntzu`, ..."""
+    from suntzu_env.core import games
+
+    return {".".join(target.partition(":")[0].split(".")[:2]) for target in games._BUILT_IN.values()}
+
+
+def game_of(module: str, games: set[str]) -> str | None:
+    return next((game for game in games if module == game or module.startswith(game + ".")), None)
+
+
+def with_parents(known: dict[str, tuple[Path, bool]], edges: Iterable[Edge]) -> list[Edge]:
+    """The edges, and for each the package `__init__`s Python runs to import either end (`a.b.c` runs `a` and
+    `a.b`): importing a module of a package runs the package's `__init__` first."""
+    out = []
     for a, b, line in edges:
-        top, target = a.split(".")[0], b.split(".")[0]
-        front_end = a == FRONT_END or a.startswith(FRONT_END + ".")
-        if (
-            (top == "suntzu_env" and target == "experiments")
-            or (top == "suntzu_env" and target == "agents" and not front_end)
-            or (top == "agents" and target == "experiments")
-        ):
-            wrong.append(f"{a} -> {b} (line {line})")
+        out.append((a, b, line))
+        for end in (a, b):
+            parts = end.split(".")
+            for k in range(1, len(parts)):
+                parent = ".".join(parts[:k])
+                if parent in known and parent != a:
+                    out.append((a, parent, line))
+    return list(dict.fromkeys(out))
+
+
+def broken_rules(
+    known: dict[str, tuple[Path, bool]], edges: list[Edge], rows: dict[str, int], table: list[tuple[str, list[str]]]
+) -> list[str]:
+    """Every import that breaks a rule: a row below the importer's, a game importing another, the core importing a
+    game (directly or through the modules it imports), a module the table does not list."""
+    games = game_folders()
+    wrong = [f"{name} is in no row of docs/architecture.md's table" for name in known if name not in rows]
+    graph: dict[str, set[str]] = {name: set() for name in known}
+    for a, b, line in edges:
+        graph[a].add(b)
+        if a in rows and b in rows and rows[b] > rows[a]:
+            wrong.append(f"{a} ({table[rows[a]][0]}) -> {b} ({table[rows[b]][0]}) (line {line}): a row below")
+    for start in known:
+        mine = game_of(start, games)
+        core = start.startswith(CORE) or start == "suntzu_env"
+        if not (mine or core):
+            continue
+        seen, todo = {start}, [start]
+        while todo:
+            for nxt in graph[todo.pop()] - seen:
+                seen.add(nxt)
+                todo.append(nxt)
+        for reached in sorted(seen):
+            theirs = game_of(reached, games)
+            if theirs and theirs != mine:
+                wrong.append(f"{start} imports {reached}: {'the core' if core else mine} reaches {theirs}")
     return wrong
 
 
-def test_no_module_imports_upward() -> None:
-    """The engines, environments, records and views never import `agents` or `experiments`; the browser app may
-    use `agents`, never `experiments`; `agents` never imports `experiments`."""
-    _, edges = import_edges(ROOT, PACKAGES)
-    assert upward(edges) == []
+def layer_check(root: Path = ROOT) -> list[str]:
+    known, edges = import_edges(root, PACKAGES)
+    table = layer_table(ARCHITECTURE.read_text())
+    return broken_rules(known, with_parents(known, edges), layer_of(known, root, table), table)
+
+
+def test_every_import_follows_the_architecture_table() -> None:
+    """Each module is in one row of docs/architecture.md's table and imports only its row and those above; no game
+    imports another, the core no game, counting the package `__init__`s every import runs."""
+    assert layer_check() == []
+
+
+@pytest.mark.parametrize(
+    ("importer", "imported"),
+    [
+        ("suntzu_env.suntzu.game", "suntzu_env.binfa.geometry"),  # one game reaching another
+        ("suntzu_env.binfa.geometry", "suntzu_env.suntzu.baselines.heuristic"),  # the same, the other way
+        ("suntzu_env.suntzu.engine.board", "suntzu_env.core.policy_net"),  # the engine reaching a row below
+        ("suntzu_env.core.rng", "suntzu_env.binfa.agents"),  # the core reaching a game
+    ],
+)
+def test_a_planted_import_is_found(importer: str, imported: str) -> None:
+    """Each kind of wrong import, planted in the real graph, is reported, and so is one that only the package
+    `__init__` it runs makes wrong (the core importing a game's package runs that game's `__init__`)."""
+    known, edges = import_edges(ROOT, PACKAGES)
+    table = layer_table(ARCHITECTURE.read_text())
+    rows = layer_of(known, ROOT, table)
+    assert broken_rules(known, with_parents(known, edges), rows, table) == []
+    planted = [*edges, (importer, imported, 1)]
+    assert any(importer in line for line in broken_rules(known, with_parents(known, planted), rows, table))
+
+
+def test_an_import_of_a_package_init_counts() -> None:
+    """Importing a module runs its packages' `__init__`s: a game's `__init__` importing the other game makes every
+    module of the game reach the other, its engine included, and a row below in its own `__init__` is reported."""
+    known, edges = import_edges(ROOT, PACKAGES)
+    table = layer_table(ARCHITECTURE.read_text())
+    rows = layer_of(known, ROOT, table)
+    planted = [
+        *edges,
+        ("suntzu_env.suntzu", "suntzu_env.binfa.layout", 1),
+        ("suntzu_env.binfa", "suntzu_env.binfa.vec_env", 1),
+    ]
+    wrong = broken_rules(known, with_parents(known, planted), rows, table)
+    assert (
+        "suntzu_env.suntzu.engine.board imports suntzu_env.binfa.layout: suntzu_env.suntzu reaches suntzu_env.binfa"
+        in wrong
+    )
+    assert any(line.startswith("suntzu_env.binfa (facts) -> suntzu_env.binfa.vec_env (environments)") for line in wrong)
 
 
 def test_no_import_cycle() -> None:
@@ -170,7 +294,6 @@ def test_the_walker_sees_every_kind_of_import(tmp_path: Path) -> None:
         ("agents.kind", "suntzu_env.base"),
         ("agents.kind", "suntzu_env"),
     }
-    assert upward(edges) == ["suntzu_env.env -> agents.kind (line 4)"]
     assert cycles(known, edges) == [frozenset({"suntzu_env", "suntzu_env.env", "suntzu_env.base", "agents.kind"})]
 
 
@@ -187,12 +310,12 @@ def test_one_registry_of_players() -> None:
     points (installed with the package: `pip install -e .`); `agents.make_agent` is the same registry, and the
     environments take the one `Opponent` type it declares."""
     import agents
-    import suntzu_env.gym_env as gym_env
-    import suntzu_env.vec.env as vec_env
+    import suntzu_env.suntzu.gym_env as gym_env
+    import suntzu_env.suntzu.vec.env as vec_env
     from agents.registry import AGENT_KINDS
-    from suntzu_env.agent import Opponent
-    from suntzu_env.baselines.players import HeuristicAgent
-    from suntzu_env.players import agent_kinds, agent_names, make_agent
+    from suntzu_env.core.agent import Opponent
+    from suntzu_env.suntzu.baselines.players import HeuristicAgent
+    from suntzu_env.suntzu.players import agent_kinds, agent_names, make_agent
 
     assert agents.make_agent is make_agent
     assert list(agent_kinds()) == ["random", "greedy", "heuristic", "ismcts", "ismcts-value", "ppo", "rllib"]

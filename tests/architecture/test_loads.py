@@ -18,7 +18,7 @@ LOADERS = {
     ("agents/ppo.py", "read_model"): {"MaskablePPO.load", "torch.load"},  # SB3 zips: models and checkpoints
     ("agents/ppo.py", "read_pickle"): {"DataUnpickler"},  # a pickle read as data (an SB3 field, an RLlib state)
     ("agents/rllib.py", "read_state"): {"torch.load"},  # an RLlib module's tensors
-    ("suntzu_env/npz.py", "read_npz"): {"np.load"},  # every .npz: networks, pool snapshots, checkpoint states
+    ("suntzu_env/core/npz.py", "read_npz"): {"np.load"},  # every .npz: networks, pool snapshots, checkpoint states
 }
 # Loads of pickles that only this user's own files reach: the function checks the file's seal (`experiments.seal`,
 # an HMAC under a key kept outside every run folder) before it loads. RLlib restores its training checkpoints so.

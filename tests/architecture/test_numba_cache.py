@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from numba import config
 
-from suntzu_env.numba_cache import CACHE_FOLDER, PACKAGE, cache_folder, source_digest
+from suntzu_env.core.numba_cache import CACHE_FOLDER, PACKAGE, cache_folder, source_digest
 
 
 def test_the_digest_changes_with_any_source_file(tmp_path: Path) -> None:

@@ -14,19 +14,20 @@ from pathlib import Path
 import pytest
 
 from experiments import evaluate, train
-from suntzu_env import games
-from suntzu_env.protocol import GameRules
+from suntzu_env.core import games
+from suntzu_env.core.protocol import GameRules
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subprocesses, with PYTHONPATH)
 # What the experiments may import of the package: the seam, the registry and the thread control, which know no
 # game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in
-# compiled code; `agents.cell_policy` and `suntzu_env.policy_net`: the networks, a board network reading the
-# layout a game declares), which is no game's agent; `suntzu_env.npz`, the one reader of a run folder's array
-# files; `suntzu_env.user_folders`, where the user's own keys live. A game's own modules and agents are reached
+# compiled code; `agents.cell_policy` and `suntzu_env.core.policy_net`: the networks, a board network reading the
+# layout a game declares), which is no game's agent; `suntzu_env.core.npz`, the one reader of a run folder's array
+# files; `suntzu_env.core.user_folders`, where the user's own keys live. A game's own modules and agents are reached
 # through its GameRules.
-ALLOWED = ("suntzu_env.protocol", "suntzu_env.games", "suntzu_env.threads", "suntzu_env.stats", "agents.ppo",
-           "agents.cell_policy", "suntzu_env.policy_net", "suntzu_env.npz", "suntzu_env.user_folders")  # fmt: skip
+ALLOWED = ("suntzu_env.core.protocol", "suntzu_env.core.games", "suntzu_env.core.threads", "suntzu_env.core.stats",
+           "agents.ppo", "agents.cell_policy", "suntzu_env.core.policy_net", "suntzu_env.core.npz",
+           "suntzu_env.core.user_folders")  # fmt: skip
 TITLES = ("Sun Tzu", "Bin'Fa", "binfa")  # the games as people name them
 
 
@@ -78,8 +79,8 @@ def test_the_experiments_name_no_game_and_import_none() -> None:
 
 def test_the_fence_catches_what_it_refuses(tmp_path: Path) -> None:
     """The checks above fail on an import of a game's module, of agents, and on a literal naming a game's agent."""
-    tree = ast.parse("def f():\n    from suntzu_env.rules import SEATS\n    import agents\n")
-    assert _imports(tree) == ["suntzu_env.rules.SEATS", "agents"]
+    tree = ast.parse("def f():\n    from suntzu_env.suntzu.rules import SEATS\n    import agents\n")
+    assert _imports(tree) == ["suntzu_env.suntzu.rules.SEATS", "agents"]
     path = tmp_path / "m.py"
     path.write_text('X = "heuristic=1"  # play the greedy one\n')
     pattern = re.compile(r"\b(" + "|".join(map(re.escape, _words())) + r")\b", re.IGNORECASE)

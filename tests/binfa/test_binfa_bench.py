@@ -7,8 +7,8 @@ import numba
 import numpy as np
 import pytest
 
-from suntzu_env import bench
-from suntzu_env.engine.rng import random_legal_states
+from suntzu_env.core.rng import random_legal_states
+from suntzu_env.suntzu import bench
 
 
 def test_bench_measures_binfa_through_its_plugin(capsys: pytest.CaptureFixture[str]):

@@ -15,9 +15,9 @@ from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id
 from suntzu_env.binfa.gym_env import BinFaGymEnv
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_views
 from suntzu_env.binfa.plugin import BINFA
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.episode import IllegalActionWarning
-from suntzu_env.protocol import GameRules, TurnGame
+from suntzu_env.core.checks import IllegalActionWarning
+from suntzu_env.core.protocol import GameRules, TurnGame
+from suntzu_env.core.rng import rng_seed
 
 
 def _quiet(fn):

@@ -21,8 +21,8 @@ from suntzu_env.binfa.geometry import TRIANGLE_NAMES
 from suntzu_env.binfa.ladder import ladder, main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
 from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.stats import wilson
+from suntzu_env.core.rng import rng_seed
+from suntzu_env.core.stats import wilson
 
 
 def _greedy(g: Game, agent: int = AG_GREEDY) -> str:

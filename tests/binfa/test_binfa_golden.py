@@ -11,7 +11,7 @@ record format regenerates the file with
 and the diff is reviewed as part of that change.
 
 `golden/binfa_playthroughs_xorshift32.json` holds games dealt and thrown by the generator of the records made before
-`suntzu_env.engine.rng.GENERATOR` (their records name no generator), and `golden/binfa_playthroughs_v1.json` games of
+`suntzu_env.core.rng.GENERATOR` (their records name no generator), and `golden/binfa_playthroughs_v1.json` games of
 rules v1 (`"rules_version": 1`); both were played under rules v1 and each still replays under them, decision by
 decision, to its final position.
 """

@@ -15,9 +15,9 @@ import pytest
 from experiments import evaluate, train
 from experiments.cli import ConfigError
 from experiments.config import train_config_class, train_defaults
-from suntzu_env import games
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
-from suntzu_env.protocol import ask
+from suntzu_env.core import games
+from suntzu_env.core.protocol import ask
 
 SHORT = ["--max-turns", "40"]  # games of a few hundred decisions
 
@@ -189,8 +189,8 @@ def test_a_dagger_round_labels_the_student_s_own_positions_with_the_teacher_s_an
     from agents.ppo import PolicyActor, PPOAgent
     from experiments.warm_start import _student_job
     from suntzu_env.binfa.policy import BOARD
-    from suntzu_env.policy_net import CellNet
-    from suntzu_env.protocol import hand_game
+    from suntzu_env.core.policy_net import CellNet
+    from suntzu_env.core.protocol import hand_game
 
     torch.manual_seed(0)
     state = PolicyActor.of(CellNet(CellTrunk(BOARD, 8, 1, 16).arrays())).state()

@@ -14,10 +14,10 @@ torch = pytest.importorskip("torch")
 from helpers import binfa_model  # noqa: E402
 
 from experiments import evaluate  # noqa: E402
-from suntzu_env.agent import IncompatibleModelError  # noqa: E402
 from suntzu_env.binfa.plugin import BINFA, GreedyAgent  # noqa: E402
 from suntzu_env.binfa.vec_env import BinFaVecEnv  # noqa: E402
-from suntzu_env.protocol import ask  # noqa: E402
+from suntzu_env.core.agent import IncompatibleModelError  # noqa: E402
+from suntzu_env.core.protocol import ask  # noqa: E402
 
 OPTIONS = {"max_turns": 20}
 OPPONENT_SALT = 0x5BD1E995  # BinFaVecEnv seeds a game's opponent with its game seed ^ this
@@ -56,7 +56,7 @@ def test_a_model_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
     from sb3_contrib import MaskablePPO
 
     from agents import make_agent
-    from suntzu_env.gym_env import SunTzuGymEnv
+    from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     suntzu = tmp_path / "suntzu.zip"
     MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
@@ -213,7 +213,7 @@ def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path, network
 
     from sb3_contrib import MaskablePPO
 
-    from suntzu_env.gym_env import SunTzuGymEnv
+    from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     with pytest.raises(ValueError, match="opponents: Bin'Fa's batched env plays random, greedy, heuristic"):
         BinFaVecEnv(2, {"greedy": 1, "ismcts": 1})

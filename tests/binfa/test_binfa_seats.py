@@ -12,7 +12,7 @@ from experiments import train
 from experiments.config import SMOKE_VARIABLE
 from experiments.runs import read_eval
 from suntzu_env.binfa.plugin import BINFA
-from suntzu_env.protocol import ask
+from suntzu_env.core.protocol import ask
 
 
 @pytest.mark.parametrize("players", [3, 6])

@@ -140,7 +140,7 @@ def test_supersuit_vector_env() -> None:
 def test_gymnasium_make_vec_reaches_the_compiled_vector_env() -> None:
     """`vectorization_mode="vector_entry_point"` (and no mode at all) gives `SunTzuVectorEnv`, with the
     `opponent=` that `SunTzuGymEnv` takes: the same games as `SunTzuVectorEnv(opponents=...)` made directly."""
-    from suntzu_env.vec_env import SunTzuVectorEnv
+    from suntzu_env.suntzu.vec_env import SunTzuVectorEnv
 
     kwargs = {"variant": "beginner", "opponent": "greedy"}
     envs = gymnasium.make_vec("SunTzu-v3", num_envs=3, vectorization_mode="vector_entry_point", **kwargs)
@@ -176,8 +176,8 @@ def test_torchrl_pettingzoo_wrapper_check_env_specs_and_masked_policy() -> None:
     from torchrl.envs.utils import check_env_specs
     from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor
 
-    from suntzu_env.formats import box_observations
-    from suntzu_env.suntzu_v3 import NOOP
+    from suntzu_env.core.formats import box_observations
+    from suntzu_env.suntzu.suntzu_v3 import NOOP
 
     torch.manual_seed(0)
     env = PettingZooWrapper(box_observations(parallel_env(variant="beginner", idle="noop")), use_mask=True, seed=0)
@@ -213,8 +213,8 @@ def test_agilerl_ippo_trains_on_the_parallel_env() -> None:
     import torch
     from agilerl.algorithms import IPPO
 
-    from suntzu_env.formats import agilerl_observations
-    from suntzu_env.suntzu_v3 import NOOP
+    from suntzu_env.core.formats import agilerl_observations
+    from suntzu_env.suntzu.suntzu_v3 import NOOP
 
     torch.manual_seed(0)
     env = agilerl_observations(parallel_env(variant="beginner", idle="noop"))

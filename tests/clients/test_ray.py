@@ -118,7 +118,7 @@ def suntzu_parallel(env_config: dict[str, Any]) -> Any:
     from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
 
     from suntzu_env import parallel_env
-    from suntzu_env.formats import rllib_observations
+    from suntzu_env.core.formats import rllib_observations
 
     return ParallelPettingZooEnv(rllib_observations(parallel_env(variant="beginner", idle="noop")))
 

@@ -9,7 +9,7 @@ from types import ModuleType
 import pytest
 from conftest import ROOT
 
-import suntzu_env.suntzu_v3
+import suntzu_env.suntzu.suntzu_v3
 
 
 def load_hooks() -> ModuleType:
@@ -24,7 +24,7 @@ HOOKS = load_hooks()
 
 
 def test_an_environment_page_is_its_docstring_with_the_page_rows_in_the_spec_table() -> None:
-    page = "<!-- docstring: suntzu_env.suntzu_v3 -->\n| Versions | `suntzu_v3` |\n\nMore of the page.\n"
+    page = "<!-- docstring: suntzu_env.suntzu.suntzu_v3 -->\n| Versions | `suntzu_v3` |\n\nMore of the page.\n"
     rendered = HOOKS.docstring_page(page)
     assert rendered.startswith("# Sun Tzu\n")
     assert "<!--" not in rendered and rendered.endswith("\nMore of the page.\n")
@@ -38,9 +38,12 @@ def test_an_environment_page_is_its_docstring_with_the_page_rows_in_the_spec_tab
 
 
 def test_the_environment_pages_name_the_environments() -> None:
-    for page, module in (("suntzu-env.md", "suntzu_env.suntzu_v3"), ("binfa-env.md", "suntzu_env.binfa.binfa_v2")):
+    for page, module in (
+        ("suntzu-env.md", "suntzu_env.suntzu.suntzu_v3"),
+        ("binfa-env.md", "suntzu_env.binfa.binfa_v2"),
+    ):
         assert (ROOT / "docs" / page).read_text().startswith(f"<!-- docstring: {module} -->\n")
-    assert suntzu_env.suntzu_v3.__doc__ and "## Version History" in suntzu_env.suntzu_v3.__doc__
+    assert suntzu_env.suntzu.suntzu_v3.__doc__ and "## Version History" in suntzu_env.suntzu.suntzu_v3.__doc__
 
 
 def test_a_docstring_without_a_table_takes_no_rows() -> None:

@@ -368,8 +368,8 @@ def test_a_binfa_evaluation_leads_with_games_won_outright(binfa_results: Path) -
     """Bin'Fa's results lead with summary.json's `headline`, the outright win rate (an undecided game is a win of
     neither): each pairing's rate for a and for b, b's from a's losses (not 1 - a's rate); Sun Tzu's with the win
     rate (draws half), b's 1 - a's. A summary written before `headline` leads with the game's own."""
+    from suntzu_env.core.stats import wilson
     from suntzu_env.play.results import list_games
-    from suntzu_env.stats import wilson
 
     listing = list_games(binfa_results / "bf")
     summary = json.loads((binfa_results / "bf" / "summary.json").read_text())
@@ -438,7 +438,7 @@ def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_pa
     from helpers import binfa_model
     from sb3_contrib import MaskablePPO
 
-    from suntzu_env.gym_env import SunTzuGymEnv
+    from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     folder = tmp_path / "models"
     folder.mkdir()

@@ -27,7 +27,7 @@ from suntzu_env import Game
 from suntzu_env.play.app import create_app
 from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
-from suntzu_env.rules import CARDS, PROVINCES, SEATS
+from suntzu_env.suntzu.rules import CARDS, PROVINCES, SEATS
 
 ROOT = Path(__file__).resolve().parents[2]
 NP = len(PROVINCES)

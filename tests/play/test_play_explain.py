@@ -22,7 +22,7 @@ from suntzu_env.play.chronicle import Chronicle
 from suntzu_env.play.explain import OUTCOME_TEXT, RULES_DOC, action_help, glossary
 from suntzu_env.play.sessions import Replay
 from suntzu_env.play.text import play_in_terminal
-from suntzu_env.rules import CARDS, EVENTS, WARLORD_NAMES
+from suntzu_env.suntzu.rules import CARDS, EVENTS, WARLORD_NAMES
 
 FEINT = make_state("standard", blue={"held": ["feint"]})
 COUNTER = make_state("standard", red={"held": ["counter_plague"]})

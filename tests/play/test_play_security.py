@@ -32,7 +32,7 @@ from fastapi.testclient import TestClient
 
 from agents import check_spec
 from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS
-from suntzu_env.agent import ModelError
+from suntzu_env.core.agent import ModelError
 from suntzu_env.play import sessions
 from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
 from suntzu_env.play.sessions import MAX_SEARCH_ITERATIONS, AgentMenu, Busy, Store

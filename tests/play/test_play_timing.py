@@ -29,10 +29,10 @@ require_play_extra()
 from fastapi.testclient import TestClient
 
 from agents.ismcts import ISMCTSAgent
-from suntzu_env.actions import ACTION_STRINGS
 from suntzu_env.play.app import create_app
 from suntzu_env.play.sessions import HIDDEN_OFFERS, AgentMenu, LiveGame
-from suntzu_env.rules import SEATS
+from suntzu_env.suntzu.actions import ACTION_STRINGS
+from suntzu_env.suntzu.rules import SEATS
 
 PAIRS = int(os.environ.get("SUNTZU_TIMING_PAIRS", "16"))
 ITERATIONS = int(os.environ.get("SUNTZU_TIMING_ITERATIONS", "100"))

@@ -23,10 +23,10 @@ import numpy as np
 import pytest
 
 from suntzu_env import Game
-from suntzu_env.determinize import sample_determinization
-from suntzu_env.layout import DECK, DECK_CAPACITY, DECK_LEN, PH_PLACEMENT, PHASE, PLACED, ROUND
-from suntzu_env.render import board_image, board_text
-from suntzu_env.rules import CARDS, N_PROVINCES, SEATS
+from suntzu_env.suntzu.determinize import sample_determinization
+from suntzu_env.suntzu.layout import DECK, DECK_CAPACITY, DECK_LEN, PH_PLACEMENT, PHASE, PLACED, ROUND
+from suntzu_env.suntzu.render import board_image, board_text
+from suntzu_env.suntzu.rules import CARDS, N_PROVINCES, SEATS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 GAMES_PER_CONFIG = 4

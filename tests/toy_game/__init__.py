@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.protocol import GamePlugin
+from suntzu_env.core.protocol import GamePlugin
 
 MAX_CARDS = 5
 SEATS = ("north", "south")

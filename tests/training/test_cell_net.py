@@ -22,7 +22,7 @@ from suntzu_env.binfa.geometry import N_TRIANGLES, STEP  # noqa: E402
 from suntzu_env.binfa.observation import OBSERVATION_SIZE  # noqa: E402
 from suntzu_env.binfa.plugin import BINFA  # noqa: E402
 from suntzu_env.binfa.policy import BOARD  # noqa: E402
-from suntzu_env.policy_net import CellLayout, CellNet, net_from_state  # noqa: E402
+from suntzu_env.core.policy_net import CellLayout, CellNet, net_from_state  # noqa: E402
 
 # Two cells in a line: cell 0's only neighbour is cell 1, cell 1 has none. One channel per cell (observation
 # values 0 and 1), one global value (2). Actions: one per cell (ids 0, 1), one per edge (ids 2, 3), one global (4).

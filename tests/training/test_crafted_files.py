@@ -163,7 +163,7 @@ def test_a_run_folder_whose_model_would_run_code_is_refused_not_skipped(tiny_run
 
 @pytest.mark.parametrize("kind", ["pickled", "huge header"])
 def test_a_value_network_that_is_not_arrays_is_refused(tmp_path: Path, kind: str) -> None:
-    from suntzu_env.values import VALUE_FILE
+    from suntzu_env.suntzu.values import VALUE_FILE
 
     run, marker = tmp_path / "value-run", tmp_path / "PWNED"
     run.mkdir()
@@ -180,8 +180,8 @@ def test_a_value_network_that_is_not_arrays_is_refused(tmp_path: Path, kind: str
 
 def test_read_value_net_refuses_a_huge_header_as_a_model_error(tmp_path: Path) -> None:
     """The value network's reader itself: the header is read and refused before any array is made."""
-    from suntzu_env.agent import ModelError
-    from suntzu_env.values import read_value_net
+    from suntzu_env.core.agent import ModelError
+    from suntzu_env.suntzu.values import read_value_net
 
     file = huge_header_npz(tmp_path / "v.npz", others={"b0": np.zeros(1, np.float32)})
     with pytest.raises(ModelError, match=r"v\.npz: not a value network .*declares the shape"):

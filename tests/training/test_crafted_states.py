@@ -18,13 +18,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from test_crafted_files import copy_run, refused_in_one_line
 
-from suntzu_env import vec_core as core
 from suntzu_env.binfa import vec_env as binfa
 from suntzu_env.binfa.layout import UNIT_AT
-from suntzu_env.engine.rng import random_legal, random_legal_states
-from suntzu_env.episode import IllegalActionWarning
-from suntzu_env.layout import ROUND
-from suntzu_env.vec.env import SunTzuVecEnv
+from suntzu_env.core.checks import IllegalActionWarning
+from suntzu_env.core.rng import random_legal, random_legal_states
+from suntzu_env.suntzu import vec_core as core
+from suntzu_env.suntzu.layout import ROUND
+from suntzu_env.suntzu.vec.env import SunTzuVecEnv
 
 N_ENVS = 4
 SUNTZU_ARRAYS = ("states", "masks", "table", "phi", "streams", "actions", "finished", "obs", "terminal_obs", "rewards",
@@ -191,7 +191,7 @@ def test_suntzu_set_state_names_the_array_row_and_field_and_changes_nothing(
 def test_suntzu_set_state_refuses_a_saved_network_of_another_shape(suntzu_saved: dict[str, np.ndarray]) -> None:
     """A policy network's slot played from its saved layers: layers that do not fit the game's observation are
     refused before the compiled step would read past it."""
-    from suntzu_env.policy_net import PolicyNet, seated_state
+    from suntzu_env.core.policy_net import PolicyNet, seated_state
 
     state = copied(suntzu_saved)
     k = len(state["slot_names"])

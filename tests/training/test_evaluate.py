@@ -27,7 +27,8 @@ from experiments.evaluate import (
     wilson,
 )
 from experiments.partial import Partial
-from suntzu_env import Game, games
+from suntzu_env import Game
+from suntzu_env.core import games
 
 GAME = games.game("suntzu")
 SEATS = GAME.seats

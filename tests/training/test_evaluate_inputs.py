@@ -20,7 +20,7 @@ from experiments.evaluate import main, plan_jobs
 from experiments.matches import BadGame, check_unit
 from experiments.partial import Partial
 from experiments.stats import summarize
-from suntzu_env import games
+from suntzu_env.core import games
 
 GAME = games.game("suntzu")
 SEATS = GAME.seats

@@ -14,7 +14,7 @@ from experiments.evaluate import main as evaluate
 from experiments.reports import report
 from experiments.round_robin import rated
 from experiments.stats import bradley_terry, headline, headline_field, oriented, summarize
-from suntzu_env import games
+from suntzu_env.core import games
 
 BINFA = games.game("binfa")
 SUNTZU = games.game("suntzu")

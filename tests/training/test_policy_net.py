@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from agents.ppo import PolicyActor, PPOAgent
-from suntzu_env.engine.rng import rng_seed
-from suntzu_env.policy_net import H_ACTIVATION, H_OFFSET, H_WIDTHS, PolicyNet, net_act_batch
+from suntzu_env.core.policy_net import H_ACTIVATION, H_OFFSET, H_WIDTHS, PolicyNet, net_act_batch
+from suntzu_env.core.rng import rng_seed
 
 
 def layers(sizes: tuple[int, ...], seed: int = 0) -> tuple[list[np.ndarray], list[np.ndarray]]:

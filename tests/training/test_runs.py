@@ -422,6 +422,6 @@ def test_a_diverging_run_stops_with_one_line(
     ],
 )
 def test_the_benchmarks_refuse_bad_numbers_before_they_start(argv: list[str], message: str) -> None:
-    out = run_module("suntzu_env.bench", *argv, check=False)
+    out = run_module("suntzu_env.suntzu.bench", *argv, check=False)
     assert out.returncode == 2 and out.stderr.count("\n") == 1 and message in out.stderr, out.stderr
     assert out.stdout == ""  # no benchmark ran

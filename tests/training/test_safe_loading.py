@@ -168,7 +168,7 @@ def test_a_genuine_model_reads_back_exactly(tmp_path: Path) -> None:
     """A saved MaskablePPO (ReLU: its policy_kwargs are pickled by SB3) plays the same logits once read as data."""
     from sb3_contrib import MaskablePPO
 
-    from suntzu_env.gym_env import SunTzuGymEnv
+    from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     model = MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu", seed=3,
                         policy_kwargs={"net_arch": [24, 12], "activation_fn": torch.nn.ReLU})  # fmt: skip

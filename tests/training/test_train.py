@@ -27,7 +27,8 @@ from experiments.evaluate import play_match
 from experiments.runs import read_config, read_eval
 from experiments.train import make_vec_env
 from experiments.versions import library_versions
-from suntzu_env import Game, games
+from suntzu_env import Game
+from suntzu_env.core import games
 
 RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
              "summary.json")  # fmt: skip
@@ -326,7 +327,7 @@ def test_the_batched_env_draws_the_mix_and_the_pool_and_alternates_seats(tiny_ru
 
 def test_snapshot_opponents_play_inside_the_compiled_step(tiny_run: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The pool's snapshots are policy networks played in compiled code: no opponent round goes through Python."""
-    from suntzu_env.vec_env import SunTzuVecEnv
+    from suntzu_env.suntzu.vec_env import SunTzuVecEnv
 
     monkeypatch.setattr(SunTzuVecEnv, "_serve_policies", lambda self, obs: pytest.fail("a snapshot asked from Python"))
     actor = load_ppo_agent(tiny_run).actor
@@ -419,7 +420,7 @@ def test_a_dagger_round_plays_against_the_teacher_s_twins_where_the_teacher_play
     the teacher's twins, as the demonstrations do, and label only the student's positions."""
     from experiments.game import game_of
     from experiments.warm_start import _student_job
-    from suntzu_env.policy_net import PolicyNet
+    from suntzu_env.core.policy_net import PolicyNet
 
     rules = game_of("suntzu")
     assert None in rules.teacher_opponents

@@ -10,8 +10,8 @@ import pytest
 import torch
 
 from experiments import train_value
-from suntzu_env import games
-from suntzu_env.values import VALUE_FILE, read_value_net
+from suntzu_env.core import games
+from suntzu_env.suntzu.values import VALUE_FILE, read_value_net
 
 SMALL = ["--games", "40", "--epochs", "1", "--hidden", "8", "--threads", "1"]
 

@@ -20,10 +20,10 @@ from hypothesis import strategies as st
 from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
 from experiments.evaluate import play_game
 from suntzu_env import Game
-from suntzu_env.actions import A_PLACE, A_RECALL, ACTION_STRINGS
-from suntzu_env.baselines.observed import borders, decision_province, decode, opp_hand_estimate, round_number
-from suntzu_env.observation import OBSERVATION_SLICES, observation_views
-from suntzu_env.rules import N_BASE_CARDS
+from suntzu_env.suntzu.actions import A_PLACE, A_RECALL, ACTION_STRINGS
+from suntzu_env.suntzu.baselines.observed import borders, decision_province, decode, opp_hand_estimate, round_number
+from suntzu_env.suntzu.observation import OBSERVATION_SLICES, observation_views
+from suntzu_env.suntzu.rules import N_BASE_CARDS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 # blue, red, games per variant: 2,080 games over the four variants, every agent in both seats

@@ -1,5 +1,5 @@
 """The `ismcts` agent: named in the registry, seeded, acting through the agent protocol with the game handed
-over by `suntzu_env.protocol.ask`, and blind to what its seat may not know (R9)."""
+over by `suntzu_env.core.protocol.ask`, and blind to what its seat may not know (R9)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from agents import make_agent
 from agents.ismcts import DEFAULT_ROLLOUT, ROLLOUTS, ISMCTSAgent
 from experiments.evaluate import play_games
 from suntzu_env import Game
-from suntzu_env.protocol import ask
-from suntzu_env.rules import SEATS
+from suntzu_env.core.protocol import ask
+from suntzu_env.suntzu.rules import SEATS
 
 ITERATIONS = 30
 

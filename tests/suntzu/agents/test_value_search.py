@@ -12,13 +12,14 @@ from helpers import assert_blind_to_hidden, net_of, saved
 
 from agents import make_agent
 from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent, learned_value
-from suntzu_env import Game, values
-from suntzu_env.agent import ModelError
-from suntzu_env.game import DEFAULT_ADJ
-from suntzu_env.layout import ROUND
-from suntzu_env.policy_net import PolicyNet
-from suntzu_env.protocol import ask
-from suntzu_env.values import VALUE_FILE, VALUE_INPUTS, inputs_of, read_value_net, value_positions
+from suntzu_env import Game
+from suntzu_env.core.agent import ModelError
+from suntzu_env.core.policy_net import PolicyNet
+from suntzu_env.core.protocol import ask
+from suntzu_env.suntzu import values
+from suntzu_env.suntzu.game import DEFAULT_ADJ
+from suntzu_env.suntzu.layout import ROUND
+from suntzu_env.suntzu.values import VALUE_FILE, VALUE_INPUTS, inputs_of, read_value_net, value_positions
 
 ITERATIONS = 30
 

@@ -37,18 +37,18 @@ from suntzu_env import (
     parallel_env,
     raw_env,
 )
-from suntzu_env.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
-from suntzu_env.episode import EnvSettings, Episode
-from suntzu_env.observation import (
+from suntzu_env.suntzu.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
+from suntzu_env.suntzu.episode import EnvSettings, Episode
+from suntzu_env.suntzu.observation import (
     OBSERVATION_INV_SCALE,
     OBSERVATION_PIECES,
     OBSERVATION_SCALE,
     OBSERVATION_SLICES,
     observation_views,
 )
-from suntzu_env.options import Options
-from suntzu_env.rules import CARDS, PROVINCES, SEATS
-from suntzu_env.suntzu_v3 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
+from suntzu_env.suntzu.options import Options
+from suntzu_env.suntzu.rules import CARDS, PROVINCES, SEATS
+from suntzu_env.suntzu.suntzu_v3 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -71,7 +71,7 @@ EXPECTED_WARNINGS = (
 # Checks that sample actions without the mask meet the default illegal-action rule: the game ends, with a
 # warning naming the decision and its legal actions.
 ILLEGAL_WARNING = "illegal action "
-ENV_MODULE = importlib.import_module("suntzu_env.suntzu_v3")
+ENV_MODULE = importlib.import_module("suntzu_env.suntzu.suntzu_v3")
 
 
 def checked(run: Callable[[], Any], *also: str) -> list[str]:
@@ -677,7 +677,7 @@ def test_observation_space_of_each_agent_is_fixed() -> None:
 
 def test_bench_aec_runs() -> None:
     """The benchmark's AEC loop (python -m suntzu_env.bench) plays whole games."""
-    from suntzu_env.bench import bench_aec
+    from suntzu_env.suntzu.bench import bench_aec
 
     assert bench_aec(0.05) > 0
 
@@ -685,7 +685,7 @@ def test_bench_aec_runs() -> None:
 @pytest.mark.parametrize("face", ["sb3", "gymnasium"])
 def test_bench_vec_env_runs(face: str) -> None:
     """The benchmark's batched loop (python -m suntzu_env.bench) steps through either face; a bad face is named."""
-    from suntzu_env.bench import bench_vec_env
+    from suntzu_env.suntzu.bench import bench_vec_env
 
     assert bench_vec_env(0.05, 8, "random", face=face) > 0  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="face must be 'sb3' or 'gymnasium'"):

@@ -1,4 +1,4 @@
-"""`parallel_env(idle="noop")`, the observation formats of `suntzu_env.formats`, and the `human` extra."""
+"""`parallel_env(idle="noop")`, the observation formats of `suntzu_env.core.formats`, and the `human` extra."""
 
 from __future__ import annotations
 
@@ -15,15 +15,15 @@ with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs th
     from pettingzoo.test import api_test, parallel_api_test
 
 from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv, env, parallel_env
-from suntzu_env import episode as episode_module
-from suntzu_env.formats import (
+from suntzu_env.core.formats import (
     agilerl_observations,
     bool_masks,
     box_observations,
     observation_format,
     rllib_observations,
 )
-from suntzu_env.suntzu_v3 import NOOP
+from suntzu_env.suntzu import episode as episode_module
+from suntzu_env.suntzu.suntzu_v3 import NOOP
 
 NOOP_CONFIGS = [{"variant": "standard", "events": True}, {"variant": "beginner", "flat_observation": True}]
 

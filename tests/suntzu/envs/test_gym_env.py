@@ -15,7 +15,7 @@ from gymnasium.utils.env_checker import check_env
 
 from agents import RandomAgent
 from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
-from suntzu_env.observation import observation_views
+from suntzu_env.suntzu.observation import observation_views
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" mode too: no display here
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -348,7 +348,7 @@ def test_pickle_mid_episode() -> None:
 
 def test_options_come_as_one_value_or_as_keywords() -> None:
     """`options=Options(...)` reaches the game, through `gymnasium.make` too; keywords go on top."""
-    from suntzu_env.options import Options
+    from suntzu_env.suntzu.options import Options
 
     rules = Options(variant="beginner", events=True)
     env = gymnasium.make(ENV_ID, options=rules, seat="blue")

@@ -2,7 +2,7 @@
 
 At every decision point of random games (standard and beginner, events off and on), for each seat,
 everything the seat may not know is resampled consistently with what it knows (the library's
-determinization, `suntzu_env.determinize`, the one search uses), and its observation and, when it is the
+determinization, `suntzu_env.suntzu.determinize`, the one search uses), and its observation and, when it is the
 seat to act, its action mask must stay byte-identical. Each hidden part is resampled so:
 
 - **the opponent's unseen cards**: its hand, its deck, its face-down placed cards (placed, not yet
@@ -39,10 +39,11 @@ import numpy as np
 import pytest
 from helpers import BASE_CARDS, expect, load, make_state, place, with_hands
 
-from suntzu_env import Game, engine
-from suntzu_env.actions import N_ACTIONS
-from suntzu_env.determinize import sample_determinization
-from suntzu_env.layout import (
+from suntzu_env import Game
+from suntzu_env.suntzu import engine
+from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.determinize import sample_determinization
+from suntzu_env.suntzu.layout import (
     DEC_SIDE,
     DECK,
     DECK_CAPACITY,
@@ -57,8 +58,8 @@ from suntzu_env.layout import (
     RECYCLED_PLAGUE,
     WARLORD,
 )
-from suntzu_env.observation import OBSERVATION_SIZE, encode_observation, observation_views
-from suntzu_env.rules import (
+from suntzu_env.suntzu.observation import OBSERVATION_SIZE, encode_observation, observation_views
+from suntzu_env.suntzu.rules import (
     CARD_PLAGUE,
     N_CARD_KINDS,
     N_PROVINCES,
@@ -95,7 +96,7 @@ def placement_mask_of(s: np.ndarray, side: int) -> np.ndarray:
 
 
 def resample(s: np.ndarray, me: int, rng: np.random.Generator) -> np.ndarray:
-    """A state that `me` cannot tell from `s`: the library's determinization (`suntzu_env.determinize`)."""
+    """A state that `me` cannot tell from `s`: the library's determinization (`suntzu_env.suntzu.determinize`)."""
     return sample_determinization(s, SEATS[me], rng)
 
 

@@ -1,4 +1,4 @@
-"""The game inside OpenSpiel (`suntzu_env.openspiel`, the `openspiel` extra): OpenSpiel's own checks and
+"""The game inside OpenSpiel (`suntzu_env.suntzu.openspiel`, the `openspiel` extra): OpenSpiel's own checks and
 algorithms run on it. The test extra installs it; skipped where pyspiel is missing, except with CI set."""
 
 from __future__ import annotations
@@ -27,8 +27,8 @@ from open_spiel.python.algorithms import (
 
 from agents import make_agent
 from suntzu_env import OBSERVATION_SIZE, Game, Options
-from suntzu_env.actions import N_ACTIONS
-from suntzu_env.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot, ISMCTSBot, random_playout
+from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot, ISMCTSBot, random_playout
 
 CONFIGS = [{"variant": "standard", "events": False}, {"variant": "beginner", "events": True}]
 # A tiny game: one deal of the standard variant, the players taking over 6 decisions before the end of its random
@@ -89,7 +89,7 @@ def test_openspiel_resample_from_infostate_keeps_what_the_player_knows() -> None
 
 
 def test_openspiel_ismcts_bot_plays_our_agents() -> None:
-    """OpenSpiel's ISMCTSBot (`suntzu_env.openspiel.ISMCTSBot`: its `restart_at`, on our determinization) against
+    """OpenSpiel's ISMCTSBot (`suntzu_env.suntzu.openspiel.ISMCTSBot`: its `restart_at`, on our determinization) against
     `heuristic` and `ismcts`, both seats, in OpenSpiel's `evaluate_bots`."""
     game = pyspiel.load_game(GAME_NAME, {"variant": "beginner", "events": False})
     rng = np.random.RandomState(0)

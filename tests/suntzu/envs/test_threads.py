@@ -1,4 +1,4 @@
-"""The batched kernels' thread count (`suntzu_env.threads`): chosen by timing; the games do not depend on it."""
+"""The batched kernels' thread count (`suntzu_env.core.threads`): chosen by timing; the games do not depend on it."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import numba
 import numpy as np
 import pytest
 
-from suntzu_env.threads import ThreadCount, candidate_counts, check_threads, max_threads
+from suntzu_env.core.threads import ThreadCount, candidate_counts, check_threads, max_threads
 
 
 def feed(threads: ThreadCount, seconds: dict[int, float], calls: int) -> list[int]:
@@ -93,7 +93,7 @@ def test_the_callers_thread_count_is_restored() -> None:
 
 def test_the_games_do_not_depend_on_the_threads() -> None:
     """The same seed and actions give the same observations, rewards and ends on 1 thread, on the most, on auto."""
-    from suntzu_env.vec_env import SunTzuVecEnv
+    from suntzu_env.suntzu.vec_env import SunTzuVecEnv
 
     outputs = []
     for threads in (1, max_threads(), "auto"):

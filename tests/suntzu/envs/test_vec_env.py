@@ -15,9 +15,9 @@ from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 import suntzu_env
 from suntzu_env import Game, IllegalActionWarning, SunTzuGymEnv
-from suntzu_env.actions import N_ACTIONS
-from suntzu_env.observation import OBSERVATION_SIZE
-from suntzu_env.vec_env import SunTzuVecEnv, SunTzuVectorEnv
+from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.observation import OBSERVATION_SIZE
+from suntzu_env.suntzu.vec_env import SunTzuVecEnv, SunTzuVectorEnv
 
 
 def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
@@ -308,7 +308,7 @@ def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
     """A `PPOAgent` opponent plays inside the compiled step, never asked from Python, and makes the moves the same
     agent makes when asked from Python; sampling, it draws from each game's generator: the env's seed decides."""
     from agents.ppo import PolicyActor, PPOAgent
-    from suntzu_env import vec_core as core
+    from suntzu_env.suntzu import vec_core as core
 
     rng = np.random.default_rng(0)
     sizes = (OBSERVATION_SIZE, 32, 24, N_ACTIONS)
@@ -536,7 +536,7 @@ def test_the_kernels_take_the_batch_as_declared() -> None:
     """`vec_core.Batch` declares what the kernels play on once: each kernel (and `run_game`, inlined into them)
     takes its fields as its last parameters, in the declaration's order, which is how `SunTzuVecEnv` passes them
     (`*batch`); the table's columns are numbered by their declaration (`TABLE_FIELDS`)."""
-    from suntzu_env import vec_core as core
+    from suntzu_env.suntzu import vec_core as core
 
     fields = list(core.Batch._fields)
     assert [f.offset for f in core.TABLE_FIELDS] == list(range(core.TABLE_COLUMNS))
@@ -551,7 +551,7 @@ def test_the_kernels_take_the_batch_as_declared() -> None:
 def test_an_opponent_mix_draws_no_slot_after_its_last_weighted_one() -> None:
     """`mix_cdf`, shared by both games' batched envs: weights merged by slot, normalised, and 1.0 from the last
     weighted slot on, so a slot the mix leaves out is never drawn however the sums round."""
-    from suntzu_env.options import mix_cdf
+    from suntzu_env.core.checks import mix_cdf
 
     slots = {"random": 0, "greedy": 1, "heuristic": 2, "pool": 3}
     cdf = mix_cdf({"greedy": 0.1, "random": 0.2, "heuristic": 0.0, "again": 0.0}, lambda o: slots.get(o, 1), lambda: 4)

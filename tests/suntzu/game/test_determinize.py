@@ -14,10 +14,11 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from suntzu_env import Game, engine
-from suntzu_env.actions import N_ACTIONS
-from suntzu_env.determinize import rewind_secret_moves
-from suntzu_env.layout import (
+from suntzu_env import Game
+from suntzu_env.suntzu import engine
+from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.determinize import rewind_secret_moves
+from suntzu_env.suntzu.layout import (
     ARMIES,
     DEC_KIND,
     DEC_PROV,
@@ -38,7 +39,7 @@ from suntzu_env.layout import (
     WARLORD,
     WL_UNCHOSEN,
 )
-from suntzu_env.rules import N_CARD_KINDS, N_PROVINCES, N_WARLORDS_PER_SIDE, SEATS
+from suntzu_env.suntzu.rules import N_CARD_KINDS, N_PROVINCES, N_WARLORDS_PER_SIDE, SEATS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 SAMPLES = 6  # determinizations drawn per decision checked

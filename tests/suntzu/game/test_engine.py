@@ -14,12 +14,13 @@ from helpers import expect, expect_next_round, make_state, single_battle
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from suntzu_env import Game, engine
-from suntzu_env.game import DEFAULT_ADJ
-from suntzu_env.layout import LAST_REVEAL, PLACED, STATE_SIZE
-from suntzu_env.records import RecordError
-from suntzu_env.render import board_text
-from suntzu_env.rules import CARDS, N_PROVINCES, N_ROUNDS, SEATS, VARIANTS
+from suntzu_env import Game
+from suntzu_env.suntzu import engine
+from suntzu_env.suntzu.game import DEFAULT_ADJ
+from suntzu_env.suntzu.layout import LAST_REVEAL, PLACED, STATE_SIZE
+from suntzu_env.suntzu.records import RecordError
+from suntzu_env.suntzu.render import board_text
+from suntzu_env.suntzu.rules import CARDS, N_PROVINCES, N_ROUNDS, SEATS, VARIANTS
 
 ADJ = np.array(DEFAULT_ADJ, dtype=np.int64)
 
@@ -176,7 +177,7 @@ def test_different_seeds_deal_differently() -> None:
 
 def test_setup_r3() -> None:
     """R3.1-R3.4: five distinct displays, 10 cards in hand, 10 (beginner 8) in deck, events dealt."""
-    from suntzu_env.rules import SCORE_DISPLAYS
+    from suntzu_env.suntzu.rules import SCORE_DISPLAYS
 
     for seed in range(30):
         d = Game.new(seed, events=True).to_dict()
@@ -219,7 +220,7 @@ def test_any_state_round_trips_through_to_dict(seed: int, variant: str, events: 
 
 def test_batch_step_matches_single_games() -> None:
     """The batched engine is the same engine: an (N, S) batch follows N single games."""
-    from suntzu_env.actions import N_ACTIONS
+    from suntzu_env.suntzu.actions import N_ACTIONS
 
     n = 16
     games = [Game.new(seed) for seed in range(n)]

@@ -9,7 +9,8 @@ import numpy as np
 import pytest
 from helpers import State, load, make_state, place
 
-from suntzu_env import OBSERVATION_SIZE, Game, options
+from suntzu_env import OBSERVATION_SIZE, Game
+from suntzu_env.suntzu import options
 
 
 def random_actions(g: Game, seed: int, n: int) -> list[str]:
@@ -272,7 +273,7 @@ def test_observation_buffer_is_checked() -> None:
 
 
 def test_option_checks() -> None:
-    """`suntzu_env.options`, shared by every entry point: finite numbers, known keys, seeds."""
+    """`suntzu_env.suntzu.options`, shared by every entry point: finite numbers, known keys, seeds."""
     assert options.check_seed(np.int32(3)) == 3 and type(options.check_seed(np.int32(3))) is int
     assert options.check_seed(None, optional=True) is None
     assert options.check_number(np.float32(0.5), "x", low=0) == 0.5
@@ -357,7 +358,7 @@ def test_fields_are_a_copy_by_name() -> None:
 
 def test_equal_options_are_the_same_game() -> None:
     """A map is the same map in any order of its pairs; the declared map (D1) given in full is the default."""
-    from suntzu_env.rules import ADJACENCY
+    from suntzu_env.suntzu.rules import ADJACENCY
 
     assert options.Options(adjacency=ADJACENCY[::-1]) == options.Options()
     ring = [("QIN", "CHU"), ("CHU", "WU"), ("WU", "HAN-QI"), ("HAN-QI", "JIN-YAN"), ("JIN-YAN", "QIN")]

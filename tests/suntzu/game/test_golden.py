@@ -11,7 +11,7 @@ of it fails here. A deliberate change of the rules or of the record format regen
 and the diff is reviewed as part of that change.
 
 `golden/playthroughs_xorshift32.json` holds the same games as dealt by the generator of the records made before
-`suntzu_env.engine.rng.GENERATOR` (their records name no generator): each still replays decision by decision, legal
+`suntzu_env.core.rng.GENERATOR` (their records name no generator): each still replays decision by decision, legal
 answers included, to its final record.
 """
 
@@ -31,7 +31,7 @@ if str(ROOT) not in sys.path:  # `python tests/suntzu/game/test_golden.py --writ
 
 from agents import make_agent  # noqa: E402
 from suntzu_env import Game  # noqa: E402
-from suntzu_env.records import read_rules  # noqa: E402
+from suntzu_env.suntzu.records import read_rules  # noqa: E402
 
 GOLDEN = Path(__file__).resolve().parent / "golden" / "playthroughs.json"
 OLDER = GOLDEN.with_name("playthroughs_xorshift32.json")  # games whose records name no generator

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from suntzu_env import Game
-from suntzu_env.rules import SEATS
+from suntzu_env.suntzu.rules import SEATS
 
 INTERLEAVINGS = int(os.environ.get("SUNTZU_INTERLEAVINGS", "10000"))
 GAMES = max(1, INTERLEAVINGS // 6)  # about 7 interleaved placement phases a game

@@ -33,11 +33,12 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from suntzu_env import Game, engine, records
-from suntzu_env.actions import N_ACTIONS
-from suntzu_env.layout import DEC_KIND, DEC_SIDE, DK_PLACE, FIELDS, PH_WARLORDS, PHASE, PHASE_NAMES
-from suntzu_env.records import RECORD_CARDS, RecordError
-from suntzu_env.rules import EVENTS, PROVINCES, SEATS, WARLORD_NAMES
+from suntzu_env import Game
+from suntzu_env.suntzu import engine, records
+from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.layout import DEC_KIND, DEC_SIDE, DK_PLACE, FIELDS, PH_WARLORDS, PHASE, PHASE_NAMES
+from suntzu_env.suntzu.records import RECORD_CARDS, RecordError
+from suntzu_env.suntzu.rules import EVENTS, PROVINCES, SEATS, WARLORD_NAMES
 
 FUZZ_EXAMPLES = int(os.environ.get("SUNTZU_FUZZ_EXAMPLES", "10000"))
 # Steps after loading at which the game's own record must load back to it (every step: -1).

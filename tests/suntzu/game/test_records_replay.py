@@ -1,6 +1,6 @@
 """R11, R5.7: a battle inside a record is checked by the engine itself, run again from the battle's start.
 
-`suntzu_env.engine.replay` plays the battle again with what the record shows and tries what it cannot
+`suntzu_env.suntzu.engine.replay` plays the battle again with what the record shows and tries what it cannot
 show (which used warlords acted there, which gone events it applied, the armies it began with); the record
 loads only where a run reaches its battle fields and queue at its step. These cases pin what that gives.
 """
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from suntzu_env import Game
-from suntzu_env.records import RecordError
+from suntzu_env.suntzu.records import RecordError
 
 Record = dict[str, Any]
 

@@ -28,8 +28,8 @@ from helpers import (
 )
 
 from suntzu_env import Game
-from suntzu_env.baselines.heuristic import DEFAULT_PARAMS_ARRAY, heuristic_act
-from suntzu_env.rules import RULES_VERSION
+from suntzu_env.suntzu.baselines.heuristic import DEFAULT_PARAMS_ARRAY, heuristic_act
+from suntzu_env.suntzu.rules import RULES_VERSION
 
 TIES = ["2", "3", "4", "5", "7"]
 BOARD_ORDER = ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"]
