@@ -202,6 +202,19 @@ class Game:
             else None,
         }
 
+    def engine_view(self) -> tuple[np.ndarray, np.ndarray, int]:
+        """The state, the legal actions and their count as the compiled agents read them (copies: writing them
+        changes nothing here)."""
+        return self._s.copy(), self._legal.copy(), self._n
+
+    def end_as_played(self, state: np.ndarray, actions: list[int]) -> None:
+        """Take the end of this game as a batched playout played it on from here: its final `state` (a game
+        over, checked) and the actions played since the start."""
+        if state.shape != self._s.shape or state.dtype != self._s.dtype or int(state[WINNER]) < 0:
+            raise ValueError("end_as_played: expected the final state of a finished game of this layout")
+        self._s[:], self._n = state, 0
+        self._actions = list(actions)
+
     def legal_actions(self) -> list[int]:
         """The legal action ids of the pending decision, ascending (empty when the game is over)."""
         return sorted(self._legal[: self._n].tolist())

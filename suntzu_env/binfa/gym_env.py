@@ -104,7 +104,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             p = game.current_player
             if isinstance(self.opponent, str):
                 kind = AGENTS.index(self.opponent)
-                game.apply(int(agent_action(kind, game._s, game._legal, game._n, self._rng_opponent, self._scratch)))
+                game.apply(int(agent_action(kind, *game.engine_view(), self._rng_opponent, self._scratch)))
                 continue
             act = getattr(self.opponent, "act", None) or self.opponent
             choice = act(game.observation(p), game.learn_mask())

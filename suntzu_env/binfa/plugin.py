@@ -151,9 +151,9 @@ class CompiledAgent:
         game = self._game
         if game is None or game.game.current_player is None:
             raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.core.protocol.ask)")
-        g = game.game
-        a = int(agent_action(AGENTS.index(self.kind), g._s, g._legal, g._n, self._rng, self._scratch))
-        return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
+        state, legal, n = game.game.engine_view()
+        a = int(agent_action(AGENTS.index(self.kind), state, legal, n, self._rng, self._scratch))
+        return int(learn_id(state, a, view_rotation(state, int(state[TO_ACT]))))
 
 
 class RandomAgent(CompiledAgent):
@@ -330,9 +330,10 @@ class BinFaRules(GamePlugin):
             block = games[start : start + PLAY_BLOCK]
             g = len(block)
             played = [Game.new(seed, rules) for seed, *_ in block]
-            states = np.stack([game._s for game in played])
-            legal = np.stack([game._legal for game in played])
-            n_legal = np.array([game._n for game in played], dtype=np.int64)
+            views = [game.engine_view() for game in played]
+            states = np.stack([state for state, _, _ in views])
+            legal = np.stack([legal for _, legal, _ in views])
+            n_legal = np.array([n for _, _, n in views], dtype=np.int64)
             seat_slots = np.zeros((g, rules.players), dtype=np.int64)
             rngs = np.zeros((g, rules.players, 1), dtype=np.int64)
             net_rngs = np.zeros((g, rules.players, 1), dtype=np.int64)
@@ -359,8 +360,7 @@ class BinFaRules(GamePlugin):
                     moves[k].append(chunk[k, : lengths[k]].copy())
             for k, game in enumerate(played):
                 actions = np.concatenate(moves[k]).tolist() if moves[k] else []
-                game._s[:], game._n = states[k], 0
-                game._actions = actions
+                game.end_as_played(states[k], actions)
                 seat_game = SeatGame(game)
                 result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": len(actions),
                           "record": game.record()}  # fmt: skip
