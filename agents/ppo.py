@@ -322,6 +322,7 @@ REPLACED_GLOBALS = {  # the classes SB3 pickles into a model's `data` whose fiel
     ("sb3_contrib.common.maskable.buffers", "MaskableRolloutBuffer"),
     ("agents.cell_policy", "CellPolicy"),
     ("suntzu_env.core.policy_net", "CellLayout"),
+    ("suntzu_env.policy_net", "CellLayout"),  # its place in models saved before the games had their own folders
     *(("stable_baselines3.common.utils", name) for name in ("FloatSchedule", "ConstantSchedule", "LinearSchedule")),
     ("gymnasium.spaces.box", "Box"),
     ("gymnasium.spaces.discrete", "Discrete"),

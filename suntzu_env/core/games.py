@@ -4,7 +4,7 @@ A game is one `suntzu_env.core.protocol.GameRules` value. It is found, in this o
 
 1. registered here: one line per game below, `"<name>": "<module>:<attribute>"`, imported on first use (so
    that naming a game never loads another's engine), or registered at run time with `register`;
-2. an installed package's entry point in the group `suntzu_env.core.games` (`<name> = "<module>:<attribute>"`);
+2. an installed package's entry point in the group `suntzu_env.games` (`<name> = "<module>:<attribute>"`);
 3. `load` only: a `<module>:<attribute>` itself, the way a command line's `--game` names a game of the user's
    own code that is not installed. Names read from files (a run's `config.json`, a results folder) go through
    `game`, which imports no module a file names.
@@ -21,7 +21,7 @@ from suntzu_env.core.protocol import GameRules
 
 DEFAULT = "suntzu"
 """the game the command lines play when none is named (and that every run folder without a `game` played)"""
-ENTRY_POINTS = "suntzu_env.core.games"  # the entry-point group of installed games
+ENTRY_POINTS = "suntzu_env.games"  # the entry-point group of installed games
 
 _BUILT_IN: dict[str, str] = {
     "suntzu": "suntzu_env.suntzu.plugin:SUNTZU",
