@@ -1,6 +1,6 @@
-"""The kinds of player this project adds to the package's registry (`suntzu_env.suntzu.players`): `ismcts`,
+"""The kinds of player this project adds to the games' registries (`suntzu_env.core.players`): `ismcts`,
 `ismcts-value:`, `ppo:` and `rllib:`, each an `AgentKind` that `pyproject.toml` declares as an entry point of
-`suntzu_env.agents`. The registry's functions are re-exported here, so `agents.make_agent(spec)` is
+`suntzu_env.agents`. Sun Tzu's registry's functions are re-exported here, so `agents.make_agent(spec)` is
 `suntzu_env.suntzu.players.make_agent`.
 """
 

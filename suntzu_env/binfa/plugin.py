@@ -5,7 +5,7 @@ Actions are the learning ids of `suntzu_env.binfa.encoding` and observations tho
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
 Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
 game before they act (`suntzu_env.core.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
-trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.suntzu.players.trained_kinds`,
+trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.core.players.trained_kinds`,
 loaded as data for Bin'Fa's observation and action sizes): it sees its seat's observation and answers a learning
 id, as the learner did in training.
 """

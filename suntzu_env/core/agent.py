@@ -1,6 +1,6 @@
 """The agent protocol and its types, declared once for the whole package: `Agent` (what every player of Sun Tzu
 implements), `Policy` and `Opponent` (what an environment plays against) and `AgentKind` (a kind of player that
-specs name, as `suntzu_env.suntzu.players` registers them).
+specs name, as `suntzu_env.core.players` registers them).
 
 The scripted agents (`suntzu_env.suntzu.baselines.players`), the search and the learned ones (`agents`), the opponent
 inside `SunTzuGymEnv` and `SunTzuVecEnv`, and the evaluation and play front-ends all speak it.

@@ -71,7 +71,7 @@ class _MovedFinder(importlib.abc.MetaPathFinder):
         if spec is None:
             return None
         is_package = spec.submodule_search_locations is not None
-        return importlib.machinery.ModuleSpec(fullname, _MovedLoader(moved), is_package=is_package)
+        return importlib.machinery.ModuleSpec(fullname, _MovedLoader(moved), origin=spec.origin, is_package=is_package)
 
 
 def install() -> None:

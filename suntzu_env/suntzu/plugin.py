@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from suntzu_env.core import players as core_players
 from suntzu_env.core.agent import IncompatibleModelError, ModelError
 from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung, ValueLearning
 from suntzu_env.suntzu import players
@@ -229,11 +230,11 @@ class SunTzuRules(GamePlugin):
         return players.make_agent(spec, seed)
 
     def short_label(self, spec: str, width: int = 28) -> str:
-        return players.short_label(spec, width)
+        return core_players.short_label(spec, width)
 
     def trained_model(self, spec: str) -> str | None:
         """The path of a `ppo:` or `rllib:` spec."""
-        return players.model_path(spec)
+        return core_players.model_path(spec)
 
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
         """Refuse a model whose observation or action space is not this version's (`IncompatibleModelError`)."""
