@@ -17,7 +17,7 @@ import pytest
 from toy_game import DUEL, SEATS, Duel, DuelOptions, DuelRules
 
 from suntzu_env.core.turn_envs import TurnAECEnv
-from suntzu_env.testing import CHECKS, ConformanceError, conformance_test
+from suntzu_env.testing import CHECKS, ConformanceError, NotApplicable, conformance_test
 from suntzu_env.testing.conformance import leaks
 
 
@@ -243,3 +243,10 @@ def test_the_leak_check_catches_a_leak() -> None:
     """Duel's first choice of a round is hidden from the other seat; an observation that shows it is caught."""
     assert not leaks(DUEL, range(4))
     assert leaks(LeakyDuel(), range(4))
+
+
+def test_the_openspiel_check_does_not_apply_without_openspiel(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where pyspiel is not installed, the OpenSpiel check says so rather than failing."""
+    monkeypatch.setitem(sys.modules, "pyspiel", None)
+    with pytest.raises(NotApplicable, match="pyspiel"):
+        CHECKS["openspiel"](SpielDuel())
