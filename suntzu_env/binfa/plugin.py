@@ -202,6 +202,8 @@ class BinFaRules(GamePlugin):
     positions less than half the time and does not press an attack."""
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
+    seats_option = "players"
+    turn_limit_option = "max_turns"
 
     # ------------------------------------------------------------ options
     def options(self, options: Options | Mapping[str, Any] | None = None, **fields: Any) -> Options:
@@ -377,6 +379,16 @@ class BinFaRules(GamePlugin):
         out = play(games, seed, r.level, r.players, r.armies_per_player, random_deploy=r.deployment == "random",
                    max_turns=r.max_turns)  # fmt: skip
         return int(out[:, 1].sum())
+
+    def openspiel_game(self, options: Options | None = None) -> Any:
+        """`python_binfa` (`suntzu_env.binfa.openspiel`) under the options, its setup drawn from seed 0."""
+        import pyspiel
+
+        from suntzu_env.binfa.openspiel import GAME_NAME  # registers the game
+
+        fields = self.options(options).to_dict()
+        params = {k: " ".join(v) if isinstance(v, list) else v for k, v in fields.items()}
+        return pyspiel.load_game(GAME_NAME, params)
 
     def _slot(self, agent: Any) -> tuple[int, tuple[CompiledNet, bool] | None]:
         """A player of `play_batched` as a slot: a compiled agent's id, or `NET` and its network."""

@@ -381,6 +381,12 @@ class GamePlugin:
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
     self_play_pool: bool = True
     value_learning: ValueLearning | None = None
+    seats_option: str | None = None
+    """the option field that sets the number of seats, its flag a `Literal` of the counts allowed (None: always
+    `seats`); the conformance suite (`suntzu_env.testing`) plays the largest count and one between too"""
+    turn_limit_option: str | None = None
+    """the option field that stops a game after that many turns (None: no limit); a game it stops has no winner
+    ("draw", the `no_winner` "undecided") and its environments end it truncated, not terminated"""
 
     # ------------------------------------------------------------ options
     @property
@@ -480,6 +486,11 @@ class GamePlugin:
         return None
 
     def random_playouts(self, games: int, seed: int = 0, options: Any = None) -> int | None:
+        return None
+
+    def openspiel_game(self, options: Any = None) -> Any:
+        """The game as a `pyspiel.Game` under `options` (None: the game has no OpenSpiel game, or none under these
+        options); it needs OpenSpiel (`pyspiel`), which raises ModuleNotFoundError where it is missing."""
         return None
 
     # ------------------------------------------------------------ agents

@@ -177,6 +177,18 @@ class SunTzuRules(GamePlugin):
 
         return play_batched(a, b, games, Options.of(options), on_game=on_game)
 
+    def openspiel_game(self, options: Options | None = None) -> Any:
+        """`python_suntzu` (`suntzu_env.suntzu.openspiel`) with the options' variant and events; None for a map of
+        one's own (`adjacency`), which the OpenSpiel game does not take."""
+        o = Options.of(options)
+        if o.adjacency is not None:
+            return None
+        import pyspiel
+
+        from suntzu_env.suntzu.openspiel import GAME_NAME  # registers the game
+
+        return pyspiel.load_game(GAME_NAME, {"variant": o.variant, "events": o.events})
+
     def compile_notice(self) -> str | None:
         """Said before the first run compiles the batched kernels with numba, so that the wait is not a hang."""
         import numba
