@@ -27,8 +27,8 @@ from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import DEFAULT, describe, game_name, option_keys, saved_game, seats_of
 from experiments.matches import BadGame, check_record, decoded, parse_json, record_rules, result_of
 from experiments.reports import publish
-from experiments.round_robin import rated
-from experiments.stats import headline_field, summarize
+from experiments.round_robin import rated, results
+from experiments.stats import summarize
 from suntzu_env.core.protocol import GameRules
 
 PROG = "python -m experiments.combine"
@@ -273,13 +273,7 @@ def combine(folders: Sequence[Path], given: str | None = None) -> dict[str, Any]
             **options,
             "sources": [str(folder) for folder in folders],
         },
-        "pairings": pairings,
-        "headline": headline_field(game),
-        "ratings": ratings,
-        "ladder": rungs,
-        "seconds": seconds,
-        "games_per_second": total / seconds if seconds > 0 else None,
-        "games": rows_by_pairing,
+        **results(game, pairings, ratings, rungs, seconds, total, rows_by_pairing),
     }
 
 

@@ -69,6 +69,21 @@ def round_robin(
             "workers": workers,
             "backend": backend,
         },
+        **results(game, pairings, ratings, rungs, seconds, total, games_by_pairing),
+    }
+
+
+def results(
+    game: GameLike,
+    pairings: list[dict[str, Any]],
+    ratings: Any,
+    rungs: Any,
+    seconds: float,
+    total: int,
+    games_by_pairing: Any,
+) -> dict[str, Any]:
+    """A round robin's results after its config, as an evaluation and a combination of evaluations write them."""
+    return {
         "pairings": pairings,
         "headline": headline_field(game),
         "ratings": ratings,

@@ -46,6 +46,8 @@ TOTAL_ARMIES = 21
 DEFAULT_HAND: tuple[str, ...] = ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10")
 # Cards used for the four inert battles of a single-battle scenario: equal numbers, no 1, no 6.
 TIE_CARDS: tuple[str, ...] = ("2", "3", "4", "5", "7", "8", "10", "9")
+# The cards both sides place, in board order, for a round of five inert ties.
+TIES: tuple[str, ...] = TIE_CARDS[:5]
 
 
 def canonical(cards: Iterable[str]) -> list[str]:
@@ -200,16 +202,24 @@ def with_hands(state: State, blue: Sequence[str], red: Sequence[str]) -> State:
     return s
 
 
-def single_battle(state: State, blue_card: str, red_card: str, at: int = 4) -> Game:
-    """Load `state` and place so that only province `at` sees a real battle."""
+def single_battle(
+    state: State,
+    blue_card: str,
+    red_card: str,
+    at: int = 4,
+    blue_extra: Sequence[str] = (),
+    red_extra: Sequence[str] = (),
+) -> Game:
+    """Load `state` and place so that only province `at` sees a real battle; the extra cards stay in hand."""
     blue, red = battle_cards(blue_card, red_card, at)
-    g = load(with_hands(state, blue, red))
+    g = load(with_hands(state, [*blue, *blue_extra], [*red, *red_extra]))
     place(g, blue, red)
     return g
 
 
-def expect_next_round(g: Game, round_: int) -> State:
-    """Assert the game stands at the start of `round`'s placement; return its record."""
+def expect_next_round(g: Game, round_: int = 2) -> State:
+    """Assert the game stands at the start of `round_`'s placement (once the round under test is over); return its
+    record."""
     expect(g, "place", "blue", province="QIN")
     d = g.to_dict()
     assert d["round"] == round_
@@ -231,6 +241,11 @@ ADJACENT: dict[str, frozenset[str]] = {
 def provinces(*names: str) -> set[str]:
     """`province:<NAME>` action strings."""
     return {f"province:{n}" for n in names}
+
+
+def sorted_warlords(d: State, color: str) -> dict[str, list[str]]:
+    """A side's warlord lists, each sorted (their order is not part of the contract)."""
+    return {k: sorted(v) for k, v in d[color]["warlords"].items()}
 
 
 def assert_blind_to_hidden(agent: Any, game: Game, rng: Any, decisions: int, agent_seed: int) -> None:

@@ -50,18 +50,23 @@ from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.rng import GENERATORS, LEGACY_GENERATOR
+from suntzu_env.core.state_game import StateGame
 
 RULES_VERSION = RULES_VERSIONS[RULES_V1_1]  # "1.1": new games' rules; a record of rules 1 replays under them
 RECORD_KEYS = ("game", "rules_version", "options", "seed", "generator", "actions", "start")
 
 
-class Game:
+class Game(StateGame):
     """One game of Bin'Fa. Create with `Game.new`, `Game.from_dict` or `Game.replay`.
 
     Players are numbered 0..players-1 (seat order); armies are named by colour.
     """
 
     __slots__ = ("_actions", "_given", "_legal", "_n", "_options", "_s", "_seed", "_start")
+    STATE_FIELDS = FIELDS
+    WINNER_AT = WINNER
+    action_to_string = staticmethod(action_to_string)
+    string_to_action = staticmethod(string_to_action)
 
     def _setup(self, s: np.ndarray, options: Options, seed: int | None, start: dict[str, Any] | None) -> None:
         self._s = s
@@ -332,18 +337,6 @@ class Game:
         """Answers the pending decision with a learning id; an illegal one raises ValueError and changes nothing."""
         self.apply(self.learn_to_action(learn))
 
-    @staticmethod
-    def action_to_string(action: int) -> str:
-        return action_to_string(action)
-
-    @staticmethod
-    def string_to_action(text: str) -> int:
-        return string_to_action(text)
-
-    @property
-    def is_terminal(self) -> bool:
-        return int(self._s[WINNER]) >= 0
-
     @property
     def winner(self) -> int | str | None:
         """The winning player, "undecided" (max_turns reached, BD5; nobody left, BD21), or None while on."""
@@ -385,18 +378,6 @@ class Game:
         other._n = self._n
         other._given = self._given
         return other
-
-    @property
-    def state(self) -> np.ndarray:
-        """A read-only view of the state vector (see `suntzu_env.binfa.layout`)."""
-        view = self._s.view()
-        view.flags.writeable = False
-        return view
-
-    def fields(self) -> dict[str, np.ndarray]:
-        """A copy of the state cut into its named fields."""
-        s = self._s.copy()
-        return {f.name: s[f.offset : f.offset + f.size] for f in FIELDS}
 
     @property
     def options(self) -> Options:

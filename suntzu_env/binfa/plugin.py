@@ -269,7 +269,7 @@ class BinFaRules(GamePlugin):
     def learner_env(self, options: Options | None = None, *, shaped_reward: float = 0.0) -> Any:
         from suntzu_env.binfa.gym_env import BinFaGymEnv
 
-        _no_shaping(shaped_reward)
+        self.check_shaping(shaped_reward)
         return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
@@ -277,22 +277,15 @@ class BinFaRules(GamePlugin):
 
         return env(options=self.options(options), render_mode=render_mode)
 
-    def batched_env(
-        self,
-        n_envs: int,
-        opponents: Any,
-        *,
-        seed: int | None = None,
-        options: Options | None = None,
-        shaped_reward: float = 0.0,
+    def make_batched_env(
+        self, n_envs: int, opponents: Any, seed: int | None, options: Options, shaped_reward: float
     ) -> Any:
         """The compiled `suntzu_env.binfa.vec_env.BinFaVecEnv`: a mix drawn per game of the compiled agents, trained
         models (`ppo:<path>`) and the self-play pool's snapshots, all played in its compiled step; the learner's
         seat alternating."""
         from suntzu_env.binfa.vec_env import BinFaVecEnv  # lazy: imports Stable-Baselines3
 
-        _no_shaping(shaped_reward)
-        return BinFaVecEnv(n_envs, opponents, seed=seed, options=self.options(options), make_agent=self.make_agent)
+        return BinFaVecEnv(n_envs, opponents, seed=seed, options=options, make_agent=self.make_agent)
 
     def batchable(self, agent: Any) -> bool:
         """A compiled agent's name, a trained model's spec (`ppo:<path>`) or an agent whose policy network plays in
@@ -444,11 +437,6 @@ class BinFaRules(GamePlugin):
 
     def __repr__(self) -> str:
         return "BINFA"
-
-
-def _no_shaping(weight: float) -> None:
-    if weight != 0.0:
-        raise ValueError(f"shaped_reward: Bin'Fa's environments have no shaping term; use 0.0, got {weight!r:.40}")
 
 
 BINFA = BinFaRules()

@@ -380,6 +380,8 @@ class GamePlugin:
     playout_options: Mapping[str, Any] = {}
     """option fields under which random playouts end soon (what the conformance tests play; {}: the defaults)"""
     self_play_pool: bool = True
+    shaping: bool = False
+    """whether the game's learner environments add a shaping term (`shaped_reward`)"""
     value_learning: ValueLearning | None = None
     seats_option: str | None = None
     """the option field that sets the number of seats, its flag a `Literal` of the counts allowed (None: always
@@ -463,11 +465,23 @@ class GamePlugin:
         options: Any = None,
         shaped_reward: float = 0.0,
     ) -> Any:
+        options = self.options(options)
+        self.check_shaping(shaped_reward)
+        return self.make_batched_env(n_envs, opponents, seed, options, shaped_reward)
+
+    def make_batched_env(
+        self, n_envs: int, opponents: Any, seed: int | None, options: Any, shaped_reward: float
+    ) -> Any:
+        """`batched_env` over checked options: by default the one made from the game's turn games."""
         from suntzu_env.core.turn_envs import make_turn_vec_env
 
-        if shaped_reward:
-            raise ValueError(f"shaped_reward: {self.name} has no shaping (give 0)")
-        return make_turn_vec_env(self, n_envs, opponents, seed, self.options(options))
+        return make_turn_vec_env(self, n_envs, opponents, seed, options)
+
+    def check_shaping(self, shaped_reward: float) -> None:
+        """Refuses a shaping weight other than 0 unless the game's environments shape rewards (`shaping`)."""
+        if shaped_reward != 0.0 and not self.shaping:
+            raise ValueError(f"shaped_reward: {self.name}'s environments have no shaping term; use 0.0, got "
+                             f"{shaped_reward!r:.40}")  # fmt: skip
 
     def batchable(self, agent: Any) -> bool:
         return False

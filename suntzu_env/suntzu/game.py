@@ -9,6 +9,7 @@ import numpy as np
 
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.rng import GENERATOR
+from suntzu_env.core.state_game import StateGame
 from suntzu_env.suntzu import determinize, engine, records
 from suntzu_env.suntzu.actions import ACTION_STRINGS, N_ACTIONS, action_to_string, string_to_action
 from suntzu_env.suntzu.layout import (
@@ -64,10 +65,14 @@ def _checked_action(action: object, mask: np.ndarray, message: Any) -> int:
     return int(a)
 
 
-class Game:
+class Game(StateGame):
     """One game of Sun Tzu. Create with `Game.new`, `Game.from_dict` or `Game.replay`."""
 
     __slots__ = ("_actions", "_early", "_legacy", "_mask", "_n_legal", "_options", "_s", "_seed", "_start")
+    STATE_FIELDS = FIELDS
+    WINNER_AT = WINNER
+    action_to_string = staticmethod(action_to_string)
+    string_to_action = staticmethod(string_to_action)
 
     def __init__(self, state: np.ndarray) -> None:
         """A game at a copy of `state` (see `suntzu_env.suntzu.layout`), checked as a record would be.
@@ -313,18 +318,6 @@ class Game:
             f"legal: {', '.join(self.legal_action_strings())}"
         )
 
-    @staticmethod
-    def action_to_string(action: int) -> str:
-        return action_to_string(action)
-
-    @staticmethod
-    def string_to_action(text: str) -> int:
-        return string_to_action(text)
-
-    @property
-    def is_terminal(self) -> bool:
-        return int(self._s[WINNER]) >= 0
-
     @property
     def winner(self) -> str | None:
         """`"blue"`, `"red"`, `"draw"`, or None while the game goes on."""
@@ -369,22 +362,6 @@ class Game:
         the result depends only on what `seat` knows and on `rng` (a numpy Generator or a seed).
         """
         return Game(determinize.sample_determinization(self._s, SEATS[check_seat(seat)], rng))
-
-    @property
-    def state(self) -> np.ndarray:
-        """A read-only view of the state vector (see `suntzu_env.suntzu.layout`)."""
-        view = self._s.view()
-        view.flags.writeable = False
-        return view
-
-    def fields(self) -> dict[str, np.ndarray]:
-        """A copy of the state cut into its named fields (`suntzu_env.suntzu.layout.FIELDS`), name -> int32 array.
-
-        The full state, both sides' secrets included: for front-ends and tools that show a game, never for
-        a seat's view (that is `observation`).
-        """
-        s = self._s.copy()
-        return {f.name: s[f.offset : f.offset + f.size] for f in FIELDS}
 
     @property
     def options(self) -> Options:

@@ -77,6 +77,7 @@ class SunTzuRules(GamePlugin):
     training_opponents = "random=1,greedy=2,heuristic=4,pool=1"
     eval_opponents = ("random", "greedy", "heuristic")
     teacher = "heuristic"
+    shaping = True
     teacher_opponents = ("random", "greedy", None)
 
     # ------------------------------------------------------------ options
@@ -147,18 +148,12 @@ class SunTzuRules(GamePlugin):
 
         return rllib_observations(self.env(options))
 
-    def batched_env(
-        self,
-        n_envs: int,
-        opponents: Any,
-        *,
-        seed: int | None = None,
-        options: Options | None = None,
-        shaped_reward: float = 0.0,
+    def make_batched_env(
+        self, n_envs: int, opponents: Any, seed: int | None, options: Options, shaped_reward: float
     ) -> Any:
         from suntzu_env.suntzu.vec_env import SunTzuVecEnv  # lazy: imports Stable-Baselines3
 
-        return SunTzuVecEnv(n_envs, opponents, seed=seed, options=Options.of(options), shaped_reward=shaped_reward)
+        return SunTzuVecEnv(n_envs, opponents, seed=seed, options=options, shaped_reward=shaped_reward)
 
     def batchable(self, agent: Any) -> bool:
         from suntzu_env.suntzu.vec_env import batchable

@@ -10,7 +10,6 @@ import pytest
 from helpers import (
     ADJACENT,
     PROVINCES,
-    State,
     answer,
     expect,
     expect_next_round,
@@ -21,14 +20,6 @@ from helpers import (
     provinces,
     single_battle,
 )
-
-from suntzu_env import Game
-
-
-def finish(g: Game) -> State:
-    """The record at the start of round 2, once the round under test is over."""
-    return expect_next_round(g, 2)
-
 
 # --- R5.1 values ------------------------------------------------------------------------
 
@@ -53,7 +44,7 @@ VALUE_CASES = [
 @pytest.mark.parametrize(("blue_card", "red_card", "blue_wu", "red_wu"), VALUE_CASES)
 def test_r5_1_card_values(blue_card: str, red_card: str, blue_wu: int, red_wu: int) -> None:
     """R5.1: number, +k and -1 values, and relative cards facing each other; R11: the result in the record."""
-    d = finish(single_battle(make_state(), blue_card, red_card))
+    d = expect_next_round(single_battle(make_state(), blue_card, red_card))
     assert d["blue"]["armies"] == [0, 0, 0, 0, blue_wu]
     assert d["red"]["armies"] == [0, 0, 0, 0, red_wu]
     assert d["battle_results"][4] == {"outcome": "combat", "margin": blue_wu - red_wu}  # WU was empty (R5.3)
@@ -90,7 +81,7 @@ def test_r5_1_r5_6_d5_bonus_cards_and_costs(
         asked[g.decision["player"]] += 1
         g.apply("reserve")
     assert asked == {"blue": blue_cost if blue_wu else 0, "red": red_cost if red_wu else 0}
-    d = finish(g)
+    d = expect_next_round(g)
     for color, wu, cost in (("blue", blue_wu, blue_cost), ("red", red_wu, red_cost)):
         assert d[color]["armies"] == [0, 0, 0, 0, wu]
         assert d[color]["set_aside"] == cost
@@ -121,7 +112,7 @@ def test_r5_2_plague(
 ) -> None:
     """R5.2: no combat; floor(n/2) of the armies go back to their owner's reserve."""
     s = make_state(blue={"armies": [0, 0, 0, 0, blue_wu]}, red={"armies": [0, 0, 0, 0, red_wu]})
-    d = finish(single_battle(s, blue_card, red_card))
+    d = expect_next_round(single_battle(s, blue_card, red_card))
     assert d["blue"]["armies"] == [0, 0, 0, 0, blue_after]
     assert d["red"]["armies"] == [0, 0, 0, 0, red_after]
     assert d["blue"]["reserve"] == 21 - blue_after
@@ -134,7 +125,7 @@ def test_r5_2_d5_r5_5_six_facing_plague_makes_no_mark() -> None:
     """R5.2/D5/R5.5: a `6` revealed against a Plague makes no mark (its effects are cancelled)
     but counts as revealed (R7.4); the Plague halves blue's WU 4 -> 2 (reserve 17 -> 19)."""
     s = make_state(blue={"armies": [0, 0, 0, 0, 4]})
-    d = finish(single_battle(s, "P", "6"))
+    d = expect_next_round(single_battle(s, "P", "6"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["blue"]["reserve"] == 17 + 2
     assert d["red"]["six_marks"] == [0, 0, 0, 0, 0]
@@ -147,7 +138,7 @@ def test_r5_2_d5_r5_5_six_facing_plague_makes_no_mark() -> None:
 
 def test_r5_2_d5_bonus_against_plague_costs_nothing() -> None:
     """R5.2/D5/R5.6: a `+3` revealed against a Plague has no value and costs nothing."""
-    d = finish(single_battle(make_state("standard"), "+3", "P"))
+    d = expect_next_round(single_battle(make_state("standard"), "+3", "P"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 0]
     assert d["blue"]["set_aside"] == 0
     assert d["blue"]["reserve"] == 21
@@ -170,7 +161,7 @@ def test_r5_2_d5_bonus_against_plague_costs_nothing() -> None:
 def test_r5_3_rulebook_wu_example(blue_wu: int, red_wu: int, blue_after: int, red_after: int) -> None:
     """R5.3, the rulebook's example: at WU blue plays 5, red 9, a difference of 4 for red."""
     s = make_state(blue={"armies": [0, 0, 0, 0, blue_wu]}, red={"armies": [0, 0, 0, 0, red_wu]})
-    d = finish(single_battle(s, "5", "9"))
+    d = expect_next_round(single_battle(s, "5", "9"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, blue_after]
     assert d["red"]["armies"] == [0, 0, 0, 0, red_after]
     # Removed armies go back to their owner's reserve; added ones come from it.
@@ -181,7 +172,7 @@ def test_r5_3_rulebook_wu_example(blue_wu: int, red_wu: int, blue_after: int, re
 def test_r5_3_blue_wins_against_a_smaller_red_holding() -> None:
     """R5.3: blue wins QIN by 4 where red holds 2: red removes 2, blue adds 2."""
     s = make_state(red={"armies": [2, 0, 0, 0, 0]})
-    d = finish(single_battle(s, "9", "5", at=0))
+    d = expect_next_round(single_battle(s, "9", "5", at=0))
     assert d["red"]["armies"] == [0, 0, 0, 0, 0]
     assert d["red"]["reserve"] == 21
     assert d["blue"]["armies"] == [2, 0, 0, 0, 0]
@@ -199,7 +190,7 @@ def test_r5_4_shortfall_from_adjacent_one_army_at_a_time() -> None:
     assert legal(g) == provinces("CHU", "HAN-QI")  # QIN is not adjacent to WU
     answer(g, "shortfall", "red", "province:CHU")
     # CHU is now empty: the last army comes from HAN-QI with no decision.
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [15, 0, 0, 2, 4]
     assert d["red"]["reserve"] == 0
 
@@ -220,7 +211,7 @@ def test_r5_4_shortfall_falls_back_to_other_provinces() -> None:
     answer(g, "shortfall", "red", "province:QIN")
     assert legal(g) == provinces("QIN", "JIN-YAN")
     answer(g, "shortfall", "red", "province:JIN-YAN")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [9, 0, 9, 0, 3]
     assert d["red"]["reserve"] == 0
 
@@ -228,7 +219,7 @@ def test_r5_4_shortfall_falls_back_to_other_provinces() -> None:
 def test_r5_4_shortfall_places_what_it_can() -> None:
     """R5.4: with no army left anywhere, the side places what it has."""
     s = make_state("standard", red={"reserve": 2, "set_aside": 19})
-    d = finish(single_battle(s, "5", "9"))  # red should add 4
+    d = expect_next_round(single_battle(s, "5", "9"))  # red should add 4
     assert d["red"]["armies"] == [0, 0, 0, 0, 2]
     assert d["red"]["reserve"] == 0
     assert d["red"]["set_aside"] == 19
@@ -239,7 +230,7 @@ def test_p9_shortfall_never_takes_from_the_reinforced_province() -> None:
     QIN's 1 (other province) come with no decision, WU itself is never offered; the 4th
     army is not placed."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 15, "armies": [1, 2, 0, 0, 3]})
-    d = finish(single_battle(s, "5", "9"))
+    d = expect_next_round(single_battle(s, "5", "9"))
     assert d["red"]["armies"] == [0, 0, 0, 0, 6]
     assert d["red"]["reserve"] == 0
     assert d["red"]["set_aside"] == 15
@@ -257,7 +248,7 @@ def test_d1_r1_4_adjacency_seen_through_shortfall(at: int) -> None:
     assert legal(g) == provinces(*neighbours)
     source = min(neighbours, key=PROVINCES.index)
     g.apply(f"province:{source}")
-    d = finish(g)
+    d = expect_next_round(g)
     expected = list(armies)
     expected[PROVINCES.index(source)] -= 1
     expected[at] = 1
@@ -269,7 +260,7 @@ def test_d1_r1_4_adjacency_seen_through_shortfall(at: int) -> None:
 
 def test_r5_5_sixes_mark_both_sides_from_reserve() -> None:
     """R5.5: each revealed `6` puts one army of its side in the province's six-mark box."""
-    d = finish(single_battle(make_state(), "6", "6", at=0))
+    d = expect_next_round(single_battle(make_state(), "6", "6", at=0))
     for color in ("blue", "red"):
         assert d[color]["six_marks"] == [1, 0, 0, 0, 0]
         assert d[color]["marked_armies"] == 1
@@ -284,7 +275,7 @@ def test_r5_5_mark_from_a_province_when_reserve_is_empty() -> None:
     expect(g, "source", "red")
     assert legal(g) == provinces("CHU", "HAN-QI")
     g.apply("province:HAN-QI")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 10, 0, 10, 0]
     assert d["red"]["six_marks"] == [1, 0, 0, 0, 0]
     assert d["red"]["marked_armies"] == 1
@@ -294,7 +285,7 @@ def test_r5_5_mark_from_a_province_when_reserve_is_empty() -> None:
 def test_r5_5_mark_with_no_army() -> None:
     """R5.5: with no army anywhere the mark is made with no army (P10)."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 21})
-    d = finish(single_battle(s, "6", "6", at=0))
+    d = expect_next_round(single_battle(s, "6", "6", at=0))
     assert d["red"]["six_marks"] == [1, 0, 0, 0, 0]
     assert d["red"]["marked_armies"] == 0
     assert d["red"]["set_aside"] == 21
@@ -307,7 +298,7 @@ def test_r5_7_r5_5_mark_before_army_movement() -> None:
     the movement 2 from reserve and 2 from CHU (its only neighbour of WU with armies).
     """
     s = make_state(red={"reserve": 3, "armies": [13, 5, 0, 0, 0]})
-    d = finish(single_battle(s, "2", "6"))
+    d = expect_next_round(single_battle(s, "2", "6"))
     assert d["red"]["armies"] == [13, 3, 0, 0, 4]
     assert d["red"]["reserve"] == 0
     assert d["red"]["six_marks"] == [0, 0, 0, 0, 1]
@@ -321,7 +312,7 @@ def test_r5_6_cost_from_a_province_of_choice() -> None:
     """R5.6: blue wins WU by 2 with `+2` and pays its army from WU."""
     g = single_battle(make_state("standard"), "+2", "5")
     answer(g, "source", "blue", "province:WU")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 1]
     assert d["blue"]["reserve"] == 19
     assert d["blue"]["set_aside"] == 1
@@ -332,7 +323,7 @@ def test_r5_6_plus_three_costs_two_chosen_one_at_a_time() -> None:
     g = single_battle(make_state("standard"), "+3", "5")  # 8 against 5: blue adds 3
     answer(g, "source", "blue", "reserve")
     answer(g, "source", "blue", "province:WU")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["blue"]["reserve"] == 17
     assert d["blue"]["set_aside"] == 2
@@ -349,7 +340,7 @@ def test_r5_7_r5_6_cost_after_army_movement() -> None:
     expect(g, "source", "blue")
     assert legal(g) == provinces("QIN", "WU")
     g.apply("province:QIN")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["blue"]["reserve"] == 0
     assert d["blue"]["set_aside"] == 19
@@ -359,7 +350,7 @@ def test_p10_cost_with_too_few_armies_is_skipped() -> None:
     """P10: `+3` against `+3` (a tie, both pay): blue, with a single army left (in reserve),
     pays that one and the second is skipped; red pays 2 from its reserve (21 -> 19)."""
     s = make_state("standard", blue={"reserve": 1, "set_aside": 20})
-    d = finish(single_battle(s, "+3", "+3"))
+    d = expect_next_round(single_battle(s, "+3", "+3"))
     assert d["blue"]["reserve"] == 0
     assert d["blue"]["set_aside"] == 21
     assert d["blue"]["armies"] == [0, 0, 0, 0, 0]
@@ -390,7 +381,7 @@ def test_r5_7_costs_before_events() -> None:
     expect(g, "source", "blue")
     assert legal(g) == {"reserve", "province:QIN"}
     g.apply("province:QIN")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 2, 0, 0, 2]
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (16, 1)
     assert d["blue"]["armies"] == [1, 0, 0, 0, 0]
@@ -410,7 +401,7 @@ def test_r5_7_events_before_recycle() -> None:
     g = single_battle(s, "3", "P")
     answer(g, "source", "blue", "province:CHU")
     answer(g, "reactive", "red", "use", warlord="recycle_plague")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [2, 1, 0, 0, 0]
     assert d["blue"]["set_aside"] == 18
     assert d["red"]["set_aside"] == 1
@@ -430,7 +421,7 @@ def test_r5_1_equal_numbers_change_nothing() -> None:
     g = load(s)
     cards = ["2", "3", "4", "5", "7"]
     place(g, cards, cards)
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [1, 0, 2, 0, 0]
     assert d["red"]["armies"] == [0, 3, 0, 4, 0]
     assert d["blue"]["reserve"] == 18

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers import (
     CARD_ORDER,
+    TIES,
     answer,
     expect,
     expect_next_round,
@@ -18,9 +19,6 @@ from helpers import (
 )
 
 from suntzu_env import Game
-
-TIES = ["2", "3", "4", "5", "7"]
-
 
 # --- R4.1 placement ---------------------------------------------------------------------
 

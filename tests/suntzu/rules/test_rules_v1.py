@@ -11,10 +11,11 @@ from __future__ import annotations
 import pytest
 from helpers import (
     BASE_CARDS,
+    PROVINCES,
+    TIES,
     State,
     answer,
     battle_cards,
-    canonical,
     expect,
     expect_next_round,
     legal,
@@ -24,35 +25,9 @@ from helpers import (
     provinces,
     reveal,
     single_battle,
+    sorted_warlords,
     with_hands,
 )
-
-from suntzu_env import Game
-
-TIES = ["2", "3", "4", "5", "7"]
-BOARD_ORDER = ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"]
-
-
-def finish(g: Game, next_round: int = 2) -> State:
-    """The record at the start of `next_round`, once the round under test is over."""
-    return expect_next_round(g, next_round)
-
-
-def sorted_warlords(d: State, color: str) -> dict[str, list[str]]:
-    """A side's warlord lists, each sorted (their order is not part of the contract)."""
-    return {k: sorted(v) for k, v in d[color]["warlords"].items()}
-
-
-def battle_game(state: State, blue_card: str, red_card: str, at: int = 4, **extra: list[str]) -> Game:
-    """As `single_battle`, with extra cards in hand (`blue_extra`, `red_extra`) kept back."""
-    blue, red = battle_cards(blue_card, red_card, at)
-    s = with_hands(state, blue, red)
-    for color in ("blue", "red"):
-        s[color]["hand"] = canonical(s[color]["hand"] + extra.get(f"{color}_extra", []))
-    g = load(s)
-    place(g, blue, red)
-    return g
-
 
 # --- R5.2 / D5: an active Plague cancels all effects of the opposing card ----------------
 
@@ -67,7 +42,7 @@ def test_r5_2_d5_r5_6_bonus_facing_plague_costs_nothing_no_decision(blue_card: s
         blue={"reserve": 0, "armies": [10, 11, 0, 0, 0]},
         red={"reserve": 0, "armies": [0, 0, 10, 11, 0]},
     )
-    d = finish(single_battle(s, blue_card, red_card))
+    d = expect_next_round(single_battle(s, blue_card, red_card))
     assert d["blue"]["armies"] == [10, 11, 0, 0, 0]
     assert d["red"]["armies"] == [0, 0, 10, 11, 0]
     for color in ("blue", "red"):
@@ -85,7 +60,7 @@ def test_r5_2_d5_r8_countered_plague_does_not_cancel_the_cost() -> None:
     answer(g, "reactive", "red", "use", warlord="counter_plague")
     for _ in range(2):
         answer(g, "source", "blue", "reserve")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 3]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (16, 2)
     assert d["red"]["plagues_revealed"] == 1  # a countered Plague was still revealed
@@ -98,7 +73,7 @@ def test_r5_2_r5_5_r8_six_facing_countered_plague_marks() -> None:
     s = make_state("standard", blue={"armies": [0, 0, 0, 0, 4]}, red={"held": ["counter_plague"]})
     g = single_battle(s, "P", "6")
     answer(g, "reactive", "red", "use", warlord="counter_plague")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["six_marks"] == [0, 0, 0, 0, 1]
     assert d["red"]["marked_armies"] == 1
     assert d["red"]["armies"] == [0, 0, 0, 0, 2]
@@ -116,7 +91,7 @@ def test_r5_2_d5_r4_6_one_facing_plague_draws_two_keeps_one() -> None:
     expect(g, "keep", "blue")
     assert legal(g) == {"keep:7", "keep:8"}
     g.apply("keep:8")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["hand"] == [*BASE_CARDS, "8"]
     assert d["blue"]["deck"] == ["9", "7"]
 
@@ -131,7 +106,7 @@ def test_r5_2_r4_6_one_facing_countered_plague_draws_three_keeps_two() -> None:
     assert legal(g) == {"keep:7", "keep:8", "keep:9"}
     g.apply("keep:9")
     answer(g, "keep", "blue", "keep:7")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 1]
     assert d["blue"]["hand"] == [*BASE_CARDS, "7", "9"]
     assert d["blue"]["deck"] == ["8"]
@@ -143,7 +118,7 @@ def test_r5_2_r7_2_r7_3_champion_and_hero_pay_facing_a_plague(card: str, event: 
     blue sets aside 1 (2) army from its reserve (21 -> 20 (19)); pandemic is turned up and
     stays (1 copy of 4 revealed)."""
     s = make_state(events=[event, "pandemic"])
-    d = finish(single_battle(s, card, "P"))
+    d = expect_next_round(single_battle(s, card, "P"))
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (21 - paid, paid)
     assert d["events"] == {"face_up": "pandemic", "deck": []}
 
@@ -155,7 +130,7 @@ def test_r5_2_d8_double_six_spent_though_its_mark_is_cancelled() -> None:
         "standard",
         red={"held": ["double_six"], "six_marks": [0, 0, 0, 0, 1], "marked_armies": 1, "sixes_revealed": 1},
     )
-    d = finish(single_battle(s, "P", "6"))
+    d = expect_next_round(single_battle(s, "P", "6"))
     assert d["red"]["six_marks"] == [0, 0, 0, 0, 1]
     assert (d["red"]["marked_armies"], d["red"]["reserve"]) == (1, 20)
     assert d["red"]["sixes_revealed"] == 2
@@ -180,7 +155,7 @@ def test_r7_4_third_six_in_only_two_marked_provinces() -> None:
     expect(g, "warlord", "red")
     assert legal(g) == RED_PICKS | {"pass"}
     g.apply("warlord:devastating_plague")
-    d = finish(g)
+    d = expect_next_round(g)
     assert sorted_warlords(d, "red")["held"] == ["devastating_plague", "double_six"]
     assert d["red"]["six_marks"] == [2, 1, 0, 0, 0]
     assert (d["red"]["marked_armies"], d["red"]["reserve"]) == (3, 18)
@@ -206,7 +181,7 @@ def test_r7_4_chariot_choice_may_be_passed() -> None:
         "pass",
     }
     g.apply("pass")
-    d = finish(g, 5)
+    d = expect_next_round(g, 5)
     assert sorted_warlords(d, "red") == {
         "held": ["recycle_plague"],
         "used": [],
@@ -228,7 +203,7 @@ def test_r7_4_r5_2_six_facing_plague_counts_for_the_chariot() -> None:
     )
     g = single_battle(s, "P", "6")
     answer(g, "warlord", "red", "warlord:counter_plague")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["six_marks"] == [1, 1, 0, 0, 0]
     assert (d["red"]["marked_armies"], d["red"]["reserve"], d["red"]["sixes_revealed"]) == (2, 19, 3)
     assert sorted_warlords(d, "red")["held"] == ["counter_plague", "double_six"]
@@ -253,7 +228,7 @@ def test_r7_4_r10_both_third_sixes_both_choose_blue_first() -> None:
     expect(g, "warlord", "red")
     assert legal(g) == RED_PICKS | {"pass"}
     g.apply("pass")
-    d = finish(g)
+    d = expect_next_round(g)
     assert sorted_warlords(d, "blue")["held"] == ["feint", "recycle_minus_one"]
     assert sorted_warlords(d, "red")["held"] == ["double_six"]
     for color in ("blue", "red"):
@@ -276,7 +251,7 @@ def test_r7_4_p5_chariot_turned_up_when_a_side_already_has_three_sixes() -> None
     expect(g, "warlord", "red")
     assert legal(g) == RED_PICKS | {"pass"}
     g.apply("warlord:recycle_plague")
-    d = finish(g, 5)
+    d = expect_next_round(g, 5)
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (20, 1)
     assert (d["red"]["armies"], d["red"]["reserve"]) == ([0, 0, 0, 0, 1], 19)
     assert sorted_warlords(d, "red")["held"] == ["double_six", "recycle_plague"]
@@ -289,7 +264,7 @@ def test_r7_4_r8_feinted_seven_is_not_a_six() -> None:
     s = make_state("standard", round_=4, events=["war_chariot", "hero"], blue={"held": ["feint"], "sixes_revealed": 2})
     g = single_battle(s, "7", "6")
     answer(g, "reactive", "blue", "use", warlord="feint")
-    d = finish(g, 5)
+    d = expect_next_round(g, 5)
     assert (d["blue"]["sixes_revealed"], d["red"]["sixes_revealed"]) == (2, 1)
     assert d["blue"]["six_marks"] == [0, 0, 0, 0, 0]
     assert (d["red"]["six_marks"], d["red"]["reserve"]) == ([0, 0, 0, 0, 1], 20)
@@ -317,7 +292,7 @@ def test_r7_1_d6_recycled_copy_revealed_again_is_not_the_fourth() -> None:
     g = load(s)
     blue, red = battle_cards("3", "P")  # ties 2, 4, 5, 7; red's `place:P` can only be its `P*`
     place(g, blue, red)
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["plague_reveals"] == 4
     assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (1, 2)
     assert d["events"] == {"face_up": "pandemic", "deck": ["hero"]}
@@ -334,7 +309,7 @@ def test_r7_1_p14_never_revealed_copy_is_placed_first() -> None:
     g = load(s)
     blue, red = battle_cards("3", "P")
     place(g, blue, red)
-    d = finish(g)
+    d = expect_next_round(g)
     assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (2, 2)
     assert d["plague_reveals"] == 4
     for color in ("blue", "red"):
@@ -349,7 +324,7 @@ def test_r4_2_d15_recall_discards_the_recycled_copy_first() -> None:
     red's count stays 1."""
     s = pandemic_state(2, 1, [*BASE_CARDS, "7", "P", "P*"], set_aside=1)
     g = load(s)
-    for province, card in zip(BOARD_ORDER, TIES, strict=True):
+    for province, card in zip(PROVINCES, TIES, strict=True):
         answer(g, "place", "blue", f"place:{card}", province=province)
     expect(g, "place", "red", province="QIN")
     assert {"recall:7", "recall:P"} <= legal(g)
@@ -368,7 +343,7 @@ def test_r4_6_p14_keep_takes_the_never_revealed_copy_first() -> None:
     )
     g = load(s)
     place(g, TIES, TIES)
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["hand"] == [*BASE_CARDS, "P"]
     assert d["red"]["deck"] == ["8", "P*"]
 
@@ -385,7 +360,7 @@ def test_d7_r7_light_infantry_at_zero_next_event_applies_at_once() -> None:
         blue={"armies": [0, 0, 0, 0, 3], "plagues_revealed": 2},
         red={"plagues_revealed": 2},
     )
-    d = finish(single_battle(s, "1", "1"))
+    d = expect_next_round(single_battle(s, "1", "1"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 3]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (17, 1)
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (20, 1)
@@ -416,7 +391,7 @@ def test_d9_counter_plague_not_offered_against_two_plagues() -> None:
     """D9: both sides reveal a Plague: countering one leaves the other acting, so no decision;
     the Plagues halve blue's WU 4 -> 2 and red keeps `counter_plague`."""
     s = make_state("standard", blue={"armies": [0, 0, 0, 0, 4]}, red={"held": ["counter_plague"]})
-    d = finish(single_battle(s, "P", "P"))
+    d = expect_next_round(single_battle(s, "P", "P"))
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["red"]["warlords"]["held"] == ["counter_plague"]
 
@@ -440,7 +415,7 @@ def test_r4_3_purge_in_the_window_changes_the_holder(purge: str, holder: str) ->
     place(g, TIES, TIES)
     answer(g, "window", "red", purge, warlord="purge")
     expect(g, "reveal", holder)
-    reveal(g, holder, BOARD_ORDER)
+    reveal(g, holder, PROVINCES)
     if purge == "pass":
         answer(g, "window", "red", "pass", warlord="purge")
     d = expect_next_round(g, 3)
@@ -455,7 +430,7 @@ def test_r4_3_round_one_board_order_after_the_window() -> None:
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "blue", "use", warlord="reinforce")  # QIN, the only target
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["privilege"] is None
     assert d["blue"]["armies"] == [3, 0, 0, 0, 0]
 
@@ -468,14 +443,14 @@ def test_r4_2_d2_r5_6_recall_at_a_cost_decision_gives_reserve() -> None:
     The cost finds the reserve empty: QIN, WU or `recall:9`. Recalling (set aside 2 -> 1,
     reserve 0 -> 1) asks again, now with `reserve`: the army goes back (set aside 1 -> 2)."""
     s = make_state("standard", blue={"reserve": 2, "set_aside": 2, "armies": [15, 0, 0, 0, 2]})
-    g = battle_game(s, "+2", "5", blue_extra=["9"])
+    g = single_battle(s, "+2", "5", blue_extra=["9"])
     expect(g, "source", "blue")
     assert legal(g) == provinces("QIN", "WU") | {"recall:9"}
     g.apply("recall:9")
     expect(g, "source", "blue")
     assert legal(g) == {"reserve"} | provinces("QIN", "WU")
     g.apply("reserve")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [15, 0, 0, 0, 4]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 2)
     assert "9" not in d["blue"]["hand"]
@@ -486,7 +461,7 @@ def test_r4_2_d2_r5_4_recall_at_a_shortfall() -> None:
     army in the reserve, which goes first, with no further question; with nothing more to
     recall the last two come from CHU and HAN-QI (WU's neighbours): CHU 2 -> 1, HAN-QI 2 -> 1."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 2, "armies": [15, 2, 0, 2, 0]})
-    g = battle_game(s, "5", "9", red_extra=["10", "+1"])
+    g = single_battle(s, "5", "9", red_extra=["10", "+1"])
     expect(g, "shortfall", "red")
     assert legal(g) == provinces("CHU", "HAN-QI") | {"recall:10", "recall:+1"}
     g.apply("recall:10")
@@ -497,7 +472,7 @@ def test_r4_2_d2_r5_4_recall_at_a_shortfall() -> None:
     assert legal(g) == provinces("CHU", "HAN-QI")
     g.apply("province:CHU")
     answer(g, "shortfall", "red", "province:HAN-QI")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [15, 1, 0, 1, 4]
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (0, 0)
 
@@ -506,11 +481,11 @@ def test_r4_2_d2_r5_5_recall_at_a_six_mark() -> None:
     """R4.2/D2/R5.5: red's `6` marks QIN with an empty reserve: CHU, HAN-QI or `recall:9`; the
     recalled army goes to the reserve and the mark takes it from there (set aside 1 -> 0)."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 1, "armies": [0, 10, 0, 10, 0]})
-    g = battle_game(s, "6", "6", at=0, red_extra=["9"])
+    g = single_battle(s, "6", "6", at=0, red_extra=["9"])
     expect(g, "source", "red")
     assert legal(g) == provinces("CHU", "HAN-QI") | {"recall:9"}
     g.apply("recall:9")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 10, 0, 10, 0]
     assert (d["red"]["reserve"], d["red"]["set_aside"], d["red"]["marked_armies"]) == (0, 0, 1)
     assert d["red"]["six_marks"] == [1, 0, 0, 0, 0]
@@ -526,11 +501,11 @@ def test_r4_2_d2_r7_1_recall_at_a_pandemic_payment() -> None:
         blue={"reserve": 0, "set_aside": 1, "armies": [20, 0, 0, 0, 0], "plagues_revealed": 2},
         red={"plagues_revealed": 1},
     )
-    g = battle_game(s, "3", "P", blue_extra=["+1"])
+    g = single_battle(s, "3", "P", blue_extra=["+1"])
     expect(g, "source", "blue")
     assert legal(g) == {"province:QIN", "recall:+1"}
     g.apply("recall:+1")
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["blue"]["armies"] == [20, 0, 0, 0, 0]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 1)
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (20, 1)
@@ -572,7 +547,7 @@ def test_d13_purge_not_offered_with_only_red_armies() -> None:
     s = make_state("standard", red={"held": ["purge"], "armies": [0, 2, 0, 0, 0]})
     g = load(s)
     place(g, TIES, TIES)
-    d = finish(g)
+    d = expect_next_round(g)
     assert d["red"]["warlords"]["held"] == ["purge"]
     assert d["red"]["armies"] == [0, 2, 0, 0, 0]
 
@@ -584,7 +559,7 @@ def test_d8_recycle_minus_one_not_offered_with_an_empty_deck() -> None:
     """D8: blue's `-1` (6 against 7: red wins WU by 1) with an empty deck: no decision; the
     `-1` leaves the game and blue keeps `recycle_minus_one`."""
     s = make_state("standard", blue={"held": ["recycle_minus_one"]})
-    d = finish(single_battle(s, "-1", "7"))
+    d = expect_next_round(single_battle(s, "-1", "7"))
     assert d["red"]["armies"] == [0, 0, 0, 0, 1]
     assert d["blue"]["warlords"]["held"] == ["recycle_minus_one"]
     assert d["blue"]["hand"] == list(BASE_CARDS)

@@ -14,6 +14,8 @@ import numpy as np
 import pytest
 from helpers import (
     BASE_CARDS,
+    PROVINCES,
+    TIES,
     State,
     answer,
     battle_cards,
@@ -25,26 +27,12 @@ from helpers import (
     make_state,
     place,
     provinces,
+    single_battle,
 )
 
 from suntzu_env import Game
 from suntzu_env.suntzu.baselines.heuristic import DEFAULT_PARAMS_ARRAY, heuristic_act
 from suntzu_env.suntzu.rules import RULES_VERSION
-
-TIES = ["2", "3", "4", "5", "7"]
-BOARD_ORDER = ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"]
-
-
-def battle_game(state: State, blue_card: str, red_card: str, at: int = 4, **extra: list[str]) -> Game:
-    """Load `state` with hands of the base cards, the cards to place and extra cards kept back
-    (`blue_extra`, `red_extra`); place so that only province `at` sees a real battle."""
-    blue, red = battle_cards(blue_card, red_card, at)
-    s = copy.deepcopy(state)
-    for color, cards in (("blue", blue), ("red", red)):
-        s[color]["hand"] = canonical(set(BASE_CARDS) | set(cards) | set(extra.get(f"{color}_extra", [])))
-    g = load(s)
-    place(g, blue, red)
-    return g
 
 
 def issue_state(**blue: object) -> State:
@@ -60,7 +48,7 @@ def test_d14_r5_4_shortfall_with_nothing_to_take_asks_recall_or_pass() -> None:
     empty and blue has no other province, so v1 dropped the 4 armies; v1.1 asks blue. Each recall moves a
     set-aside army to the reserve, which is placed at once: `recall:+1` (QIN 18 -> 19, set aside 3 -> 2),
     `recall:10` (QIN 20, set aside 1); then no non-base card is left in hand, so the last 2 are dropped."""
-    g = battle_game(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
+    g = single_battle(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
     expect(g, "shortfall", "blue", province="QIN")
     assert legal(g) == {"recall:10", "recall:+1", "pass"}
     g.apply("recall:+1")
@@ -75,7 +63,7 @@ def test_d14_r5_4_shortfall_with_nothing_to_take_asks_recall_or_pass() -> None:
 
 def test_d14_pass_leaves_the_missing_armies_unplaced() -> None:
     """D14: `pass` leaves the 4 armies unplaced (QIN stays 18) and keeps the cards and the set-aside pool."""
-    g = battle_game(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
+    g = single_battle(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
     answer(g, "shortfall", "blue", "pass", province="QIN")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [18, 0, 0, 0, 0]
@@ -86,7 +74,7 @@ def test_d14_pass_leaves_the_missing_armies_unplaced() -> None:
 def test_d14_p10_no_card_to_recall_still_drops() -> None:
     """D14/P10: with only base cards in hand nothing can be recalled, so nothing is asked: the 4 armies
     are dropped as in v1 (QIN stays 18, 3 set aside)."""
-    d = expect_next_round(battle_game(issue_state(), "9", "5", at=0), 2)
+    d = expect_next_round(single_battle(issue_state(), "9", "5", at=0), 2)
     assert d["blue"]["armies"] == [18, 0, 0, 0, 0]
     assert d["blue"]["set_aside"] == 3
 
@@ -104,7 +92,7 @@ def test_d14_r5_5_six_mark_with_nothing_to_take_asks_recall_or_pass(action: str,
     reserve or on the board, so v1 made the mark with no army; v1.1 asks `recall:10` or `pass`. The recall
     brings a set-aside army to the reserve and the mark takes it (set aside 13 -> 12, marked 8 -> 9);
     `pass` makes the mark with no army (8 armies in 9 marks). The mark is made either way."""
-    g = battle_game(no_army_state(), "6", "7", blue_extra=["10"])
+    g = single_battle(no_army_state(), "6", "7", blue_extra=["10"])
     expect(g, "source", "blue", province="WU")
     assert legal(g) == {"recall:10", "pass"}
     g.apply(action)
@@ -135,14 +123,14 @@ def test_d15_recall_discards_the_recycled_copy_so_the_fourth_plague_can_come() -
     applies: each side sets aside 1 (blue 21 -> 20 | 0 -> 1; red 21 -> 20 | 0 -> 1); hero turns up."""
     g = load(pandemic_state([*BASE_CARDS, "7", "P", "P*"]))
     blue, red = battle_cards("3", "P")  # ties 2, 4, 5, 7 elsewhere
-    for province, card in zip(BOARD_ORDER, blue, strict=True):
+    for province, card in zip(PROVINCES, blue, strict=True):
         answer(g, "place", "blue", f"place:{card}", province=province)
     expect(g, "place", "red", province="QIN")
     g.apply("recall:P")
     d = g.to_dict()
     assert d["red"]["hand"] == [*BASE_CARDS, "7", "P"]
     assert (d["red"]["reserve"], d["red"]["set_aside"], d["red"]["plagues_revealed"]) == (21, 0, 1)
-    for province, card in zip(BOARD_ORDER, red, strict=True):
+    for province, card in zip(PROVINCES, red, strict=True):
         answer(g, "place", "red", f"place:{card}", province=province)
     d = expect_next_round(g, 2)
     assert (d["blue"]["plagues_revealed"], d["red"]["plagues_revealed"]) == (2, 2)
@@ -155,7 +143,7 @@ def test_d15_single_copy_recall_is_unchanged() -> None:
     """D15: with only the `P*` in hand, `recall:P` discards it (there is no other copy)."""
     g = load(pandemic_state([*BASE_CARDS, "7", "P*"]))
     place_blue = battle_cards("3", "P")[0]
-    for province, card in zip(BOARD_ORDER, place_blue, strict=True):
+    for province, card in zip(PROVINCES, place_blue, strict=True):
         answer(g, "place", "blue", f"place:{card}", province=province)
     g.apply("recall:P")
     assert g.to_dict()["red"]["hand"] == [*BASE_CARDS, "7"]
@@ -216,11 +204,11 @@ def test_d14_heuristic_recalls_for_a_contested_province_and_passes_a_payment() -
     (red removes 3, blue adds 1 with no army to take: `recall:10` or `pass`; it recalls). A payment with
     nothing to take is
     passed (a six-mark here, R5.5): a recall would only move the card's army into a mark box."""
-    g = battle_game(no_army_state(9, (0, 0, 0, 0, 3)), "9", "5", blue_extra=["10"])
+    g = single_battle(no_army_state(9, (0, 0, 0, 0, 3)), "9", "5", blue_extra=["10"])
     answer(g, "reveal", "blue", "province:WU")  # R4.3: blue, with fewer armies in provinces (0 < 3), orders
     expect(g, "shortfall", "blue", province="WU")
     assert heuristic_answer(g) == "recall:10"
-    g = battle_game(no_army_state(9), "6", "7", blue_extra=["10"])
+    g = single_battle(no_army_state(9), "6", "7", blue_extra=["10"])
     expect(g, "source", "blue", province="WU")
     assert heuristic_answer(g) == "pass"
 
@@ -254,7 +242,7 @@ def test_v1_record_replays_where_the_rules_agree() -> None:
 def test_v1_record_refused_where_v1_1_differs() -> None:
     """D14: a v1 record reaching the shortfall v1 dropped is refused, naming the action and the rule;
     the same record marked v1.1 replays."""
-    g = battle_game(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
+    g = single_battle(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
     g.apply("pass")
     record = g.record()
     Game.replay(record, hand_made=True)

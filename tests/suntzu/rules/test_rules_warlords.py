@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from helpers import (
+    PROVINCES,
+    TIES,
     answer,
     expect,
     expect_next_round,
@@ -12,16 +14,8 @@ from helpers import (
     place,
     provinces,
     single_battle,
+    sorted_warlords,
 )
-
-TIES = ["2", "3", "4", "5", "7"]
-BOARD_ORDER = ["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"]
-
-
-def sorted_warlords(d: dict, color: str) -> dict[str, list[str]]:
-    """A side's warlord lists, each sorted (their order is not part of the contract)."""
-    return {k: sorted(v) for k, v in d[color]["warlords"].items()}
-
 
 # --- double_six, P4 ---------------------------------------------------------------------
 
@@ -31,11 +25,11 @@ def test_r8_p4_double_six_second_mark() -> None:
     mark takes a second army and spends the card."""
     s = make_state("standard", red={"held": ["double_six"], "six_marks": [1, 0, 0, 0, 0], "marked_armies": 1})
     g = load(s)
-    for province, card in zip(BOARD_ORDER, TIES, strict=True):
+    for province, card in zip(PROVINCES, TIES, strict=True):
         answer(g, "place", "blue", f"place:{card}", province=province)
     expect(g, "place", "red", province="QIN")
     assert "place:6" in legal(g)
-    for province, card in zip(BOARD_ORDER, ["6", "3", "4", "5", "7"], strict=True):
+    for province, card in zip(PROVINCES, ["6", "3", "4", "5", "7"], strict=True):
         answer(g, "place", "red", f"place:{card}", province=province)
     d = expect_next_round(g, 2)
     assert d["red"]["six_marks"] == [2, 0, 0, 0, 0]
@@ -52,7 +46,7 @@ def test_r8_p4_double_six_second_mark() -> None:
 def red_qin_legal(red: dict) -> set[str]:
     """Red's legal answers at its QIN placement, blue having placed TIES."""
     g = load(make_state("standard", red=red))
-    for province, card in zip(BOARD_ORDER, TIES, strict=True):
+    for province, card in zip(PROVINCES, TIES, strict=True):
         answer(g, "place", "blue", f"place:{card}", province=province)
     expect(g, "place", "red", province="QIN")
     return legal(g)
