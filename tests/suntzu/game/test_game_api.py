@@ -10,6 +10,7 @@ import pytest
 from helpers import State, load, make_state, place
 
 from suntzu_env import OBSERVATION_SIZE, Game
+from suntzu_env.core import checks
 from suntzu_env.suntzu import options
 
 
@@ -274,21 +275,21 @@ def test_observation_buffer_is_checked() -> None:
 
 def test_option_checks() -> None:
     """`suntzu_env.suntzu.options`, shared by every entry point: finite numbers, known keys, seeds."""
-    assert options.check_seed(np.int32(3)) == 3 and type(options.check_seed(np.int32(3))) is int
-    assert options.check_seed(None, optional=True) is None
-    assert options.check_number(np.float32(0.5), "x", low=0) == 0.5
+    assert checks.check_seed(np.int32(3)) == 3 and type(checks.check_seed(np.int32(3))) is int
+    assert checks.check_seed(None, optional=True) is None
+    assert checks.check_number(np.float32(0.5), "x", low=0) == 0.5
     for bad in (float("nan"), float("inf"), -1.0):
         with pytest.raises(ValueError, match="x must"):
-            options.check_number(bad, "x", low=0)
+            checks.check_number(bad, "x", low=0)
     with pytest.raises(TypeError, match="x must be a number"):
-        options.check_number(True, "x")
+        checks.check_number(True, "x")
     with pytest.raises(TypeError, match="x must be an integer"):
-        options.check_number(2.0, "x", integer=True)
-    assert options.check_keys(None, "options", ("a",)) == {}
+        checks.check_number(2.0, "x", integer=True)
+    assert checks.check_keys(None, "options", ("a",)) == {}
     with pytest.raises(ValueError, match="unknown key 'b'"):
-        options.check_keys({"b": 1}, "options", ("a",))
+        checks.check_keys({"b": 1}, "options", ("a",))
     with pytest.raises(TypeError, match="options must be a dict"):
-        options.check_keys([("a", 1)], "options", ("a",))
+        checks.check_keys([("a", 1)], "options", ("a",))
     assert options.check_seat("red") == 1
 
 
