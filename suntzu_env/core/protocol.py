@@ -358,9 +358,10 @@ class GamePlugin:
     A subclass sets `name`, `seats`, `n_actions`, `observation_size`, `options_type` (a frozen dataclass of
     plain fields: bool, int, float, str; its fields' `metadata["help"]` is their flag's help), `agents` (name ->
     `Agent` class taking a seed), and defines `new` and `replay`. It then has option flags made from its options'
-    fields, a PettingZoo AEC environment and a batched learner environment made from its turn games
-    (`suntzu_env.core.turn_envs`), agents by name, and training defaults: its first agent as the opponent, no warm
-    start.
+    fields, every environment made from its turn games (PettingZoo AEC and Parallel, a batched learner env:
+    `suntzu_env.core.turn_envs`; a Gymnasium learner env: `turn_gym`; an OpenSpiel game: `core.openspiel`), its
+    text as the `ansi` render mode, a turn limit (`turn_limited`), its scripted agents' games played by
+    `play_batched`, agents by name, and training defaults: its first agent as the opponent, no warm start.
     """
 
     name: str
