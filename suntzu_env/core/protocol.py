@@ -13,6 +13,7 @@ with, so seed, options and actions (its `record()`) replay it exactly.
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -357,9 +358,10 @@ class GamePlugin:
     A subclass sets `name`, `seats`, `n_actions`, `observation_size`, `options_type` (a frozen dataclass of
     plain fields: bool, int, float, str; its fields' `metadata["help"]` is their flag's help), `agents` (name ->
     `Agent` class taking a seed), and defines `new` and `replay`. It then has option flags made from its options'
-    fields, a PettingZoo AEC environment and a batched learner environment made from its turn games
-    (`suntzu_env.core.turn_envs`), agents by name, and training defaults: its first agent as the opponent, no warm
-    start.
+    fields, every environment made from its turn games (PettingZoo AEC and Parallel, a batched learner env:
+    `suntzu_env.core.turn_envs`; a Gymnasium learner env: `turn_gym`; an OpenSpiel game: `core.openspiel`), its
+    text as the `ansi` render mode, a turn limit (`turn_limited`), its scripted agents' games played by
+    `play_batched`, agents by name, and training defaults: its first agent as the opponent, no warm start.
     """
 
     name: str
@@ -432,6 +434,15 @@ class GamePlugin:
     def replay(self, record: dict[str, Any]) -> TurnGame:
         raise NotImplementedError
 
+    def turn_limited(self, game: TurnGame, options: Any) -> TurnGame:
+        """`game` stopped undecided after the turn limit `options` set (the field `turn_limit_option` names; None: no
+        limit), as `suntzu_env.core.turn_limit.TurnLimited`, which the core's environments end truncated: what a
+        game's `new` returns to get a turn limit from the core. The game itself where there is no limit."""
+        from suntzu_env.core.turn_limit import limited
+
+        field = self.turn_limit_option
+        return limited(game, None if field is None else getattr(options, field))
+
     def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
         return (np.full(self.observation_size, -np.inf, dtype=np.float32),
                 np.full(self.observation_size, np.inf, dtype=np.float32))  # fmt: skip
@@ -446,7 +457,9 @@ class GamePlugin:
         return TurnAECEnv(self, self.options(options), render_mode=render_mode)
 
     def parallel_env(self, options: Any = None) -> Any:
-        return None
+        from suntzu_env.core.turn_gym import turn_parallel_env
+
+        return turn_parallel_env(self.env(options))
 
     def rllib_env(self, options: Any = None) -> Any:
         from suntzu_env.core.formats import rllib_observations
@@ -454,7 +467,11 @@ class GamePlugin:
         return rllib_observations(self.env(options))
 
     def learner_env(self, options: Any = None, *, shaped_reward: float = 0.0) -> Any:
-        raise NotImplementedError(f"{self.name} has no single-learner Gymnasium environment")
+        from suntzu_env.core.turn_gym import TurnLearnerEnv
+
+        if shaped_reward:
+            raise ValueError(f"shaped_reward: {self.name} has no shaping (give 0)")
+        return TurnLearnerEnv(self, self.options(options))
 
     def batched_env(
         self,
@@ -484,7 +501,9 @@ class GamePlugin:
                              f"{shaped_reward!r:.40}")  # fmt: skip
 
     def batchable(self, agent: Any) -> bool:
-        return False
+        """The scripted agents by name (cheap: their games are played one after another in this process; any other
+        agent's are spread over worker processes)."""
+        return isinstance(agent, str) and agent in self.scripted_agents
 
     def play_batched(
         self,
@@ -494,7 +513,26 @@ class GamePlugin:
         options: Any = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
-        raise NotImplementedError(f"{self.name} plays no games in batches (batchable is False)")
+        """The games one after another, each agent reset to its seed before each (b: one agent per seat)."""
+        options = self.options(options)
+        seats = tuple(self.seats_of(options))
+        a_agent = self.make_agent(a) if isinstance(a, str) else a
+        others = [self.make_agent(b) if isinstance(b, str) else copy.deepcopy(b) for _ in seats[1:]]
+        out = []
+        for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):
+            players, rest = {}, iter(zip(others, b_seeds, strict=True))
+            for seat in seats:
+                agent, agent_seed = (a_agent, a_seed) if seat == a_seat else next(rest)
+                agent.reset(agent_seed)
+                players[seat] = agent
+            game, decisions = self.new(seed, options), 0
+            while (seat := game.current_player) is not None:
+                game.apply(ask(players[seat], game, seat))
+                decisions += 1
+            out.append({"winner": game.winner, "score": game.score, "decisions": decisions, "record": game.record()})
+            if on_game is not None:
+                on_game(k, out[-1])
+        return out
 
     def compile_notice(self) -> str | None:
         return None
@@ -504,7 +542,14 @@ class GamePlugin:
 
     def openspiel_game(self, options: Any = None) -> Any:
         """The game as a `pyspiel.Game` under `options` (None: the game has no OpenSpiel game, or none under these
-        options); it needs OpenSpiel (`pyspiel`), which raises ModuleNotFoundError where it is missing."""
+        options); it needs OpenSpiel (`pyspiel`), which raises ModuleNotFoundError where it is missing. By default
+        `python_<name>` over the turn games (`suntzu_env.core.openspiel`)."""
+        from suntzu_env.core.openspiel import load
+
+        return load(self, self.options(options))
+
+    def max_decisions(self, options: Any = None) -> int | None:
+        """The most decisions a game under `options` can take (OpenSpiel's `max_game_length`); None: unknown."""
         return None
 
     # ------------------------------------------------------------ agents

@@ -17,25 +17,33 @@ from pettingzoo import AECEnv
 
 from suntzu_env.core.asking import ask
 from suntzu_env.core.policy_net import seated_state
+from suntzu_env.core.turn_limit import render_modes, text_of, truncated
 
 OBSERVATION, MASK = "observation", "action_mask"
 
 
-def _spaces(game: Any) -> tuple[spaces.Box, spaces.Discrete]:
-    box = spaces.Box(-np.inf, np.inf, (game.observation_size,), dtype=np.float32)
-    return box, spaces.Discrete(game.n_actions)
+def observation_and_action_spaces(rules: Any) -> tuple[spaces.Box, spaces.Discrete]:
+    """The observation space (the game's `observation_bounds`) and the action space of a game's environments."""
+    low, high = rules.observation_bounds()
+    box = spaces.Box(np.asarray(low, np.float32), np.asarray(high, np.float32), dtype=np.float32)
+    return box, spaces.Discrete(rules.n_actions)
 
 
 class TurnAECEnv(AECEnv):
     """A game's PettingZoo AEC environment: each seat observes `{"observation", "action_mask"}` (its mask all
-    zero while another seat is asked), and is rewarded its result (+1, -1, 0) when the game ends."""
+    zero while another seat is asked), and is rewarded its result (+1, -1, 0) when the game ends: terminated when
+    its rules end it, truncated when a turn limit stops it (`suntzu_env.core.turn_limit`). Render mode "ansi": the
+    game's text (its `render_text()` or `__str__`), where it has one."""
 
     def __init__(self, rules: Any, options: Any, render_mode: str | None = None) -> None:
         super().__init__()
         self.rules, self.options, self.render_mode = rules, options, render_mode
-        self.metadata = {"name": f"{rules.name}_turn", "render_modes": [], "is_parallelizable": False}
+        modes = render_modes(rules, options)
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode must be None or one of {modes}, got {render_mode!r:.40}")
+        self.metadata = {"name": f"{rules.name}_turn", "render_modes": modes, "is_parallelizable": False}
         self.possible_agents = list(rules.seats_of(options))
-        box, actions = _spaces(rules)
+        box, actions = observation_and_action_spaces(rules)
         mask = spaces.Box(0, 1, (rules.n_actions,), dtype=np.int8)
         self.observation_spaces = {a: spaces.Dict({OBSERVATION: box, MASK: mask}) for a in self.possible_agents}
         self.action_spaces = {a: actions for a in self.possible_agents}
@@ -75,13 +83,16 @@ class TurnAECEnv(AECEnv):
         self.rewards = {a: 0.0 for a in self.agents}
         if self.game.is_terminal:
             self.rewards = {a: float(r) for a, r in self.game.returns().items()}
-            self.terminations = {a: True for a in self.agents}
+            ended = self.truncations if truncated(self.game) else self.terminations
+            ended.update(dict.fromkeys(self.agents, True))
         else:
             self.agent_selection = self.game.current_player
         self._accumulate_rewards()
 
-    def render(self) -> None:
-        return None
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        return text_of(self.game)
 
     def close(self) -> None:
         pass
@@ -103,7 +114,7 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
 
     class _TurnVecEnv(VecEnv, TurnVecEnv):
         def __init__(self) -> None:
-            box, actions = _spaces(rules)
+            box, actions = observation_and_action_spaces(rules)
             self.render_mode = None
             super().__init__(n_envs, box, actions)
             self.rules, self.options = rules, options
@@ -182,7 +193,8 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
                 if game.is_terminal:
                     rewards[i], dones[i] = game.returns()[seat], True
                     infos[i] = {"seat": seat, "winner": game.winner, "opponent": self._slots[self._opponents[i]][1],
-                                "terminal_observation": game.observation(seat)}  # fmt: skip
+                                "terminal_observation": game.observation(seat),
+                                "TimeLimit.truncated": truncated(game)}  # fmt: skip
                     obs.append(self._start(i))
                 else:
                     obs.append(game.observation(seat))

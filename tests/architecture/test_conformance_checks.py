@@ -94,9 +94,10 @@ class LeakyDuel(PatchedDuel):
 
 
 class MuteEnv(TurnAECEnv):
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.metadata = {**self.metadata, "render_modes": ["ansi"]}
+    """Lists the render mode "ansi" but shows nothing."""
+
+    def render(self) -> None:
+        return None
 
 
 class MuteDuel(DuelRules):
@@ -193,11 +194,13 @@ class SpielDuel(DuelRules):
 
 def test_the_toy_game_passes_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
     """`conformance_test` runs every check, says each one's outcome and returns them; a check named in `skip` is
-    not run, an unknown name is refused."""
+    not run, an unknown name is refused. Duel, with the core's adapters, passes every check but more seats (it
+    always has two)."""
     outcomes = conformance_test(DUEL, skip=("another_process",))
     assert list(outcomes) == list(CHECKS)
-    assert outcomes["another_process"] == "skipped" and outcomes["pickling"] == "passed"
-    assert outcomes["truncation"].startswith("not applicable: duel has no turn limit")
+    assert outcomes.pop("another_process") == "skipped"
+    assert outcomes.pop("more_seats").startswith("not applicable: duel always has 2 seats")
+    assert set(outcomes.values()) == {"passed"}, outcomes
     assert "duel: seeding: passed" in capsys.readouterr().out
     with pytest.raises(ValueError, match="skip: unknown check"):
         conformance_test(DUEL, skip=("no_such_check",))
@@ -214,7 +217,7 @@ BROKEN = [
     ("hidden_information", LeakyDuel(), "sees what it may not know"),
     ("rendering", MuteDuel(), "gave NoneType, not text"),
     ("truncation", LimitedDuel(), "cut by the limit terminated=True"),
-    ("pickling", UnpicklableDuel(), "a pickle round trip of Duel failed"),
+    ("pickling", UnpicklableDuel(), r"a pickle round trip of \w+ failed: Can.t pickle"),
     ("pickling", ShallowDuel(), r"copy \(deepcopy\) changed the original"),
     ("after_the_end", EndlessDuel(), "must raise ValueError"),
     ("more_seats", SeatedDuel(), "asked only"),

@@ -129,9 +129,11 @@ def test_a_toy_game_trains_and_evaluates_through_the_command_lines(
     assert results["config"]["game"] == TOY and results["config"]["cards"] == 2
     assert [rung["a"] for rung in results["ladder"]] == ["high"]
     rows = [json.loads(line)["record"] for line in (out / "games.jsonl").read_text().splitlines()]
-    assert len(rows) == 6 and all(len(r["actions"]) == 4 and r["options"] == {"cards": 2} for r in rows)
+    assert len(rows) == 6 and all(
+        len(r["actions"]) == 4 and r["options"] == {"cards": 2, "max_rounds": 5} for r in rows
+    )
     text = capsys.readouterr().out
-    assert "high vs random" in text and "ladder: high beats random" in text
+    assert "high vs random" in text and "ladder: high over random" in text  # a tie is undecided (its turn limit)
 
 
 def test_a_toy_game_s_run_resumes_with_its_game_named_again(tmp_path: Path) -> None:
@@ -211,7 +213,9 @@ def test_every_command_line_takes_the_game_and_its_flags(tmp_path: Path) -> None
 
     cfg = parse(train_rllib.rllib_config_class(TOY), ["--game", TOY, "--cards", "4", "--out", str(tmp_path)], "x")
     assert cfg.opponents == ("random", "high", train_rllib.SELF) and cfg.cards == 4
-    assert train_rllib.options_fields(cfg) == {"cards": 4} and train_rllib.env_name(cfg) == "duel_rllib"
+    assert (
+        train_rllib.options_fields(cfg) == {"cards": 4, "max_rounds": 5} and train_rllib.env_name(cfg) == "duel_rllib"
+    )
     with pytest.raises(Exception, match="opponents: expected one or more of random, high, self"):
         train_rllib.RLlibConfig(game=TOY, opponents=("heuristic",))
     config = train_config_class(TOY, bench.BenchConfig)

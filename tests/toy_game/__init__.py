@@ -23,10 +23,14 @@ SEATS = ("north", "south")
 @dataclasses.dataclass(frozen=True)
 class DuelOptions:
     cards: int = dataclasses.field(default=3, metadata={"help": "cards per seat, and rounds (1 to 5)"})
+    max_rounds: int = dataclasses.field(default=MAX_CARDS, metadata={
+        "help": "rounds played at most (1 to 5): a game stopped sooner is undecided"})  # fmt: skip
 
     def __post_init__(self) -> None:
-        if isinstance(self.cards, bool) or not isinstance(self.cards, int) or not 1 <= self.cards <= MAX_CARDS:
-            raise ValueError(f"cards must be a whole number from 1 to {MAX_CARDS}, got {self.cards!r}")
+        for name in ("cards", "max_rounds"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CARDS:
+                raise ValueError(f"{name} must be a whole number from 1 to {MAX_CARDS}, got {value!r}")
 
 
 class Duel:
@@ -91,6 +95,11 @@ class Duel:
     def record(self) -> dict[str, Any]:
         return {"seed": self.seed, "options": dataclasses.asdict(self.options), "actions": list(self.actions)}
 
+    def __str__(self) -> str:
+        prize = "-" if self.is_terminal else self.prizes[self.round]
+        hands = "  ".join(f"{seat} {self.points[seat]} {self.hands[seat]}" for seat in SEATS)
+        return f"round {self.round}, prize {prize}: {hands}"
+
     def sample_determinization(self, seat: str, rng: Any = None) -> Duel:
         """The game as `seat` may know it: the other seat's hidden choice of this round drawn again."""
         rng = np.random.default_rng(rng)
@@ -122,11 +131,19 @@ class DuelRules(GamePlugin):
     options_type = DuelOptions
     agents: Mapping[str, Any] = {"random": RandomPlayer, "high": HighPlayer}
     ladder = (("high", "random", 0.5),)
+    turn_limit_option, no_winner = "max_rounds", "undecided"
 
-    def new(self, seed: int, options: DuelOptions | None = None) -> Duel:
-        return Duel(self, seed, self.options(options))
+    def new(self, seed: int, options: DuelOptions | None = None) -> Any:
+        options = self.options(options)
+        return self.turn_limited(Duel(self, seed, options), options)
 
-    def replay(self, record: dict[str, Any]) -> Duel:
+    def observation_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        return np.zeros(self.observation_size, np.float32), np.ones(self.observation_size, np.float32)
+
+    def max_decisions(self, options: DuelOptions | None = None) -> int:
+        return 2 * self.options(options).cards
+
+    def replay(self, record: dict[str, Any]) -> Any:
         game = self.new(record["seed"], self.options(record["options"]))
         for action in record["actions"]:
             game.apply(action)
