@@ -109,6 +109,23 @@ def test_compiled_logits_are_the_torch_network_s(width: int, layers: int) -> Non
     assert again.kind == "cells" and np.array_equal(again.params, net.params)
 
 
+def test_the_logits_put_together_by_slices_are_those_of_one_gather(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bin'Fa's logits come out of a few slices in the order of the action ids; a layout needing more slices than
+    `MAX_LOGIT_RUNS` is put together by one gather instead: both give every action its own logit."""
+    torch.manual_seed(1)
+    sliced = CellTrunk(BOARD, 8, 2, hidden=16)
+    assert sliced.runs is not None and len(sliced.runs) == 4  # deploy, globals, the edges, globals
+    monkeypatch.setattr("agents.cell_policy.MAX_LOGIT_RUNS", 3)
+    gathered = CellTrunk(BOARD, 8, 2, hidden=16)
+    assert gathered.runs is None
+    gathered.load_state_dict(sliced.state_dict())
+    x = torch.as_tensor(positions(10))
+    with torch.no_grad():
+        np.testing.assert_array_equal(sliced.forward_actor(x).numpy(), gathered.forward_actor(x).numpy())
+        np.testing.assert_allclose(CellNet(sliced.arrays()).logits(x.numpy()), sliced.forward_actor(x).numpy(),
+                                   rtol=1e-4, atol=1e-4)  # fmt: skip
+
+
 def test_a_tampered_cell_net_is_refused_before_compiled_code_reads_it() -> None:
     arrays = line_net().arrays()
     for name, value, message in (
