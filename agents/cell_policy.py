@@ -38,6 +38,49 @@ def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
     return sizes
 
 
+class CellGather:
+    """Rows of each cell's vectors in a fixed order (`index`: a cell, or `cells` for a zero row), as a gather whose
+    gradient is a gather too: each cell's gradient is the sum of the rows it was copied to, read through a table
+    made once (torch's own gradient of `index_select` adds the rows one by one, which on a CPU costs more than the
+    layer's matrix product)."""
+
+    def __init__(self, index: np.ndarray, cells: int) -> None:
+        index = np.asarray(index, np.int64).ravel()
+        copies = [np.flatnonzero(index == cell) for cell in range(cells)]
+        most = max(1, *(len(rows) for rows in copies))
+        back = np.full((cells, most), len(index), np.int64)  # len(index): a zero row of the gradient
+        for cell, rows in enumerate(copies):
+            back[cell, : len(rows)] = rows
+        self.index, self.back = torch.as_tensor(index), torch.as_tensor(back.ravel())
+        self.most = most
+
+    def to(self, device: torch.device) -> CellGather:
+        self.index, self.back = self.index.to(device), self.back.to(device)
+        return self
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, cells, width) -> (B, len(index), width)."""
+        if self.index.device != x.device:
+            self.to(x.device)
+        return _Gather.apply(x, self)
+
+
+class _Gather(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, gather: CellGather) -> torch.Tensor:  # type: ignore[override]
+        ctx.gather = gather
+        padded = torch.cat([x, x.new_zeros(x.shape[0], 1, x.shape[2])], 1)
+        return padded.index_select(1, gather.index)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:  # type: ignore[override]
+        gather: CellGather = ctx.gather
+        batch, _, width = grad.shape
+        padded = torch.cat([grad, grad.new_zeros(batch, 1, width)], 1)
+        rows = padded.index_select(1, gather.back).view(batch, -1, gather.most, width)
+        return rows.sum(2), None
+
+
 class CellTrunk(nn.Module):
     """The network over the cells: the actor's logits (`forward_actor`) and the critic's hidden layer
     (`forward_critic`), from a flat observation, as SB3's `mlp_extractor` is asked for them; `forward` gives both
@@ -62,9 +105,10 @@ class CellTrunk(nn.Module):
         around = np.concatenate([np.arange(n_cells)[:, None], neighbours], 1)  # each cell, then its neighbours
         pieces, order = self._pieces(layout, tables)
         for name, value in (("cell_index", tables["cell_inputs"].T.ravel()), ("global_inputs", tables["global_inputs"]),
-                            ("around", around.ravel()), ("neighbour_index", neighbours.ravel()),
                             ("logit_order", order)):  # fmt: skip
             self.register_buffer(name, torch.as_tensor(value, dtype=torch.int64), persistent=False)
+        self.around = CellGather(around, n_cells)  # each layer's input
+        self.neighbour = CellGather(neighbours, n_cells)  # the neighbour's half of the edge logits
         self.runs = pieces  # (start, end) slices of the pieces' concatenation, in the order of the action ids
         self.input = nn.Linear(channels, width)
         self.globals = nn.Linear(n_globals, width, bias=False)
@@ -97,13 +141,12 @@ class CellTrunk(nn.Module):
 
     def board(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Each cell's vector (B, cells, width) and the global inputs (B, globals)."""
-        batch, width = obs.shape[0], self.width
+        batch = obs.shape[0]
         cells = obs.index_select(1, self.cell_index).view(batch, self.n_cells, -1)
         globals_ = obs.index_select(1, self.global_inputs)
         h = torch.relu(self.input(cells) + self.position + self.globals(globals_)[:, None, :])
-        zero = h.new_zeros(batch, 1, width)
         for layer in self.layers:
-            around = torch.cat([h, zero], 1).index_select(1, self.around)  # (B, cells x (1 + degree), width)
+            around = self.around(h)  # (B, cells x (1 + degree), width)
             h = h + torch.relu(layer(around.view(batch, self.n_cells, -1)))
         return h, globals_
 
@@ -117,7 +160,7 @@ class CellTrunk(nn.Module):
         halves = F.linear(h, torch.cat([weight[:, :width], weight[:, width:]], 0))  # (B, cells, 2 x per edge)
         per_edge = weight.shape[0]
         own, other = halves[..., :per_edge] + self.edge_head.bias, halves[..., per_edge:]
-        other = torch.cat([other, other.new_zeros(batch, 1, per_edge)], 1).index_select(1, self.neighbour_index)
+        other = self.neighbour(other)
         edges = own[:, :, None, :] + other.view(batch, self.n_cells, self.degree, per_edge)  # (B, cells, degree, E)
         pieces = [self.cell_head(h).transpose(1, 2).reshape(batch, -1)]
         at = 0

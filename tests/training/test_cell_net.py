@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from helpers import binfa_model  # noqa: E402
 
-from agents.cell_policy import CellTrunk, cell_sizes  # noqa: E402
+from agents.cell_policy import CellGather, CellTrunk, cell_sizes  # noqa: E402
 from agents.ppo import ModelError, PolicyActor, load_ppo_agent  # noqa: E402
 from experiments.cli import ConfigError  # noqa: E402
 from experiments.config import TrainConfig  # noqa: E402
@@ -124,6 +124,21 @@ def test_the_logits_put_together_by_slices_are_those_of_one_gather(monkeypatch: 
         np.testing.assert_array_equal(sliced.forward_actor(x).numpy(), gathered.forward_actor(x).numpy())
         np.testing.assert_allclose(CellNet(sliced.arrays()).logits(x.numpy()), sliced.forward_actor(x).numpy(),
                                    rtol=1e-4, atol=1e-4)  # fmt: skip
+
+
+def test_a_cell_gather_s_gradient_is_torch_s_own() -> None:
+    """The layers' gather takes its gradient by a second gather; it equals the one torch's autograd gives the same
+    rows (a cell copied several times, or never, and the zero row past the board)."""
+    index = np.array([0, 3, 3, 1, 4, 0, 3, 4, 4])  # 4: the zero row of 4 cells; cell 2 is never read
+    x = torch.randn(5, 4, 3, dtype=torch.float64, requires_grad=True)
+    weights = torch.randn(5, len(index), 3, dtype=torch.float64)
+    (CellGather(index, 4)(x) * weights).sum().backward()
+    ours, x.grad = x.grad, None
+    padded = torch.cat([x, x.new_zeros(5, 1, 3)], 1)
+    (padded[:, torch.as_tensor(index)] * weights).sum().backward()
+    assert ours is not None and x.grad is not None
+    np.testing.assert_allclose(ours.numpy(), x.grad.numpy(), rtol=1e-12)
+    assert not ours[:, 2].any()
 
 
 def test_a_tampered_cell_net_is_refused_before_compiled_code_reads_it() -> None:
