@@ -16,11 +16,13 @@ import numpy as np
 import torch
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
+from torch.nn import functional as F
 
 from suntzu_env.core.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH, CellLayout
 
 CELL_DEFAULTS: dict[str, int] = {"width": 64, "layers": 4, "hidden": 256}  # a cell network's sizes by default
 MAX_HIDDEN = 4096
+MAX_LOGIT_RUNS = 64  # the logits put together from at most this many slices; past it, by one gather
 
 
 def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
@@ -36,9 +38,58 @@ def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
     return sizes
 
 
+class CellGather:
+    """Rows of each cell's vectors in a fixed order (`index`: a cell, or `cells` for a zero row), as a gather whose
+    gradient is a gather too: each cell's gradient is the sum of the rows it was copied to, read through a table
+    made once (torch's own gradient of `index_select` adds the rows one by one, which on a CPU costs more than the
+    layer's matrix product)."""
+
+    def __init__(self, index: np.ndarray, cells: int) -> None:
+        index = np.asarray(index, np.int64).ravel()
+        copies = [np.flatnonzero(index == cell) for cell in range(cells)]
+        most = max(1, *(len(rows) for rows in copies))
+        back = np.full((cells, most), len(index), np.int64)  # len(index): a zero row of the gradient
+        for cell, rows in enumerate(copies):
+            back[cell, : len(rows)] = rows
+        self.index, self.back = torch.as_tensor(index), torch.as_tensor(back.ravel())
+        self.most = most
+
+    def to(self, device: torch.device) -> CellGather:
+        self.index, self.back = self.index.to(device), self.back.to(device)
+        return self
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        """(B, cells, width) -> (B, len(index), width)."""
+        if self.index.device != x.device:
+            self.to(x.device)
+        return _Gather.apply(x, self)
+
+
+class _Gather(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx: Any, x: torch.Tensor, gather: CellGather) -> torch.Tensor:  # type: ignore[override]
+        ctx.gather = gather
+        padded = torch.cat([x, x.new_zeros(x.shape[0], 1, x.shape[2])], 1)
+        return padded.index_select(1, gather.index)
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:  # type: ignore[override]
+        gather: CellGather = ctx.gather
+        batch, _, width = grad.shape
+        padded = torch.cat([grad, grad.new_zeros(batch, 1, width)], 1)
+        rows = padded.index_select(1, gather.back).view(batch, -1, gather.most, width)
+        return rows.sum(2), None
+
+
 class CellTrunk(nn.Module):
     """The network over the cells: the actor's logits (`forward_actor`) and the critic's hidden layer
-    (`forward_critic`), from a flat observation, as SB3's `mlp_extractor` is asked for them."""
+    (`forward_critic`), from a flat observation, as SB3's `mlp_extractor` is asked for them; `forward` gives both
+    from one pass over the board.
+
+    Every gather is one `index_select` over a table made once: a cell's channels, each layer's input (the cell and
+    its neighbours side by side, a zero row where there is none), the neighbour's half of the edge logits. The edge
+    head is split into the cell's half and the neighbour's, computed once per cell (not once per edge), and each
+    action group comes out in the order of its ids, so that the logits are a few slices put together."""
 
     def __init__(self, layout: CellLayout, width: int, layers: int, hidden: int) -> None:
         super().__init__()
@@ -48,12 +99,17 @@ class CellTrunk(nn.Module):
         per_cell, per_edge, n_other = tables["cell_ids"].shape[1], tables["edge_ids"].shape[1], len(tables["other_ids"])
         self.tables = tables
         self.width, self.n_layers, self.hidden = width, layers, hidden
+        self.n_cells, self.degree = n_cells, degree
+        self.edge_groups = [per for _, per in layout.edge_actions]
         neighbours = np.where(tables["neighbours"] < 0, n_cells, tables["neighbours"])  # n_cells: a zero row
-        for name, value in (("neighbours", neighbours), ("cell_inputs", tables["cell_inputs"]),
-                            ("global_inputs", tables["global_inputs"])):  # fmt: skip
-            self.register_buffer(name, torch.as_tensor(value), persistent=False)
-        order = np.concatenate([tables["cell_ids"].ravel(), tables["edge_ids"].ravel(), tables["other_ids"]])
-        self.register_buffer("logit_order", torch.as_tensor(np.argsort(order)), persistent=False)
+        around = np.concatenate([np.arange(n_cells)[:, None], neighbours], 1)  # each cell, then its neighbours
+        pieces, order = self._pieces(layout, tables)
+        for name, value in (("cell_index", tables["cell_inputs"].T.ravel()), ("global_inputs", tables["global_inputs"]),
+                            ("logit_order", order)):  # fmt: skip
+            self.register_buffer(name, torch.as_tensor(value, dtype=torch.int64), persistent=False)
+        self.around = CellGather(around, n_cells)  # each layer's input
+        self.neighbour = CellGather(neighbours, n_cells)  # the neighbour's half of the edge logits
+        self.runs = pieces  # (start, end) slices of the pieces' concatenation, in the order of the action ids
         self.input = nn.Linear(channels, width)
         self.globals = nn.Linear(n_globals, width, bias=False)
         self.position = nn.Parameter(torch.zeros(n_cells, width))
@@ -66,32 +122,61 @@ class CellTrunk(nn.Module):
         self.latent_dim_pi = layout.n_actions
         self.latent_dim_vf = hidden
 
+    @staticmethod
+    def _pieces(layout: CellLayout, tables: dict[str, np.ndarray]) -> tuple[list[tuple[int, int]] | None, np.ndarray]:
+        """How the logits are put together from the pieces `logits` makes (each cell group, then each edge group,
+        cell- or edge-major, then the global actions): slices of the pieces' concatenation in the order of the
+        action ids (None where that would take more than a few), and the permutation that does it in one gather."""
+        cells = tables["cell_ids"].T.ravel()  # group-major: a group's ids run over the cells
+        edges, at = [], 0
+        for _, per in layout.edge_actions:
+            edges.append(tables["edge_ids"][:, at : at + per].ravel())
+            at += per
+        source = np.concatenate([cells, *edges, tables["other_ids"]])
+        order = np.argsort(source)
+        breaks = np.flatnonzero(np.diff(order) != 1) + 1
+        starts, ends = np.concatenate([[0], breaks]), np.concatenate([breaks, [len(order)]])
+        runs = [(int(order[s]), int(order[e - 1]) + 1) for s, e in zip(starts, ends, strict=True)]
+        return (runs if len(runs) <= MAX_LOGIT_RUNS else None), order
+
     def board(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Each cell's vector (B, cells, width) and the global inputs (B, globals)."""
-        cells = obs[:, self.cell_inputs].transpose(1, 2)
-        globals_ = obs[:, self.global_inputs]
+        batch = obs.shape[0]
+        cells = obs.index_select(1, self.cell_index).view(batch, self.n_cells, -1)
+        globals_ = obs.index_select(1, self.global_inputs)
         h = torch.relu(self.input(cells) + self.position + self.globals(globals_)[:, None, :])
         for layer in self.layers:
-            padded = torch.cat([h, h.new_zeros(h.shape[0], 1, h.shape[2])], 1)
-            around = padded[:, self.neighbours].flatten(2)  # (B, cells, degree * width)
-            h = h + torch.relu(layer(torch.cat([h, around], 2)))
+            around = self.around(h)  # (B, cells x (1 + degree), width)
+            h = h + torch.relu(layer(around.view(batch, self.n_cells, -1)))
         return h, globals_
 
     @staticmethod
     def pooled(h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
         return torch.cat([h.mean(1), h.amax(1), globals_], 1)
 
-    def logits(self, h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
-        batch = h.shape[0]
-        padded = torch.cat([h, h.new_zeros(batch, 1, h.shape[2])], 1)
-        ends = torch.cat([h[:, :, None, :].expand(-1, -1, self.neighbours.shape[1], -1), padded[:, self.neighbours]], 3)
-        parts = [self.cell_head(h).reshape(batch, -1), self.edge_head(ends).reshape(batch, -1),
-                 self.other_head(self.pooled(h, globals_))]  # fmt: skip
-        return torch.cat(parts, 1)[:, self.logit_order]
+    def logits(self, h: torch.Tensor, globals_: torch.Tensor, pooled: torch.Tensor | None = None) -> torch.Tensor:
+        batch, width = h.shape[0], self.width
+        weight = self.edge_head.weight
+        halves = F.linear(h, torch.cat([weight[:, :width], weight[:, width:]], 0))  # (B, cells, 2 x per edge)
+        per_edge = weight.shape[0]
+        own, other = halves[..., :per_edge] + self.edge_head.bias, halves[..., per_edge:]
+        other = self.neighbour(other)
+        edges = own[:, :, None, :] + other.view(batch, self.n_cells, self.degree, per_edge)  # (B, cells, degree, E)
+        pieces = [self.cell_head(h).transpose(1, 2).reshape(batch, -1)]
+        at = 0
+        for per in self.edge_groups:
+            pieces.append(edges[..., at : at + per].reshape(batch, -1))
+            at += per
+        pieces.append(self.other_head(self.pooled(h, globals_) if pooled is None else pooled))
+        if self.runs is None:
+            return torch.cat(pieces, 1).index_select(1, self.logit_order)
+        source = pieces[0] if len(pieces) == 1 else torch.cat(pieces, 1)
+        return torch.cat([source[:, start:end] for start, end in self.runs], 1)
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h, globals_ = self.board(features)
-        return self.logits(h, globals_), self.value_hidden(self.pooled(h, globals_))
+        pooled = self.pooled(h, globals_)
+        return self.logits(h, globals_, pooled), self.value_hidden(pooled)
 
     def forward_actor(self, features: torch.Tensor) -> torch.Tensor:
         return self.logits(*self.board(features))

@@ -13,7 +13,7 @@ torch = pytest.importorskip("torch")
 
 from helpers import binfa_model  # noqa: E402
 
-from agents.cell_policy import CellTrunk, cell_sizes  # noqa: E402
+from agents.cell_policy import CellGather, CellTrunk, cell_sizes  # noqa: E402
 from agents.ppo import ModelError, PolicyActor, load_ppo_agent  # noqa: E402
 from experiments.cli import ConfigError  # noqa: E402
 from experiments.config import TrainConfig  # noqa: E402
@@ -107,6 +107,38 @@ def test_compiled_logits_are_the_torch_network_s(width: int, layers: int) -> Non
     np.testing.assert_allclose(net.logits(x), expected, rtol=1e-4, atol=1e-4)
     again = PolicyActor.from_state(PolicyActor.of(net).state()).net  # a pool snapshot's round trip
     assert again.kind == "cells" and np.array_equal(again.params, net.params)
+
+
+def test_the_logits_put_together_by_slices_are_those_of_one_gather(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bin'Fa's logits come out of a few slices in the order of the action ids; a layout needing more slices than
+    `MAX_LOGIT_RUNS` is put together by one gather instead: both give every action its own logit."""
+    torch.manual_seed(1)
+    sliced = CellTrunk(BOARD, 8, 2, hidden=16)
+    assert sliced.runs is not None and len(sliced.runs) == 4  # deploy, globals, the edges, globals
+    monkeypatch.setattr("agents.cell_policy.MAX_LOGIT_RUNS", 3)
+    gathered = CellTrunk(BOARD, 8, 2, hidden=16)
+    assert gathered.runs is None
+    gathered.load_state_dict(sliced.state_dict())
+    x = torch.as_tensor(positions(10))
+    with torch.no_grad():
+        np.testing.assert_array_equal(sliced.forward_actor(x).numpy(), gathered.forward_actor(x).numpy())
+        np.testing.assert_allclose(CellNet(sliced.arrays()).logits(x.numpy()), sliced.forward_actor(x).numpy(),
+                                   rtol=1e-4, atol=1e-4)  # fmt: skip
+
+
+def test_a_cell_gather_s_gradient_is_torch_s_own() -> None:
+    """The layers' gather takes its gradient by a second gather; it equals the one torch's autograd gives the same
+    rows (a cell copied several times, or never, and the zero row past the board)."""
+    index = np.array([0, 3, 3, 1, 4, 0, 3, 4, 4])  # 4: the zero row of 4 cells; cell 2 is never read
+    x = torch.randn(5, 4, 3, dtype=torch.float64, requires_grad=True)
+    weights = torch.randn(5, len(index), 3, dtype=torch.float64)
+    (CellGather(index, 4)(x) * weights).sum().backward()
+    ours, x.grad = x.grad, None
+    padded = torch.cat([x, x.new_zeros(5, 1, 3)], 1)
+    (padded[:, torch.as_tensor(index)] * weights).sum().backward()
+    assert ours is not None and x.grad is not None
+    np.testing.assert_allclose(ours.numpy(), x.grad.numpy(), rtol=1e-12)
+    assert not ours[:, 2].any()
 
 
 def test_a_tampered_cell_net_is_refused_before_compiled_code_reads_it() -> None:
