@@ -6,21 +6,23 @@ throws are never read: the dice to come stay unknown), and walks the tree from t
 
 - a node is a decision (`engine.step` runs on to decisions with two answers or more); its edges are the legal
   answers of the player to act there (`TO_ACT`: the player with the dice, or the owner of retreating units,
-  B16), each with a prior: the `heuristic` evaluation of the position the answer leads to (a declaration, which
-  throws dice, takes the position's own value);
+  B16), each with a prior value, the `score` (`heuristic`'s evaluation) of the position the answer leads to for
+  that player, and a policy share, a softmax of those scores (a declaration, which throws dice, takes the
+  position's own score and an equal share);
 - the dice are chance nodes: the child reached through an edge is keyed by the throw it brought (`throw_key`:
   the two dice, unordered; 0 when no die was thrown), the throws sampled afresh in every iteration, so each
   child's share of visits follows the dice's odds;
-- selection: the edge that maximises its mean value for the player who chooses there, the prior counting as
-  `PRIOR_VISITS` visits, plus `EXPLORATION * sqrt(ln N / (1 + visits))` (UCB1);
-- expansion: one new node per iteration; its position is valued for every player (`values`: `heuristic`'s
-  evaluation, `agents.evaluate`, squashed into (0, 1) by a logistic of scale `VALUE_SCALE`; 1 to a winner, 0 to a
-  player out and to everybody in a game ended undecided, BD5), after `rollout` decisions of `heuristic` play;
-- backup: max^n: every edge adds the value of the player who chose it. Each player maximises its own value;
-  the others are never assumed to be one team.
+- selection (PUCT): the edge that maximises the chooser's mean value, its prior counting as `prior_visits`
+  visits, plus `exploration` times its policy share times sqrt(N) / (1 + its visits) (`SETTINGS`);
+- expansion: one new node per iteration, its position valued for every player (`values`: the `score` squashed
+  into (0, 1) by a logistic; 1 to a winner, 0 to a player out and to everybody in a game ended undecided, BD5),
+  after `rollout` decisions of `heuristic` play (`ROLLOUT_DECISIONS`, none by default);
+- backup, max^n: every edge adds the value of the player who chose it, so each player maximises its own value
+  and the others are never assumed to be one team.
 
-The answer is the root's most visited edge (the higher mean between equals, then the first). Deployment is
-hidden (BD6): the search never runs before every unit stands, and deploys as `heuristic` does (`FORMATION`).
+The answer is the root's most visited edge (the higher summed value between equals, then the first).
+Deployment is hidden (BD6): the search never runs before every unit stands, and deploys as `heuristic` does
+(`FORMATION`).
 
 Deterministic: the same position and the same generator state give the same answer. The budget is `iterations`
 per decision (`mcts:<iterations>`, `SEARCH_ITERATIONS` by default); its time is measured by
@@ -36,6 +38,7 @@ from suntzu_env.binfa.agents import (
     AG_HEURISTIC,
     AGENTS,
     WEIGHTS,
+    WI_UNIT,
     agent_action,
     evaluate,
     formation_deploy,
@@ -43,6 +46,7 @@ from suntzu_env.binfa.agents import (
 )
 from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, generator_state, init_state, step, store_generator
 from suntzu_env.binfa.layout import (
+    ARMY_PLAYER,
     DEC_KIND,
     DICE,
     DICE_QLEN,
@@ -50,11 +54,14 @@ from suntzu_env.binfa.layout import (
     DK_DECLARE,
     DK_DEPLOY,
     GENERATOR_OF,
+    HEIGHT,
+    N_PLACES,
     OUT_RANK,
     PLAYERS,
     STATE_DTYPE,
     STATE_SIZE,
     TO_ACT,
+    TOP,
     TURNS,
     UNDECIDED,
     WINNER,
@@ -111,12 +118,31 @@ def squash(score: float, settings: np.ndarray) -> float:
 
 
 @njit(cache=True)
+def score(s: np.ndarray, player: int, w: np.ndarray) -> float:
+    """`agents.evaluate` of position `s` for `player`, its units term comparing the player's units with the mean
+    over every other seat, a player out counting none (`evaluate` takes the mean over the players still in, which
+    with 3 players or more makes eliminating one look like a loss)."""
+    players = s[PLAYERS]
+    alive = 0
+    for p in range(players):
+        if s[OUT_RANK + p] == 0:
+            alive += 1
+    value = evaluate(s, player, w)
+    if alive == players or s[OUT_RANK + player] > 0 or s[WINNER] >= 0:
+        return value
+    others = 0.0
+    for t in range(N_PLACES):
+        if s[HEIGHT + t] > 0 and s[ARMY_PLAYER + s[TOP + t]] != player:
+            others += s[HEIGHT + t]
+    return value + w[WI_UNIT] * (others / max(alive - 1, 1) - others / (players - 1))
+
+
+@njit(cache=True)
 def values(s: np.ndarray, w: np.ndarray, settings: np.ndarray, out: np.ndarray) -> None:
     """Every player's value of position `s` into `out[:players]`: 1 to the winner, 0 to the others and to all
-    when the game ended undecided (BD5, BD21), else the squashed evaluation (0 to a player out, B12)."""
-    players = s[PLAYERS]
+    when the game ended undecided (BD5, BD21), else the squashed `score` (0 to a player out, B12)."""
     winner = s[WINNER]
-    for p in range(players):
+    for p in range(s[PLAYERS]):
         if winner == UNDECIDED:
             out[p] = 0.0
         elif winner >= 0:
@@ -124,7 +150,7 @@ def values(s: np.ndarray, w: np.ndarray, settings: np.ndarray, out: np.ndarray) 
         elif s[OUT_RANK + p] > 0:
             out[p] = 0.0
         else:
-            out[p] = squash(evaluate(s, p, w), settings)
+            out[p] = squash(score(s, p, w), settings)
 
 
 @njit(cache=True)
@@ -164,7 +190,7 @@ def expand(
     nodes[node, N_NEXT] = -1
     nodes[node, N_MOVER] = mover
     declare = s[DEC_KIND] == DK_DECLARE
-    here = evaluate(s, mover, w) if declare else 0.0
+    here = score(s, mover, w) if declare else 0.0
     top = -np.inf
     for i in range(n):
         e = n_edges + i
@@ -177,7 +203,7 @@ def expand(
         else:
             scratch[:] = s
             apply_action(scratch, legal[i])
-            raw = evaluate(scratch, mover, w)
+            raw = score(scratch, mover, w)
         edge_values[e, E_PRIOR] = raw
         top = max(top, raw)
     total = 0.0
