@@ -78,7 +78,7 @@ ROLLOUT_DECISIONS = 0  # heuristic decisions played from a new node before it is
 # `heuristic`'s weights) and the temperature (points) of the softmax that shares the policy among the edges
 SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature")
 S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE = range(len(SETTING_NAMES))
-SETTINGS = np.array([1.0, 2.0, 14.0, 3.0])
+SETTINGS = np.array([0.5, 2.0, 14.0, 3.0])
 EDGES_PER_NODE = 64  # the tree's edge capacity per iteration (a node that does not fit is valued unexpanded)
 MAX_DEPTH = 256  # the longest path an iteration walks
 SEED_SPAN = 1 << 62  # the dice generator's states an iteration draws from
