@@ -36,6 +36,7 @@ from suntzu_env.binfa.search import (
     check_iterations,
     play_search_games,
 )
+from suntzu_env.options import check_seed
 from suntzu_env.stats import wilson
 
 CSV_FIELDS = ("a", "b", "level", "players", "games", "wins", "undecided", "losses", "win_rate", "ci_low", "ci_high",
@@ -119,7 +120,13 @@ def write_row(path: str | Path, row: dict[str, Any]) -> None:
     from experiments.runs import write_atomic
 
     path = Path(path)
-    rows = list(csv.DictReader(path.open(newline=""))) if path.exists() else []
+    rows: list[dict[str, str]] = []
+    if path.exists():
+        with path.open(newline="") as f:
+            reader = csv.DictReader(f)
+            if tuple(reader.fieldnames or ()) != CSV_FIELDS:
+                raise ValueError(f"{path}: not a Bin'Fa ladder file (its header must be {','.join(CSV_FIELDS)})")
+            rows = list(reader)
     key = ("a", "b", "level", "players")
     rows = [r for r in rows if tuple(r[k] for k in key) != tuple(str(row[k]) for k in key)]
     rows.append({k: row[k] for k in CSV_FIELDS})
@@ -142,11 +149,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", help="a CSV file of ladder rows to write this pairing's row into")
     args = parser.parse_args(argv)
     if args.games < args.players or args.games % args.players:
-        print(f"error: --games must be a multiple of --players ({args.players}): every seed from every seat",
-              file=sys.stderr)  # fmt: skip
+        what = "an even number >= 2 (seat-balanced pairs)" if args.players == 2 else f"a multiple of {args.players}"
+        print(f"error: --games must be {what}: every seed played from every seat", file=sys.stderr)
         return 2
     if args.max_turns < 1:
         print("error: --max-turns must be at least 1", file=sys.stderr)
+        return 2
+    try:
+        check_seed(args.seed, "--seed")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.csv and not Path(args.csv).parent.is_dir():
+        print(f"error: --csv: no folder {Path(args.csv).parent}", file=sys.stderr)
         return 2
     for name in (args.a, args.b):
         try:
@@ -157,14 +172,20 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players)
     seconds = time.perf_counter() - start
+    share = "" if args.players == 2 else f" (a seat's share {r['seat_share']:.0%})"
     print(
         f"{args.a} vs {args.b}, level {args.level}, {args.players} players, {r['games']} games: {r['wins']} won, "
         f"{r['undecided']} undecided, {r['losses']} lost; won {100 * r['win_rate']:.1f}% "
-        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright (a seat's share {r['seat_share']:.0%}), "
-        f"score (undecided = 1/{args.players}) {r['score']:.1%} ({r['decisions']} decisions in {seconds:.1f} s)"
+        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright{share}, "
+        f"score (undecided = {'½' if args.players == 2 else f'1/{args.players}'}) {r['score']:.1%} "
+        f"({r['decisions']} decisions in {seconds:.1f} s)"
     )
     if args.csv:
-        write_row(args.csv, r)
+        try:
+            write_row(args.csv, r)
+        except (OSError, ValueError) as error:
+            print(f"error: --csv: {error}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -165,3 +165,27 @@ def test_the_ladder_plays_the_search():
     r = ladder("mcts:10", "random", 3, max_turns=6, players=3)
     assert r["games"] == 3 and r["wins"] + r["undecided"] + r["losses"] == 3 and r["seat_share"] == 1 / 3
     assert r["decisions"] > 0
+
+
+def test_the_ladder_writes_its_rows(tmp_path, capsys):
+    """`--csv` writes a pairing's row, replacing the row of the same pairing, level and players; a file that is
+    not a ladder file is refused in one line and left as it was."""
+    from suntzu_env.binfa.ladder import CSV_FIELDS, main
+
+    path = tmp_path / "ladder.csv"
+    short = ["--a", "greedy", "--b", "random", "--max-turns", "10", "--csv", str(path)]
+    assert main([*short, "--games", "2"]) == 0
+    assert main([*short, "--games", "4"]) == 0
+    assert main([*short, "--games", "3", "--players", "3"]) == 0
+    lines = path.read_text().splitlines()
+    assert lines[0] == ",".join(CSV_FIELDS) and len(lines) == 3
+    assert lines[1].startswith("greedy,random,1,2,4,") and lines[2].startswith("greedy,random,1,3,3,")
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    capsys.readouterr()
+    assert main([*short[:-1], str(other), "--games", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "not a Bin'Fa ladder file" in err and other.read_text() == "a,b\n1,2\n"
+    assert main([*short[:-1], str(tmp_path / "nowhere" / "x.csv"), "--games", "2"]) == 2
+    assert main(["--games", "4", "--players", "3"]) == 2 and "multiple of 3" in capsys.readouterr().err
+    assert main(["--games", "2", "--a", "mcts:0"]) == 2 and "iterations" in capsys.readouterr().err
