@@ -75,10 +75,11 @@ MAX_ITERATIONS = 100_000  # the most a spec may ask for (the tree's arrays grow 
 ROLLOUT_DECISIONS = 0  # heuristic decisions played from a new node before it is valued
 # the search's settings (one float64 row, `SETTINGS`): PUCT's exploration constant (values in (0, 1)), the visits an
 # edge's prior value counts as, the evaluation's points a logistic step of e spans (`squash`; 7 points a unit at
-# `heuristic`'s weights) and the temperature (points) of the softmax that shares the policy among the edges
+# `heuristic`'s weights) and the temperature (points) of the softmax that shares the policy among the edges; then
+# the evaluation's weights (`agents.WEIGHT_NAMES`): `heuristic`'s
 SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature")
 S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE = range(len(SETTING_NAMES))
-SETTINGS = np.array([0.5, 2.0, 14.0, 3.0])
+SETTINGS = np.concatenate([[0.5, 2.0, 14.0, 3.0], WEIGHTS[AG_HEURISTIC]])
 EDGES_PER_NODE = 64  # the tree's edge capacity per iteration (a node that does not fit is valued unexpanded)
 MAX_DEPTH = 256  # the longest path an iteration walks
 SEED_SPAN = 1 << 62  # the dice generator's states an iteration draws from
@@ -276,7 +277,7 @@ def search_action(
     iterations drawing the dice from `rng`; the other arrays are a `SearchTree`'s."""
     if root[DEC_KIND] == DK_DEPLOY:
         return formation_deploy(root, legal, n)  # BD6: the others' placements are not the searcher's to read
-    w = WEIGHTS[AG_HEURISTIC]
+    w = settings[len(SETTING_NAMES) :]
     s = work[0]
     scratch = work[1]
     playout = work[2]
