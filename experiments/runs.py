@@ -26,13 +26,13 @@ import csv
 import io
 import json
 import logging
-import os
 import shutil
 from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from experiments.cli import UserError
+from suntzu_env.core.files import TEMPORARY, write_atomic
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -41,32 +41,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 EVAL_FIELDS = ("timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "final")
-TEMPORARY = ".tmp-"  # part of the name of a file being written: `.<name>.tmp-<pid>`
-
-
 # -------------------------------------------------------------------- writing whole files
-
-
-def in_progress(path: Path) -> Path:
-    """The name this process gives `path` (a file or a folder) while writing it, beside it: `.<name>.tmp-<pid>`."""
-    return path.with_name(f".{path.name}{TEMPORARY}{os.getpid()}")
-
-
-def write_atomic(path: str | Path, data: bytes | str) -> Path:
-    """Write `data` to `path` whole or not at all: a temporary file beside it, flushed to disk, then renamed."""
-    path = Path(path)
-    temporary = in_progress(path)
-    try:
-        with temporary.open("wb") as f:
-            f.write(data.encode() if isinstance(data, str) else data)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    _sync_folder(path.parent)
-    return path
 
 
 def save_atomic(path: str | Path, save: Callable[[IO[bytes]], Any]) -> Path:
@@ -78,20 +53,6 @@ def save_atomic(path: str | Path, save: Callable[[IO[bytes]], Any]) -> Path:
 
 def write_json(path: str | Path, value: Any) -> Path:
     return write_atomic(path, json.dumps(value, indent=2) + "\n")
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in `folder` durable (where the system allows opening a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 def remove_unfinished(run_dir: Path) -> None:

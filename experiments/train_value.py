@@ -31,8 +31,9 @@ from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.config import check_device
 from experiments.game import DEFAULT, game_flag, game_of, options_of, with_game
 from experiments.learner import torch_device
-from experiments.runs import in_progress, remove_unfinished, save_atomic, write_json
+from experiments.runs import remove_unfinished, save_atomic, write_json
 from experiments.versions import library_versions
+from suntzu_env.core.files import in_progress
 from suntzu_env.core.policy_net import PolicyNet
 from suntzu_env.core.protocol import GameRules, ValueLearning
 

@@ -1,47 +1,103 @@
-"""A ladder between Bin'Fa's compiled agents: seat-balanced games, each seed played from both seats.
+"""A ladder between Bin'Fa's compiled agents and its search: seat-balanced games, each seed played from every seat.
 
     python -m suntzu_env.binfa.ladder --games 2000                  # greedy against random, level 1, 2 players
     python -m suntzu_env.binfa.ladder --a greedy --b greedy --level 3
+    python -m suntzu_env.binfa.ladder --a mcts --b heuristic --players 3 --games 300 --csv docs/binfa-ladder.csv
 
-Game 2k and 2k + 1 share a seed, with the seats swapped. It prints the games `a` won, left undecided (stopped at
-max_turns, BD5, or everybody out at once, BD21) and lost, side by side, and its outright win rate, won / games,
-with its Wilson 95% interval: an undecided game is no part of a win. The score (undecided = ½) follows it,
-the measure of the ladder's bars (`suntzu_env.binfa.plugin.LADDER`).
+With n players, games nk .. nk + n - 1 share a seed, `a` in seat 0, 1, ... in turn and copies of `b` in the other
+seats. It prints the games `a` won, left undecided (stopped at max_turns, BD5, or everybody out at once, BD21) and
+lost, side by side, and its outright win rate, won / games, with its Wilson 95% interval: an undecided game is no
+part of a win (a seat's share is 1/n). The score (undecided = 1/n) follows it, the measure of the ladder's bars
+(`suntzu_env.binfa.plugin.LADDER`). `--csv` writes the pairing's row into a file of rows (`CSV_FIELDS`), replacing
+the row of the same pairing, level and players, whole or not at all.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import sys
 import time
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, WEIGHTS, play_games
-from suntzu_env.binfa.layout import UNDECIDED
+from suntzu_env.binfa.layout import RULES_V1_1, RULES_VERSIONS, UNDECIDED
+from suntzu_env.binfa.search import (
+    AG_SEARCH,
+    ROLLOUT_DECISIONS,
+    SEARCH,
+    SEARCH_ITERATIONS,
+    SETTINGS,
+    SearchTree,
+    check_iterations,
+    play_search_games,
+)
+from suntzu_env.core.checks import check_seed
+from suntzu_env.core.files import write_atomic
 from suntzu_env.core.stats import wilson
+
+CSV_FIELDS = ("a", "b", "level", "players", "games", "wins", "undecided", "losses", "win_rate", "ci_low", "ci_high",
+              "seat_share", "score", "first_seed", "last_seed", "rules", "environment")  # fmt: skip
+AGENT_SPECS = f"{', '.join(AGENTS)}, {SEARCH} or {SEARCH}:<iterations>"
+
+
+def agent_id(spec: str) -> tuple[int, int]:
+    """A ladder agent's id (`AGENTS`' index, or `AG_SEARCH`) and the search's iterations (0 for the others);
+    ValueError naming the spec otherwise."""
+    if spec in AGENTS:
+        return AGENTS.index(spec), 0
+    name, colon, argument = spec.partition(":")
+    if name == SEARCH:
+        try:
+            return AG_SEARCH, check_iterations(argument) if colon else SEARCH_ITERATIONS
+        except ValueError as error:
+            raise ValueError(f"agent {spec!r:.40}: {error}") from None
+    raise ValueError(f"unknown agent {spec!r:.40}: agents are {AGENT_SPECS}")
 
 
 def ladder(
-    a: str, b: str, games: int, seed: int = 0, level: int = 1, max_turns: int = 300, weights: np.ndarray = WEIGHTS
-) -> dict[str, float]:
-    """`a` against `b` over `games` two-player games (an even number is seat-balanced): the wins, undecided games
-    and losses of `a`, its outright win rate (wins / games) with its Wilson 95% interval (`ci_low`, `ci_high`),
-    and its score (wins + undecided / 2, over games); `weights` as `agents.WEIGHTS`."""
-    for name in (a, b):
-        if name not in AGENTS:
-            raise ValueError(f"unknown agent {name!r}: agents are {', '.join(AGENTS)}")
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    level: int = 1,
+    max_turns: int = 300,
+    weights: np.ndarray = WEIGHTS,
+    players: int = 2,
+) -> dict[str, Any]:
+    """`a` against copies of `b` over `games` games of `players` players (a multiple of `players` is
+    seat-balanced): the wins, undecided games and losses of `a`, its outright win rate (wins / games) with its
+    Wilson 95% interval (`ci_low`, `ci_high`), and its score (wins + undecided / players, over games); `weights`
+    as `agents.WEIGHTS` (the compiled agents')."""
+    (a_id, a_iterations), (b_id, b_iterations) = agent_id(a), agent_id(b)
+    if not 2 <= players <= 6:
+        raise ValueError(f"players must be 2..6, got {players!r:.20}")
     g = np.arange(games, dtype=np.int64)
-    seeds = seed + g // 2
-    a_seat = g % 2
-    seat_agents = np.where(a_seat[:, None] == np.arange(2)[None, :], AGENTS.index(a), AGENTS.index(b))
-    agent_seeds = np.stack([seed * 7919 + 2 * g, seed * 7919 + 2 * g + 1], axis=1).astype(np.int64)
-    out = play_games(seeds, seat_agents.astype(np.int64), agent_seeds, level, 2, 1, 0, max_turns, weights)
+    seeds = seed + g // players
+    a_seat = g % players
+    seat_agents = np.where(a_seat[:, None] == np.arange(players)[None, :], a_id, b_id).astype(np.int64)
+    agent_seeds = (seed * 7919 + players * g[:, None] + np.arange(players)[None, :]).astype(np.int64)
+    iterations = max(a_iterations, b_iterations)
+    if iterations:
+        tree = SearchTree(iterations)
+        arrays = (tree.nodes, tree.edges, tree.edge_values, tree.work, tree.legal, tree.path, tree.values)
+        out = play_search_games(seeds, seat_agents, agent_seeds, level, players, 0, max_turns, iterations,
+                                ROLLOUT_DECISIONS, SETTINGS, *arrays)  # fmt: skip
+    else:
+        out = play_games(seeds, seat_agents, agent_seeds, level, players, 1, 0, max_turns, weights)
     wins = int((out[:, 0] == a_seat).sum())
     undecided = int((out[:, 0] == UNDECIDED).sum())
     losses = games - wins - undecided
     low, high = wilson(wins, games)
     return {
+        "a": a,
+        "b": b,
+        "level": level,
+        "players": players,
         "games": games,
         "wins": wins,
         "losses": losses,
@@ -49,35 +105,86 @@ def ladder(
         "win_rate": wins / games,
         "ci_low": low,
         "ci_high": high,
-        "score": (wins + undecided / 2) / games,
+        "seat_share": 1 / players,
+        "score": (wins + undecided / players) / games,
+        "first_seed": seed,
+        "last_seed": int(seeds[-1]),
+        "rules": RULES_VERSIONS[RULES_V1_1],
+        "environment": "binfa_v2",
         "decisions": int(out[:, 1].sum()),
     }
 
 
+def write_row(path: str | Path, row: dict[str, Any]) -> None:
+    """Writes `row` (`CSV_FIELDS`) into the CSV file `path`, replacing the row of the same a, b, level and
+    players, whole or not at all."""
+    path = Path(path)
+    rows: list[dict[str, str]] = []
+    if path.exists():
+        with path.open(newline="") as f:
+            reader = csv.DictReader(f)
+            if tuple(reader.fieldnames or ()) != CSV_FIELDS:
+                raise ValueError(f"{path}: not a Bin'Fa ladder file (its header must be {','.join(CSV_FIELDS)})")
+            rows = list(reader)
+    key = ("a", "b", "level", "players")
+    rows = [r for r in rows if tuple(r[k] for k in key) != tuple(str(row[k]) for k in key)]
+    rows.append({k: row[k] for k in CSV_FIELDS})
+    text = io.StringIO()
+    writer = csv.DictWriter(text, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    write_atomic(path, text.getvalue())
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suntzu_env.binfa.ladder", description=__doc__.split("\n")[0])
-    parser.add_argument("--a", default="greedy", help=f"one of {', '.join(AGENTS)}")
-    parser.add_argument("--b", default="random", help=f"one of {', '.join(AGENTS)}")
+    parser.add_argument("--a", default="greedy", help=f"one of {AGENT_SPECS}")
+    parser.add_argument("--b", default="random", help=f"one of {AGENT_SPECS}; with more players, in every other seat")
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--level", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--max-turns", type=int, default=300)
+    parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6))
+    parser.add_argument("--csv", help="a CSV file of ladder rows to write this pairing's row into")
     args = parser.parse_args(argv)
-    if args.games < 2 or args.games % 2:
-        print("error: --games must be an even number >= 2 (seat-balanced pairs)", file=sys.stderr)
+    if args.games < args.players or args.games % args.players:
+        what = "an even number >= 2 (seat-balanced pairs)" if args.players == 2 else f"a multiple of {args.players}"
+        print(f"error: --games must be {what}: every seed played from every seat", file=sys.stderr)
         return 2
-    if args.a not in AGENTS or args.b not in AGENTS:
-        print(f"error: agents are {', '.join(AGENTS)}", file=sys.stderr)
+    if args.max_turns < 1:
+        print("error: --max-turns must be at least 1", file=sys.stderr)
         return 2
+    try:
+        check_seed(args.seed, "--seed")
+    except ValueError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    if args.csv and not Path(args.csv).parent.is_dir():
+        print(f"error: --csv: no folder {Path(args.csv).parent}", file=sys.stderr)
+        return 2
+    for name in (args.a, args.b):
+        try:
+            agent_id(name)
+        except ValueError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return 2
     start = time.perf_counter()
-    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns)
+    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players)
     seconds = time.perf_counter() - start
+    share = "" if args.players == 2 else f" (a seat's share {r['seat_share']:.0%})"
     print(
-        f"{args.a} vs {args.b}, level {args.level}, 2 players, {r['games']} games: {r['wins']} won, "
+        f"{args.a} vs {args.b}, level {args.level}, {args.players} players, {r['games']} games: {r['wins']} won, "
         f"{r['undecided']} undecided, {r['losses']} lost; won {100 * r['win_rate']:.1f}% "
-        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright, score (undecided = ½) {r['score']:.1%} "
+        f"[{100 * r['ci_low']:.1f}, {100 * r['ci_high']:.1f}] outright{share}, "
+        f"score (undecided = {'½' if args.players == 2 else f'1/{args.players}'}) {r['score']:.1%} "
         f"({r['decisions']} decisions in {seconds:.1f} s)"
     )
+    if args.csv:
+        try:
+            write_row(args.csv, r)
+        except (OSError, ValueError) as error:
+            print(f"error: --csv: {error}", file=sys.stderr)
+            return 2
     return 0
 
 

@@ -3,9 +3,10 @@
 Its seats are `player_0` .. `player_<n-1>` for the `players` option (2 by default, up to 6: `seats_of`).
 Actions are the learning ids of `suntzu_env.binfa.encoding` and observations those of
 `suntzu_env.binfa.observation`, from each seat's point of view (BD12); records hold the engine's strings.
-Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, handed the
-game before they act (`suntzu_env.core.protocol.ask`): Bin'Fa hides nothing, so they read the whole position. A
-trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.core.players.trained_kinds`,
+Its agents `random`, `greedy` and `heuristic` are the compiled agents of `suntzu_env.binfa.agents`, and `mcts` (or
+`mcts:<iterations>`) the compiled search of `suntzu_env.binfa.search`, each handed the game before it acts
+(`suntzu_env.core.protocol.ask`): after deployment Bin'Fa hides nothing, so they read the whole position. A
+trained model plays as `ppo:<run folder or .zip>` (the installed kinds of `suntzu_env.suntzu.players.trained_kinds`,
 loaded as data for Bin'Fa's observation and action sizes): it sees its seat's observation and answers a learning
 id, as the learner did in training.
 """
@@ -27,6 +28,7 @@ from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.binfa.policy import BOARD, NET, compiled_net, play_chunk
+from suntzu_env.binfa.search import SEARCH, SEARCH_ITERATIONS, SearchTree, check_iterations, search
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.players import short_label, trained_kinds, trained_spec
@@ -168,6 +170,26 @@ class HeuristicAgent(CompiledAgent):
     kind = "heuristic"
 
 
+class SearchAgent(CompiledAgent):
+    """The search `mcts` (`suntzu_env.binfa.search`) with `iterations` per decision, its dice drawn from the
+    generator `reset(seed)` seeds."""
+
+    kind = SEARCH
+
+    def __init__(self, seed: int | None = None, iterations: int = SEARCH_ITERATIONS) -> None:
+        self.iterations = check_iterations(str(iterations))
+        self._tree = SearchTree(self.iterations)
+        super().__init__(seed)
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        game = self._game
+        if game is None or game.game.current_player is None:
+            raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.core.protocol.ask)")
+        g = game.game
+        a = search(g._s, g._legal, g._n, self._rng, self.iterations, self._tree)
+        return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
+
+
 class BinFaRules(GamePlugin):
     """Bin'Fa's facts, options, constructors, agents and training defaults, as `GameRules` declares them."""
 
@@ -178,7 +200,7 @@ class BinFaRules(GamePlugin):
     options_type = Options
     option_flags = OPTION_FLAGS
     agents: Mapping[str, Callable[[int | None], Any]] = {
-        "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent,
+        "random": RandomAgent, "greedy": GreedyAgent, "heuristic": HeuristicAgent, SEARCH: SearchAgent,
     }  # fmt: skip
     ladder = LADDER
     rating_anchor = "heuristic"
@@ -397,19 +419,33 @@ class BinFaRules(GamePlugin):
     # ------------------------------------------------------------ agents: the compiled ones and trained models
     user_errors: tuple[type[Exception], ...] = (ModelError,)
 
+    @property
+    def scripted_agents(self) -> tuple[str, ...]:
+        """The compiled agents cheap enough to play while a learner samples (not the search)."""
+        return tuple(name for name in self.agents if name != SEARCH)
+
     def valid_agents(self) -> str:
-        """`random, greedy, heuristic, or ppo:<path-to-model>`."""
-        specs = [*self.agents, *(f"{kind.name}:{kind.argument}" for kind in trained_kinds().values())]
+        """`random, greedy, heuristic, mcts, mcts:<iterations>, or ppo:<path-to-model>`."""
+        specs = [*self.agents, f"{SEARCH}:<iterations>"]
+        specs += [f"{kind.name}:{kind.argument}" for kind in trained_kinds().values()]
         return ", ".join(specs[:-1]) + f", or {specs[-1]}" if len(specs) > 1 else specs[0]
 
     def check_agent(self, spec: str) -> None:
+        if isinstance(spec, str) and spec.startswith(f"{SEARCH}:"):
+            try:
+                check_iterations(spec.partition(":")[2])
+            except ValueError as error:
+                raise ValueError(f"agent {spec!r:.80}: {error}; valid: {self.valid_agents()}") from None
+            return
         if not (isinstance(spec, str) and (spec in self.agents or trained_spec(spec) is not None)):
             raise ValueError(f"unknown agent {spec!r:.80}; valid: {self.valid_agents()}")
 
     def make_agent(self, spec: str, seed: int | None = None) -> Any:
-        """A compiled agent by name, or a trained model (`ppo:<path>`, loaded for Bin'Fa: a model of another game
-        is refused with `ModelError`)."""
+        """A compiled agent by name, the search with its budget (`mcts:<iterations>`), or a trained model
+        (`ppo:<path>`, loaded for Bin'Fa: a model of another game is refused with `ModelError`)."""
         self.check_agent(spec)
+        if spec.startswith(f"{SEARCH}:"):
+            return SearchAgent(seed, check_iterations(spec.partition(":")[2]))
         trained = trained_spec(spec)
         if trained is None:
             return self.agents[spec](seed)

@@ -62,7 +62,7 @@ from suntzu_env.binfa.render import LETTERS, stack_letters
 from suntzu_env.core.protocol import ask
 from suntzu_env.play.sessions import ModelShelf
 
-AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic
+AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic, mcts
 PLAYERS = tuple(range(2, MAX_PLAYERS + 1))
 SIZE = 600  # the board's drawing, in SVG units
 SIDE = SIZE * 0.4  # the hexagon's side

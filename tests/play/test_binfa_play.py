@@ -63,7 +63,7 @@ def test_the_board_and_the_form() -> None:
     assert len(board["triangles"]) == N_TRIANGLES and len(board["circles"]) == N_CIRCLES
     assert len({t["name"] for t in board["triangles"]}) == N_TRIANGLES
     options = client.get("/api/binfa/options").json()
-    assert options["agents"] == list(AGENTS) == ["random", "greedy", "heuristic"]
+    assert options["agents"] == list(AGENTS) == ["random", "greedy", "heuristic", "mcts"]
     assert options["players"] == [2, 3, 4, 5, 6] and options["levels"] == [1, 2, 3, 4]
     for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa.js"):
         assert client.get(path).status_code == 200
