@@ -165,6 +165,7 @@ def checked(run: Any) -> None:
     assert not unexpected, unexpected
 
 
+@pytest.mark.slow  # PettingZoo's and Gymnasium's checkers on every game
 def test_the_ecosystem_s_checkers_pass(rules: GameRules[Any]) -> None:
     """PettingZoo's api_test (and parallel_api_test where the game has a Parallel environment), Gymnasium's
     check_env where it has a single-learner one, and its batched learner environment stepped as SB3 steps it."""
