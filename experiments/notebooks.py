@@ -68,10 +68,10 @@ def short_run(game: str, runs_dir: str | Path = "runs", steps: int = 16_384) -> 
         return latest_run(folder, game)
     except FileNotFoundError:
         pass
-    every = max(steps // 2, 256)
+    every, games = max(steps // 2, 256), str(max(4, min(40, steps // 400)))  # 40 games of each kind by default
     main(["--game", game, "--runs-dir", str(folder), "--exp-name", "notebook", "--total-timesteps", str(steps),
-          "--n-envs", "16", "--n-steps", "64", "--batch-size", "256", "--bc-games", "40", "--dagger-rounds", "0",
-          "--eval-every", str(every), "--eval-games", "20", "--final-eval-games", "40", "--workers", "1",
+          "--n-envs", "16", "--n-steps", "64", "--batch-size", "256", "--bc-games", games, "--dagger-rounds", "0",
+          "--eval-every", str(every), "--eval-games", games, "--final-eval-games", games, "--workers", "1",
           "--no-progress-bar"])  # fmt: skip
     return latest_run(folder, game)
 

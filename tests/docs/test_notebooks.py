@@ -35,7 +35,7 @@ def execute(path: Path, monkeypatch: pytest.MonkeyPatch, **variables: str) -> nb
     for name, value in (TINY | variables).items():
         monkeypatch.setenv(f"SUNTZU_NB_{name}", value)
     client = NotebookClient(
-        book, timeout=300, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
+        book, timeout=600, kernel_name="python3", resources={"metadata": {"path": str(path.parent)}}
     )
     client.execute()  # raises CellExecutionError on the first failing cell
     errors = [o for cell in book.cells for o in cell.get("outputs", []) if o.get("output_type") == "error"]
