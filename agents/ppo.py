@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from suntzu_env.core.agent import IncompatibleModelError, ModelError
-from suntzu_env.core.npz import UnsafeFileError
+from suntzu_env.core.npz import UnsafeFileError, read_net_file
 from suntzu_env.core.policy_net import (
     ACTIVATIONS,
     MAX_LAYERS,
@@ -38,6 +38,7 @@ from suntzu_env.core.policy_net import (
     net_from_state,
 )
 from suntzu_env.core.rng import rng_seed
+from suntzu_env.pretrained import POLICY, PREFIX, Shipped, shipped
 
 if TYPE_CHECKING:
     from stable_baselines3.common.policies import ActorCriticPolicy
@@ -520,13 +521,34 @@ def resolve_model_path(path: str | Path) -> Path:
     return load_model(path)[1]
 
 
+def shipped_actor(entry: Shipped, game: GameRules[Any] | None = None) -> PolicyActor:
+    """The actor of a shipped policy (`suntzu_env.pretrained`), read as data, for `game` (None: Sun Tzu): a
+    shipped value network, or another game's policy, is refused in one line."""
+    rules = _game(game)
+    where = f"{PREFIX}{entry.name}"
+    if entry.role != POLICY:
+        raise ModelError(f"{where} is a value network, not a policy: play it as {entry.spec}")
+    if entry.game != rules.name:
+        raise IncompatibleModelError(f"{where} plays the game {entry.game}, not {rules.name}")
+    try:
+        net = read_net_file(entry.file)
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile) as error:
+        raise ModelError(f"{where} ({entry.file}) is not readable: {describe_error(error)}") from None
+    check_spaces(SimpleNamespace(shape=(net.n_inputs,)), SimpleNamespace(n=net.n_outputs), Path(where), game)
+    return PolicyActor.of(net)
+
+
 def load_ppo_agent(
     path: str | Path, seed: int | None = None, deterministic: bool = True, game: GameRules[Any] | None = None
 ) -> PPOAgent:
     """The agent of a MaskablePPO model of `game` (None: Sun Tzu): a run folder (`runs/<name>`) or a saved `.zip`.
 
     It plays as the learner did in training: from the observation and the mask over the game's actions that its
-    seat is given (a Bin'Fa agent sees the board from its own seat and answers a learning id)."""
+    seat is given (a Bin'Fa agent sees the board from its own seat and answers a learning id). A shipped agent's
+    path, `pretrained/<name>` (`suntzu_env.pretrained`), plays the actor shipped inside the package."""
+    entry = shipped(str(path))
+    if entry is not None:
+        return PPOAgent(shipped_actor(entry, game), deterministic=deterministic, seed=seed, name=str(path))
     model, file = load_model(path, game)
     try:
         actor = PolicyActor.from_policy(model.policy)

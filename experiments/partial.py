@@ -30,7 +30,8 @@ from typing import Any
 
 from experiments.cli import UserError
 from experiments.matches import BadGame, Job, check_unit, parse_json
-from experiments.runs import TEMPORARY, write_json
+from experiments.runs import write_json
+from suntzu_env.core.files import TEMPORARY
 
 PARTIAL = ".partial"
 OLD = ".old-"  # an <out> being replaced, moved aside: `.<name>.old-<pid>`

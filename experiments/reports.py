@@ -27,8 +27,9 @@ from typing import Any
 from experiments.cli import UserError
 from experiments.game import DEFAULT, config_seats, describe, game_of
 from experiments.partial import Partial
-from experiments.runs import save_atomic, write_atomic, write_json
+from experiments.runs import save_atomic, write_json
 from experiments.stats import anchored, headline, oriented, ratings_note, undecided
+from suntzu_env.core.files import write_atomic
 
 
 def write_results(

@@ -37,13 +37,9 @@ from experiments.config import (
 from experiments.game import game_flag
 from experiments.learner import torch_device
 from experiments.pool import check_pool, make_vec_env
-from experiments.runs import (
-    in_progress,
-    read_config,
-    remove_temporaries,
-    write_json,
-)
+from experiments.runs import read_config, remove_temporaries, write_json
 from experiments.versions import library_versions
+from suntzu_env.core.files import in_progress
 from suntzu_env.core.protocol import GameRules
 
 PROG = "python -m experiments.train"

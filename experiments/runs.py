@@ -136,12 +136,27 @@ def write_eval(run_dir: str | Path, rows: list[dict[str, Any]]) -> None:
     write_atomic(Path(run_dir) / "eval.csv", text.getvalue())
 
 
-def latest_run(runs_dir: str | Path = "runs") -> Path:
-    """The most recent finished run folder (by name's timestamp, then modification time): one with `summary.json`."""
+def latest_run(runs_dir: str | Path = "runs", game: str | None = None) -> Path:
+    """The most recent finished run folder (by name's timestamp, then modification time): one with `summary.json`;
+    with `game`, the most recent of that game (its `config.json`'s)."""
     runs = [p.parent for p in Path(runs_dir).glob("*/summary.json") if (p.parent / "model.zip").is_file()]
+    if game is not None:
+        runs = [run for run in runs if _game_of_run(run) == game]
     if not runs:
-        raise FileNotFoundError(f"no finished run in {runs_dir}/: train one with `python -m experiments.train`")
+        of = "" if game is None else f" of {game}"
+        raise FileNotFoundError(f"no finished run{of} in {runs_dir}/: train one with `python -m experiments.train`")
     return max(runs, key=lambda p: (p.name.rsplit("__", 1)[-1], p.stat().st_mtime))
+
+
+def _game_of_run(run: Path) -> str | None:
+    """The game a run folder's `config.json` names (None: unreadable)."""
+    from experiments.game import DEFAULT
+
+    try:
+        game = read_json(run / "config.json").get("game", DEFAULT)
+    except (UserError, OSError, ValueError, AttributeError):
+        return None
+    return game if isinstance(game, str) else None
 
 
 def plot_learning_curve(

@@ -21,7 +21,7 @@ import os
 import secrets
 from pathlib import Path
 
-from experiments.runs import write_atomic
+from suntzu_env.core.files import write_atomic
 from suntzu_env.core.user_folders import config_folder
 
 KEY_BYTES = 32

@@ -29,8 +29,9 @@ import numpy as np
 
 from experiments.cli import ConfigError, parse, run_cli
 from experiments.game import DEFAULT, GAME_CLASS, GameLike, game_flag, game_name, game_of, options_of, with_game
-from experiments.runs import TEMPORARY, write_json
+from experiments.runs import write_json
 from experiments.seal import add_seal, is_sealed, keep_only
+from suntzu_env.core.files import TEMPORARY
 
 PROG = "python -m experiments.train_rllib"
 LEARNER = "learner"  # the trained module's id

@@ -33,7 +33,7 @@ from suntzu_env.core.agent import ModelError
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.players import short_label, trained_kinds, trained_spec
 from suntzu_env.core.policy_net import CompiledNet, pack_nets
-from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung
+from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung, TurnGame
 from suntzu_env.core.rng import rng_seed
 
 SEATS = AGENT_NAMES[:2]  # the default options' seats
@@ -459,6 +459,10 @@ class BinFaRules(GamePlugin):
     def trained_model(self, spec: str) -> str | None:
         trained = trained_spec(spec)
         return None if trained is None else trained[1]
+
+    def picture(self, game: TurnGame, size: int = 480) -> Any:
+        """The hexagon of `game` as a PIL image `size` pixels wide (`Game.picture`)."""
+        return game.game.picture(size)  # type: ignore[attr-defined]
 
     def compile_notice(self) -> str | None:
         """Said before a first run compiles the engine and agents with numba, so that the wait is not a hang."""

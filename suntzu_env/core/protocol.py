@@ -133,7 +133,8 @@ class ValueLearning:
     as an (M, S) integer array, and the first seat's result in each, (M,) float32 in [0, 1]; the same for any
     `threads`. `inputs(positions)`: the network's (M, D) float32 inputs of such positions. `agent`: the spec
     prefix of the agent that plays a saved network (`<agent><path>`), and `file` the network's file name in a run
-    folder. `describe`: one line on the positions and the agent, for `--help` and the run's summary.
+    folder. `describe`: one line on the positions and the agent, for `--help` and the run's summary. `read(path)`:
+    the network of a run folder or file, read as data and checked (ModelError otherwise), where the game reads one.
     """
 
     positions: Callable[[int, int, Any, int], tuple[np.ndarray, np.ndarray]]
@@ -141,6 +142,7 @@ class ValueLearning:
     agent: str
     file: str
     describe: str
+    read: Callable[[Any], Any] | None = None
 
 
 Rung = tuple[str, str, float]
@@ -261,6 +263,10 @@ class GameRules(Protocol[O]):
         order, `{"winner", "score", "decisions", "record"}`, the same as playing it alone with agents reset to
         those seeds; `on_game(k, result)` as game k ends. With more than two seats (`seats_of`), b plays every
         seat but a's, the copy in each reset to the next of b's seeds, in seat order."""
+        ...
+
+    def picture(self, game: TurnGame, size: int = 480) -> Any:
+        """The board of `game` as a PIL image `size` pixels wide, or None for a game without a picture."""
         ...
 
     def compile_notice(self) -> str | None:
@@ -533,6 +539,10 @@ class GamePlugin:
             if on_game is not None:
                 on_game(k, out[-1])
         return out
+
+    def picture(self, game: TurnGame, size: int = 480) -> Any:
+        """No picture by default; a game with a board to draw answers a PIL image of it."""
+        return None
 
     def compile_notice(self) -> str | None:
         return None

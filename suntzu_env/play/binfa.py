@@ -61,6 +61,7 @@ from suntzu_env.binfa.records import hide_deployment
 from suntzu_env.binfa.render import LETTERS, stack_letters
 from suntzu_env.core.protocol import ask
 from suntzu_env.play.sessions import ModelShelf
+from suntzu_env.pretrained import shipped_specs
 
 AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic, mcts
 PLAYERS = tuple(range(2, MAX_PLAYERS + 1))
@@ -92,14 +93,17 @@ def check_options(
 
 class BinFaMenu:
     """The agents a server's Bin'Fa page may play, fixed when it starts: the plug-in's compiled agents and the
-    trained Bin'Fa models (`ppo:<path>`) named on its command line or found under its model folders (a
+    trained Bin'Fa models (`ppo:<path>`) named on its command line, shipped (`ppo:pretrained/binfa`) or found
+    under its model folders (a
     `sessions.ModelShelf`, as Sun Tzu's `AgentMenu` holds them). `check` refuses any other spec before touching the
     disk; a model of another game is refused in one line when it is read (at start for a named one, when a game
     first asks for it for a found one)."""
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
         given = [spec for spec in models if BINFA.trained_model(spec) is not None]
-        self.shelf = ModelShelf(given, folders, lambda spec: BINFA.make_agent(spec).actor)
+        self.shelf = ModelShelf(
+            given, folders, lambda spec: BINFA.make_agent(spec).actor, offered=shipped_specs("binfa")
+        )
 
     @property
     def models(self) -> list[str]:

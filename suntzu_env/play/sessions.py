@@ -36,6 +36,7 @@ from agents.registry import ISMCTS_PREFIX, ISMCTS_VALUE_PREFIX, POLICY_PREFIXES,
 from suntzu_env.core.protocol import ask
 from suntzu_env.play.chronicle import Chronicle, Frame
 from suntzu_env.play.view import seat_view
+from suntzu_env.pretrained import shipped_specs
 from suntzu_env.suntzu.game import Game
 from suntzu_env.suntzu.rules import SEATS, VARIANTS
 
@@ -361,12 +362,13 @@ def policy_player(actor: Any, spec: str, seed: int | None = None) -> Agent:
 
 class ModelShelf:
     """The models a server offers, fixed when it starts: those named on its command line (`given`) and those found
-    under its model folders (`found_models`), in that order.
+    under its model folders (`found_models`), in that order, with the package's shipped agents (`offered`,
+    `suntzu_env.pretrained`) between them.
 
     Each is read once, as data, by `read` (a spec -> what its games share: a trained policy's frozen `actor`, a
     value network): the named ones at `load`, so that one that cannot play is refused before the server starts,
-    the found ones when a game first asks for one. Each game gets its own seeded player of it from `play` (the
-    shared part, the spec, the seed; by default `policy_player`).
+    the offered and found ones when a game first asks for one. Each game gets its own seeded player of it from
+    `play` (the shared part, the spec, the seed; by default `policy_player`).
     """
 
     def __init__(
@@ -375,10 +377,11 @@ class ModelShelf:
         folders: Sequence[str | Path],
         read: Callable[[str], Any],
         play: Callable[[Any, str, int | None], Agent] = policy_player,
+        offered: Sequence[str] = (),
     ) -> None:
         self.given = list(dict.fromkeys(given))
         found = [spec for folder in folders for spec in found_models(Path(folder))]
-        self.specs = list(dict.fromkeys([*self.given, *found]))
+        self.specs = list(dict.fromkeys([*self.given, *offered, *found]))
         self._read = read
         self._play = play
         self._shared: dict[str, Any] = {}
@@ -413,17 +416,22 @@ class AgentMenu:
     """The agents a server may play, fixed when it starts: the scripted ones, `ismcts:<iterations>` up to
     `MAX_SEARCH_ITERATIONS`, the trained models named on its command line or found under its model folders
     (a `ModelShelf`), and the searches with a learned value named on its command line (`ismcts-value:<path>`,
-    another `ModelShelf`: each network read once and shared by the games that play it).
+    another `ModelShelf`: each network read once and shared by the games that play it); the shipped agents
+    (`ppo:pretrained/suntzu`, `ismcts-value:pretrained/suntzu-value`) are offered without being named.
 
     `make(spec)` refuses any other spec with a one-line ValueError before touching the disk.
     """
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
         named = [spec for spec in models if check_spec(spec) is None]
+        shipped = shipped_specs("suntzu")
         policies = [spec for spec in named if spec.startswith(POLICY_PREFIXES)]
-        self.shelf = ModelShelf(policies, folders, lambda spec: make_agent(spec).actor)
+        offered = [spec for spec in shipped if spec.startswith(POLICY_PREFIXES)]
+        self.shelf = ModelShelf(policies, folders, lambda spec: make_agent(spec).actor, offered=offered)
         values = [spec for spec in named if spec.startswith(ISMCTS_VALUE_PREFIX)]
-        self.searches = ModelShelf(values, (), _value_network, lambda value, _, seed: value_search(value, seed))
+        searched = [spec for spec in shipped if spec.startswith(ISMCTS_VALUE_PREFIX)]
+        search = lambda value, _, seed: value_search(value, seed)  # noqa: E731
+        self.searches = ModelShelf(values, (), _value_network, search, offered=searched)
 
     @property
     def models(self) -> list[str]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from suntzu_env.core import players as core_players
 from suntzu_env.core.agent import IncompatibleModelError, ModelError
-from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung, ValueLearning
+from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung, TurnGame, ValueLearning
 from suntzu_env.suntzu import players
 from suntzu_env.suntzu.actions import N_ACTIONS, action_to_string
 from suntzu_env.suntzu.game import Game
@@ -184,6 +184,15 @@ class SunTzuRules(GamePlugin):
 
         return pyspiel.load_game(GAME_NAME, {"variant": o.variant, "events": o.events})
 
+    def picture(self, game: TurnGame, size: int = 480) -> Any:
+        """The map of `game` (`suntzu_env.suntzu.render.board_image`) as a PIL image `size` pixels wide."""
+        from PIL import Image
+
+        from suntzu_env.suntzu.render import board_image
+
+        image = Image.fromarray(board_image(game.state))  # type: ignore[attr-defined]
+        return image.resize((size, image.height * size // image.width), Image.LANCZOS)
+
     def compile_notice(self) -> str | None:
         """Said before the first run compiles the batched kernels with numba, so that the wait is not a hang."""
         import numba
@@ -210,7 +219,7 @@ class SunTzuRules(GamePlugin):
         return ValueLearning(
             positions, values.inputs_of, "ismcts-value:", values.VALUE_FILE,
             "round starts of heuristic against heuristic, each labelled with blue's result; the network scores "
-            "the rollouts of the search ismcts-value:<run folder>",
+            "the rollouts of the search ismcts-value:<run folder>", values.read_value_net,
         )  # fmt: skip
 
     # ------------------------------------------------------------ agents (the registry of players by name)

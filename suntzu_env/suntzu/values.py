@@ -22,6 +22,7 @@ from numba import njit, prange
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.npz import UnsafeFileError, read_net_file
 from suntzu_env.core.policy_net import CompiledNet, PolicyNet
+from suntzu_env.pretrained import VALUE, shipped
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.engine import init_state, rng_seed, step
 from suntzu_env.suntzu.layout import DEC_SIDE, ROUND, STATE_DTYPE, STATE_SIZE, WINNER
@@ -120,9 +121,13 @@ def check_value_net(net: CompiledNet, where: object) -> PolicyNet:
 def read_value_net(path: str | Path) -> PolicyNet:
     """The value network of a `.npz` file, or of `VALUE_FILE` in a run folder: read as plain arrays
     (`suntzu_env.core.npz.read_net_file`: no pickle, no header sized past the file), checked; ModelError (one line)
-    for anything else, `UnsafeFileError` for a file that holds more than data."""
+    for anything else, `UnsafeFileError` for a file that holds more than data. `pretrained/<name>` is a value
+    network shipped inside the package (`suntzu_env.pretrained`)."""
+    entry = shipped(str(path))
+    if entry is not None and entry.role != VALUE:
+        raise ModelError(f"{path} is a {entry.game} policy, not a value network: play it as {entry.spec}")
     path = Path(path)
-    file = path / VALUE_FILE if path.is_dir() else path
+    file = entry.file if entry is not None else path / VALUE_FILE if path.is_dir() else path
     if not file.is_file():
         raise ModelError(f"{path}: no value network there (a {VALUE_FILE} file or a run folder holding one)")
     try:

@@ -19,15 +19,13 @@ from suntzu_env.core.protocol import GameRules
 
 ROOT = Path(__file__).resolve().parents[2]
 TOY = "toy_game:DUEL"  # tests/ is on the path of the tests (and of their subprocesses, with PYTHONPATH)
-# What the experiments may import of the package: the seam, the registry and the thread control, which know no
-# game; and the trained-policy machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in
-# compiled code; `agents.cell_policy` and `suntzu_env.core.policy_net`: the networks, a board network reading the
-# layout a game declares), which is no game's agent; `suntzu_env.core.npz`, the one reader of a run folder's array
-# files; `suntzu_env.core.user_folders`, where the user's own keys live. A game's own modules and agents are reached
-# through its GameRules.
-ALLOWED = ("suntzu_env.core.protocol", "suntzu_env.core.games", "suntzu_env.core.threads", "suntzu_env.core.stats",
-           "agents.ppo", "agents.cell_policy", "suntzu_env.core.policy_net", "suntzu_env.core.npz",
-           "suntzu_env.core.user_folders")  # fmt: skip
+# What the experiments may import of the package: the core (`suntzu_env.core`: the seam, the registries, the thread
+# control, the networks, the one reader of a run folder's array files, the user's folders), which knows no game;
+# the shipped agents' files (`suntzu_env.pretrained`: data, each entry naming its game); and the trained-policy
+# machinery (`agents.ppo`: a MaskablePPO actor of any game's sizes played in compiled code; `agents.cell_policy`: a
+# board network reading the layout a game declares), which is no game's agent. A game's own modules and agents are
+# reached through its GameRules.
+ALLOWED = ("suntzu_env.core", "suntzu_env.pretrained", "agents.ppo", "agents.cell_policy")
 TITLES = ("Sun Tzu", "Bin'Fa", "binfa")  # the games as people name them
 
 

@@ -65,6 +65,7 @@ def test_the_agents_play_as_play_batched_plays_them() -> None:
     assert game.winner in ("player_0", "player_1", "draw")
 
 
+@pytest.mark.slow  # training and evaluation through the command lines
 def test_binfa_trains_and_evaluates_through_the_command_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -118,6 +119,7 @@ def _weights(model_zip: Path) -> list[bytes]:
     return out
 
 
+@pytest.mark.slow  # training runs, killed and resumed
 @pytest.mark.parametrize("opponents", [None, "random=1,greedy=1,pool=2"])
 def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], opponents: str | None

@@ -34,6 +34,7 @@ from suntzu_env.play.text import play_in_terminal
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.rules import SEATS, WARLORDS
 
+pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal
 HTTP_PAIRS = 200  # 400 games over HTTP
 TEXT_PAIRS = 40
 SECRET_OFFERS = ("window", "reactive")

@@ -21,7 +21,8 @@ from agents import make_agent
 from agents.ppo import IncompatibleModelError, ModelError, checkpoint_steps, checkpoints, load_model
 from experiments import evaluate, train
 from experiments.checkpoint import state_path
-from experiments.runs import read_eval, remove_temporaries, write_atomic, write_eval
+from experiments.runs import read_eval, remove_temporaries, write_eval
+from suntzu_env.core.files import write_atomic
 
 
 def weights(model_zip: Path) -> list[bytes]:
