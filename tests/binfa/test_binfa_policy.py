@@ -67,7 +67,8 @@ def test_a_model_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
             load(f"ppo:{path}")
         message = str(refused.value)
         assert "\n" not in message and str(path) in message and game in message, message
-    with pytest.raises(ValueError, match="valid: random, greedy, heuristic, or ppo:<path-to-model>"):
+    valid = "valid: random, greedy, heuristic, mcts, mcts:<iterations>, or ppo:<path-to-model>"
+    with pytest.raises(ValueError, match=valid):
         BINFA.make_agent("ismcts")
     assert BINFA.trained_model(f"ppo:{binfa}") == str(binfa) and BINFA.trained_model("greedy") is None
 

@@ -63,7 +63,8 @@ def test_the_board_and_the_form() -> None:
     assert len(board["triangles"]) == N_TRIANGLES and len(board["circles"]) == N_CIRCLES
     assert len({t["name"] for t in board["triangles"]}) == N_TRIANGLES
     options = client.get("/api/binfa/options").json()
-    assert options["agents"] == list(AGENTS) == ["random", "greedy", "heuristic", "mcts"]
+    assert options["agents"] == [*AGENTS, "ppo:pretrained/binfa"]
+    assert list(AGENTS) == ["random", "greedy", "heuristic", "mcts"]
     assert options["players"] == [2, 3, 4, 5, 6] and options["levels"] == [1, 2, 3, 4]
     for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa.js"):
         assert client.get(path).status_code == 200
@@ -422,12 +423,12 @@ def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: P
     spec = f"ppo:{path}"
     client = TestClient(create_app(tmp_path, binfa_agents=BinFaMenu([spec])), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
-    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, spec]
+    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, spec, "ppo:pretrained/binfa"]
     view = _new(client, agent=spec, seats=[1], max_turns=3)
     assert view["game"]["agent"] == spec and view["decision"]["player"] == 1  # the model has deployed for player 0
     assert len(view["log"]) == 12
     response = client.post("/api/binfa/games", json={"agent": f"ppo:{tmp_path / 'other.zip'}", "seats": [0]})
-    assert response.status_code == 400 and "agent must be one of random, greedy, heuristic, ppo:" in response.text
+    assert response.status_code == 400 and "agent must be one of random, greedy, heuristic, mcts, ppo:" in response.text
     plain = TestClient(create_app(tmp_path), base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
     assert plain.post("/api/binfa/games", json={"agent": spec, "seats": [0]}).status_code == 400
 
@@ -450,7 +451,7 @@ def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_pa
     client = TestClient(create_app(tmp_path, binfa_agents=menu), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
     binfa, suntzu = f"ppo:{path}", f"ppo:{folder / 'suntzu.zip'}"
-    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, binfa, suntzu]
+    assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, "ppo:pretrained/binfa", binfa, suntzu]
     view = _new(client, agent=binfa, seats=[1], max_turns=3)
     assert view["game"]["agent"] == binfa and view["decision"]["player"] == 1
     response = client.post("/api/binfa/games", json={"agent": suntzu, "seats": [0]})

@@ -121,4 +121,6 @@ def test_a_binfa_model_offered_plays_in_the_terminal(tmp_path: Path) -> None:
     assert lines.count("  player 0: deploy") == 12  # the model deployed player 0 (B1), hidden (BD6)
     refused: list[str] = []
     assert play_binfa_in_terminal(spec, [1], seed=SEED, read=lambda _: "q", write=refused.append) == 2
-    assert refused[0].startswith("error: agent must be one of random, greedy, heuristic (Bin'Fa's agents)")
+    assert refused[0].startswith(
+        "error: agent must be one of random, greedy, heuristic, mcts, ppo:pretrained/binfa (Bin'Fa's"
+    )

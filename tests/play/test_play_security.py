@@ -36,6 +36,7 @@ from suntzu_env.core.agent import ModelError
 from suntzu_env.play import sessions
 from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
 from suntzu_env.play.sessions import MAX_SEARCH_ITERATIONS, AgentMenu, Busy, Store
+from suntzu_env.pretrained import shipped_specs
 
 BASE = "http://127.0.0.1"
 
@@ -95,7 +96,9 @@ def test_models_are_offered_from_the_command_line_and_folders(tmp_path: Path) ->
     (tmp_path / "runs" / "deep" / "er" / "than" / "this" / "c.zip").write_bytes(b"")
     menu = AgentMenu(["heuristic", "ppo:given.zip"], [tmp_path / "runs"])
     runs = tmp_path / "runs"
-    assert menu.models == ["ppo:given.zip", f"ppo:{runs / 'b.zip'}", f"ppo:{runs / 'a'}"]  # too deep: c.zip
+    given = [m for m in menu.models if "pretrained/" not in m]  # besides the agents shipped in the package
+    assert sorted(set(menu.models) - set(given)) == sorted(shipped_specs("suntzu"))
+    assert given == ["ppo:given.zip", f"ppo:{runs / 'b.zip'}", f"ppo:{runs / 'a'}"]  # too deep: c.zip
     assert menu.names()[:4] == ["random", "greedy", "heuristic", "ismcts"]
     client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
     assert client.get("/api/options").json()["models"] == menu.models
@@ -107,7 +110,7 @@ def test_a_search_with_a_learned_value_is_offered_when_named(tmp_path: Path) -> 
     spec = f"ismcts-value:{saved(net_of(0.0), tmp_path / 'value')}"
     menu = AgentMenu(["heuristic", spec])
     menu.load()
-    assert menu.models == [spec] and menu.names()[-1] == spec
+    assert [m for m in menu.models if "pretrained/" not in m] == [spec] and spec in menu.names()
     first, second = menu.make(spec, seed=0), menu.make(spec, seed=1)
     assert first.value is second.value  # read once, shared by the games
     assert (first.iterations, first.horizon) == (VALUE_ITERATIONS, VALUE_HORIZON)
