@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pytest
 from play_helpers import require_play_extra
 
 require_play_extra()
@@ -33,6 +34,8 @@ from suntzu_env.play.app import create_app
 from suntzu_env.play.sessions import HIDDEN_OFFERS, AgentMenu, LiveGame
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.rules import SEATS
+
+pytestmark = pytest.mark.slow  # hundreds of paced responses: `python -m pytest -m slow`
 
 PAIRS = int(os.environ.get("SUNTZU_TIMING_PAIRS", "16"))
 ITERATIONS = int(os.environ.get("SUNTZU_TIMING_ITERATIONS", "100"))
