@@ -28,7 +28,9 @@ POLICIES = [entry for entry in SHIPPED.values() if entry.role == POLICY]
 
 def test_every_shipped_network_is_a_small_float32_file_the_package_carries() -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]
-    assert "suntzu_env.pretrained" in config["packages"]
+    from setuptools import find_packages
+
+    assert "suntzu_env.pretrained" in find_packages(where=ROOT, include=config["packages"]["find"]["include"])
     patterns = config["package-data"]["suntzu_env.pretrained"]
     assert any(fnmatch(CATALOG, pattern) for pattern in patterns)
     for entry in SHIPPED.values():
