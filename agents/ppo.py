@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from suntzu_env.core.agent import IncompatibleModelError, ModelError
+from suntzu_env.core.agent import CHECKPOINT_DIR, MODEL_FILE, IncompatibleModelError, ModelError
 from suntzu_env.core.npz import UnsafeFileError, read_net_file
 from suntzu_env.core.policy_net import (
     ACTIVATIONS,
@@ -46,8 +46,6 @@ if TYPE_CHECKING:
     from suntzu_env.core.protocol import GameRules
 
 log = logging.getLogger(__name__)
-MODEL_FILE = "model.zip"  # a run folder's final model
-CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_steps.zip`
 
 
 class PolicyActor:

@@ -162,3 +162,10 @@ def _values_named(tree: Any, key: str) -> list[Any]:
         for v in tree:
             out.extend(_values_named(v, key))
     return out
+
+
+def open_record_file(page: Any, folder: Path, text: str) -> None:
+    """Open a record file holding `text` (written to `folder/broken.json`) with the page's file input."""
+    bad = folder / "broken.json"
+    bad.write_text(text)
+    page.set_input_files("#record-file", str(bad))

@@ -194,6 +194,8 @@ class BinFaRules(GamePlugin):
     """Bin'Fa's facts, options, constructors, agents and training defaults, as `GameRules` declares them."""
 
     name = "binfa"
+    title = "Bin'Fa"
+    web = "suntzu_env.binfa.web.face:FACE"
     seats: tuple[str, ...] = SEATS
     n_actions = N_LEARN_ACTIONS
     observation_size = OBSERVATION_SIZE

@@ -14,6 +14,9 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 
+MODEL_FILE = "model.zip"  # a training run folder's final model
+CHECKPOINT_DIR = "checkpoints"  # a run folder's checkpoints, `ppo_<timesteps>_steps.zip`
+
 
 @runtime_checkable
 class Agent(Protocol):

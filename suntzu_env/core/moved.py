@@ -28,6 +28,13 @@ MOVED: dict[str, str] = {
     **{f"suntzu_env.{name}": f"suntzu_env.suntzu.{name}" for name in _SUNTZU},
     "suntzu_env.suntzu_game": "suntzu_env.suntzu.plugin",
     "suntzu_env.engine.rng": "suntzu_env.core.rng",
+    # each game's part of the app moved into the game's folder (`web/`); the app keeps what every game shares
+    "suntzu_env.play.binfa": "suntzu_env.binfa.web.live",
+    "suntzu_env.play.chronicle": "suntzu_env.suntzu.web.chronicle",
+    "suntzu_env.play.explain": "suntzu_env.suntzu.web.explain",
+    "suntzu_env.play.sessions": "suntzu_env.suntzu.web.live",
+    "suntzu_env.play.text": "suntzu_env.suntzu.web.text",
+    "suntzu_env.play.view": "suntzu_env.suntzu.web.view",
 }
 """old module -> its place now; a submodule of a moved package (`suntzu_env.engine.board`) moved with it"""
 

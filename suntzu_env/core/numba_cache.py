@@ -31,11 +31,17 @@ CORE = "core"
 PREFIX = "numba-"
 
 
+APP_FOLDER = "web"  # a game's face in the app: no compiled code reads it, so it is no part of the game's key
+
+
 def source_digest(*roots: Path, files: tuple[Path, ...] = ()) -> str:
-    """A digest of the names and contents of every Python source file under `roots`, and of `files`."""
+    """A digest of the names and contents of every Python source file under `roots` (but their `APP_FOLDER`s),
+    and of `files`."""
     digest = hashlib.sha256()
     for root in roots:
         for path in sorted(root.rglob("*.py")):
+            if path.relative_to(root).parts[0] == APP_FOLDER:
+                continue
             name = f"{root.name}/{path.relative_to(root).as_posix()}"
             digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     for path in sorted(files):

@@ -397,6 +397,12 @@ class GamePlugin:
     turn_limit_option: str | None = None
     """the option field that stops a game after that many turns (None: no limit); a game it stops has no winner
     ("draw", the `no_winner` "undecided") and its environments end it truncated, not terminated"""
+    title: str = ""
+    """the game's name for people (the app's page and its announcement; "": `name`)"""
+    web: str | None = None
+    """where the game's face in the app is, `<module>:<attribute>` (a `suntzu_env.play.face.WebFace` in the game's
+    own folder: its page's board, live game, replay, new-game form), imported by the app only; None: the app replays
+    the game's records as its text, step by step"""
 
     # ------------------------------------------------------------ options
     @property

@@ -1,23 +1,24 @@
 """`python -m suntzu_env.play`: start the web app and open it, or play in the terminal with `--text`.
 
 python -m suntzu_env.play                                # the app: new game form, replays
-python -m suntzu_env.play --agent heuristic --seat red   # the form's defaults
-python -m suntzu_env.play --replay game.json             # open a game record in the viewer
-python -m suntzu_env.play --results results/<name>       # an evaluation's games (either game's), each replayable
+python -m suntzu_env.play --agent heuristic --seat red   # the form's defaults (the game's own flags)
+python -m suntzu_env.play --replay game.json             # open a game record in its game's viewer
+python -m suntzu_env.play --results results/<name>       # an evaluation's games (any game's), each replayable
 python -m suntzu_env.play --text --agent greedy          # play in the terminal
 python -m suntzu_env.play --agent ppo:runs/a --models runs  # offer a model, and every model under runs/
-python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent heuristic  # Bin'Fa
-python -m suntzu_env.play --replay binfa-game.json       # a Bin'Fa record opens in Bin'Fa's viewer
-python -m suntzu_env.play --game binfa --text --agent greedy --save binfa-game.json  # Bin'Fa in the terminal
+python -m suntzu_env.play --game binfa --players 3 --level 2 --seats 0 --agent heuristic  # another game
+python -m suntzu_env.play --game binfa --help            # that game's own flags
 
-The page may choose among the scripted agents, `ismcts` within a budget, the searches with a learned value
-(`ismcts-value:<run folder>`) named here, and the models named here (--agent, --model) or found under --models:
-nothing else is loaded. Every flag is checked before the server starts.
+--game names any registered game (`suntzu_env.core.games`); its flags (the new-game form's defaults), its agents,
+its page and its terminal mode come from its face (`GamePlugin.web`). The page may choose among the game's scripted
+agents and searches, and the models named here (--agent, --model) or found under --models: nothing else is loaded.
+Every flag is checked before the server starts.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import ipaddress
 import json
@@ -32,24 +33,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from agents import check_spec, valid_specs
-from suntzu_env.suntzu.rules import SEATS, VARIANTS
-
-GAMES = ("suntzu", "binfa")
-GAME_NAMES = {"suntzu": "Sun Tzu", "binfa": "Bin'Fa"}  # as the page and the announcement name them
+from suntzu_env.core import games as registry
+from suntzu_env.play.games import face_of, prefix_of, served_games
 
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.exit(2, f"{self.prog}: error: {message}\n")
-
-
-def _agent(text: str) -> str:
-    try:
-        check_spec(text)
-    except ValueError as error:
-        raise argparse.ArgumentTypeError(str(error)) from None
-    return text
 
 
 def _seed(text: str) -> int:
@@ -64,37 +54,35 @@ def _port(text: str) -> int:
     return int(text)
 
 
-def _seats(text: str) -> list[int]:
-    parts = text.split(",")
-    if not all(part.isascii() and part.isdigit() and len(part) < 3 for part in parts):
-        raise argparse.ArgumentTypeError(f"expected player numbers such as 0 or 0,2, got {text!r}")
-    return [int(part) for part in parts]
+def _chosen_game(argv: Sequence[str]) -> str:
+    """The game `--game` names in `argv` (the registry's default if none): its face adds its own flags."""
+    first = argparse.ArgumentParser(add_help=False)
+    first.add_argument("--game", default=registry.DEFAULT)
+    known, _ = first.parse_known_args(argv)
+    return str(known.game)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(game: str = registry.DEFAULT) -> argparse.ArgumentParser:
+    """The command line of `game`: the app's flags, and those its face adds (its new-game form's defaults)."""
     parser = _Parser(
         prog="python -m suntzu_env.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--game", choices=GAMES, default=GAMES[0], help="the game the page opens (both are served)")
-    parser.add_argument("--agent", type=_agent, default="random",
-                        help=f"the opponent: {valid_specs()} (Bin'Fa: random, greedy, heuristic, ppo:)")  # fmt: skip
+    games = served_games()
+    parser.add_argument("--game", choices=games, default=registry.DEFAULT,
+                        help="the game the page opens (every game is served)")  # fmt: skip
     parser.add_argument(
-        "--model", action="append", type=_agent, default=[], metavar="SPEC",
-        help="a further trained model or search the page may choose (ppo:<path>, rllib:<checkpoint> or "
-        "ismcts-value:<run folder>; repeatable)",
+        "--agent", default="random", help="the opponent: one of the game's agents (the page lists them)"
+    )
+    parser.add_argument(
+        "--model", action="append", default=[], metavar="SPEC",
+        help="a further trained model or search the page may choose (ppo:<path>, and the game's own kinds such as "
+        "rllib:<checkpoint> or ismcts-value:<run folder>; repeatable)",
     )  # fmt: skip
     parser.add_argument(
         "--models", action="append", type=Path, default=[], metavar="FOLDER",
         help="offer every PPO model (.zip or run folder) found under this folder (repeatable)",
     )  # fmt: skip
-    parser.add_argument("--seat", choices=SEATS, default="blue", help="the seat you play (blue moves first)")
-    parser.add_argument("--variant", choices=VARIANTS, default="standard", help="rules variant")
-    parser.add_argument("--events", action="store_true", help="play with the event cards (R7)")
-    parser.add_argument("--players", type=int, default=2, help="Bin'Fa: players, 2..6")
-    parser.add_argument("--level", type=int, default=1, help="Bin'Fa: rules level, 1..4")
-    parser.add_argument("--seats", type=_seats, default=[0], metavar="P[,P...]",
-                        help="Bin'Fa: the players you play, from 0 (default 0); the agent plays the rest")  # fmt: skip
-    parser.add_argument("--seed", type=_seed, default=None, help="deck seed (default: a random one)")
+    parser.add_argument("--seed", type=_seed, default=None, help="the game's seed (default: a random one)")
     parser.add_argument("--text", action="store_true", help="play in this terminal instead of the browser")
     parser.add_argument("--save", type=Path, default=None, metavar="FILE", help="--text: save the game's record here")
     parser.add_argument("--replay", type=Path, default=None, metavar="FILE", help="open a game record (JSON)")
@@ -109,6 +97,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--host", default="127.0.0.1", help="address to serve on")
     parser.add_argument("--port", type=_port, default=8765, help="port to serve on (0: any free port)")
     parser.add_argument("--no-browser", action="store_true", help="print the address, do not open a browser")
+    if game in games:
+        face_of(game).add_arguments(parser.add_argument_group(f"{registry.game(game).title or game}'s new game"))
     return parser
 
 
@@ -162,41 +152,47 @@ def _check_folders(parser: argparse.ArgumentParser, folders: Sequence[Path]) -> 
             parser.error(f"--models {folder} is not a folder")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    binfa_menu: Any = None  # Bin'Fa's agents, the trained models named here loaded (for --game binfa)
-    if args.game == "binfa":
-        from suntzu_env.play.binfa import BinFaMenu, check_options
+def _record_game(path: Path, given: str) -> tuple[str, Any]:
+    """The game of a record file (its `game` key where it names a served game, else `given`) and the record."""
+    record = json.loads(path.read_text())
+    named = record.get("game") if isinstance(record, dict) else None
+    return (named if isinstance(named, str) and named in served_games() else given), record
 
-        _check_folders(parser, args.models)
-        binfa_menu = BinFaMenu([spec for spec in (args.agent, *args.model) if ":" in spec], args.models)
-        try:
-            binfa_menu.check(args.agent)
-            check_options(args.players, args.level, args.seats)
-            binfa_menu.load()  # a model that cannot play Bin'Fa is refused now, not when the page asks for it
-        except ValueError as error:
-            parser.error(" ".join(str(error).split()))
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    game = _chosen_game(argv)
+    replay_record: Any = None
+    if "--replay" in argv and argv.index("--replay") + 1 < len(argv):  # a record names its own game
+        with contextlib.suppress(OSError, ValueError, RecursionError):  # refused below, in one line
+            game, replay_record = _record_game(Path(argv[argv.index("--replay") + 1]), game)
+    parser = build_parser(game)
+    args = parser.parse_args(argv)
+    args.game = game
+    face = face_of(game)
+    _check_folders(parser, args.models)
+    try:
+        menu = face.menu([args.agent, *args.model], args.models)
+        face.check_arguments(args, menu)
+        if menu is not None:
+            menu.load()  # a model that cannot play is refused now, not when the page asks for it
+    except (ValueError, ImportError) as error:
+        parser.error(" ".join(str(error).split()))
     if args.text:
         _check_save(parser, args.save)
         try:
-            from suntzu_env.play.text import play_binfa_in_terminal, play_in_terminal
-
-            if args.game == "binfa":
-                return play_binfa_in_terminal(args.agent, args.seats, args.players, args.level, args.seed, args.save,
-                                              menu=binfa_menu)  # fmt: skip
-            return play_in_terminal(args.agent, args.seat, args.variant, args.events, args.seed, args.save)
+            return face.play_in_terminal(args, menu)
         except KeyboardInterrupt:  # Ctrl+C: one line, no traceback
             print("\ninterrupted: the game is abandoned", file=sys.stderr)
             return 130
+        except ValueError as error:
+            parser.error(" ".join(str(error).split()))
     try:
         import uvicorn
 
         from suntzu_env.play.app import create_app
-        from suntzu_env.play.sessions import AgentMenu, Replay
     except ImportError as error:
         parser.exit(1, f"{parser.prog}: error: the web app needs the play extra ({error}): pip install -e '.[play]'\n")
-    _check_folders(parser, args.models)
     results = args.results
     if results is not None:
         given = Path(results)
@@ -210,16 +206,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     replay: Any = None
     if args.replay is not None:
         try:
-            record = json.loads(args.replay.read_text())
-            if args.game == "binfa" or (isinstance(record, dict) and record.get("game") == "binfa"):
-                from suntzu_env.play.binfa import BinFaReplay
-
-                args.game, replay = "binfa", BinFaReplay(record, args.replay.name)
-            else:
-                replay = Replay(record, args.replay.name)
+            record = replay_record if replay_record is not None else json.loads(args.replay.read_text())
+            replay = face.replay(record, args.replay.name)
         except (OSError, ValueError, RecursionError) as error:
             parser.error(f"--replay {args.replay}: {' '.join(str(error).split())}")
-    served = args.game  # the game the page opens, or the one of the results folder
+    served = game  # the game the page opens, or the one of the results folder
     if replay is None and results is not None:
         from suntzu_env.play.results import folder_game, resolve
 
@@ -228,34 +219,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         except ValueError as error:
             parser.error(f"--results {args.results}: {error}")
     try:
-        binfa_page = args.game == "binfa"  # then --agent and --model name Bin'Fa's agents, checked above
-        menu = AgentMenu([] if binfa_page else [args.agent, *args.model], args.models)
-        menu.load()  # a model that cannot play is refused now, not when a page asks for it
-    except (ValueError, ImportError) as error:
-        parser.error(" ".join(str(error).split()))
-    try:
         listening = _bind(args.host, args.port)  # served as checked: no other program takes it in between
     except ValueError as error:
         parser.error(str(error))
     if not _loopback(args.host):
         print(f"warning: --host {args.host} serves the app beyond this machine: whoever reaches it can play and "
               f"replay the results under {args.root}", file=sys.stderr)  # fmt: skip
-    defaults = {
-        "agent": "random" if binfa_page else args.agent,
-        "seat": args.seat,
-        "variant": args.variant,
-        "events": args.events,
-        "seed": args.seed,
-    }
-    binfa = {"agent": args.agent, "players": args.players, "level": args.level, "seats": args.seats, "seed": args.seed}
-    app = create_app(args.root, defaults, menu, args.host, binfa, binfa_menu)
-    path = "/binfa" if args.game == "binfa" else "/"
-    if replay is not None and args.game == "binfa":
-        app.state.binfa_replays.add(replay.id, replay)
-        path = f"/binfa/replay/{replay.id}"
-    elif replay is not None:
-        app.state.replays.add(replay.id, replay)
-        path = f"/replay/{replay.id}"
+    defaults = {game: face.command_defaults(args)}
+    app = create_app(args.root, defaults, {game: menu} if menu is not None else {}, args.host)
+    path = prefix_of(game) or "/"
+    if replay is not None:
+        app.state.replays[game].add(replay.id, replay)
+        path = f"{prefix_of(game)}/replay/{replay.id}"
     elif results is not None:
         path = f"/results?path={quote(results)}"
     server = uvicorn.Server(uvicorn.Config(app, host=args.host, port=args.port, log_level="warning"))
@@ -265,8 +240,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             time.sleep(0.05)
         port = server.servers[0].sockets[0].getsockname()[1]
         url = f"http://{args.host}:{port}{path}"
-        name = GAME_NAMES.get(served, served)
-        print(f"{name} is served at {url} (Ctrl+C stops it)", flush=True)
+        print(f"{registry.game(served).title or served} is served at {url} (Ctrl+C stops it)", flush=True)
         if not args.no_browser:
             webbrowser.open(url)
 

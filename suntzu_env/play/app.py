@@ -1,70 +1,69 @@
-"""The web app: FastAPI routes over `LiveGame`, `Replay` and results folders, and the static page.
+"""The web app: the same FastAPI routes for every registered game, and the page.
 
-| route                              | what                                                              |
-|------------------------------------|-------------------------------------------------------------------|
-| `GET /`, `/play/<id>`, `/replay`   | the page (plain HTML, SVG and JavaScript from `static/`)          |
-| `GET /api/options`                 | agents, seats, variants and the defaults of the new-game form     |
-| `GET /api/rules`                   | the rule of every card, warlord, event and battle outcome (`explain`) |
-| `GET /rules`                       | the full rules: the source checkout's docs/rules.md               |
-| `GET /favicon.ico`                 | the page's icon                                                   |
-| `POST /api/games`                  | a new game: `{agent, seat, variant, events, seed?}`               |
-| `GET /api/games/<id>`              | the person's view of it                                           |
-| `POST /api/games/<id>/actions`     | `{action}`: the person's answer; the views up to its next decision |
-| `GET /api/games/<id>/record`       | the game's record (R11), once it is over                          |
-| `POST /api/replays`                | a record file's text: a replay to step through                    |
-| `GET /api/replays/<id>`            | `?view=blue|red|full&step=N`: one step (`&frame=F`: the step showing frame F) |
-| `GET /api/results`                 | `?path=<folder>`: an evaluation's games, and the page they replay in |
-| `POST /api/replays/results`        | `{path, game}`: a replay of one of them                           |
-| `GET /binfa`, `/binfa/play/<id>`, `/binfa/replay[/<id>]` | Bin'Fa's page (`static/binfa.html`)            |
-| `GET /api/binfa/options`, `/api/binfa/board` | its new-game form; the board's drawing                  |
-| `POST /api/binfa/games`            | a new Bin'Fa game: `{agent, seats, players?, level?, seed?, max_turns?}` |
-| `GET /api/binfa/games/<id>`, `POST .../actions`, `GET .../record` | as for Sun Tzu (`suntzu_env.play.binfa`) |
-| `POST /api/binfa/games/<id>/actions` with `times` | `{action: "deploy:<triangle>", times}`: that many units there |
-| `POST /api/binfa/replays`, `GET /api/binfa/replays/<id>?step=N` | a Bin'Fa record to step through       |
-| `POST /api/binfa/replays/results`  | `{path, game}`: a replay of a Bin'Fa results folder's game        |
+A game `g` is served under its name (`/g`, `/api/g/...`); the registry's default game (`core.games.DEFAULT`) at
+the root (`/`, `/api/...`). What is the game's own comes from its face (`suntzu_env.play.face.WebFace`, named
+by its plug-in's `web`, in its own folder; a game without one is replayed as its text: `textface`), loaded when a
+request first asks for that game, so a server never loads a game nobody opens.
+
+| route (`P`: `` or `/<game>`)        | what                                                              |
+|-------------------------------------|-------------------------------------------------------------------|
+| `GET P/`, `P/play/<id>`, `P/replay[/<id>]` | the page: the shared shell (`static/shell.html`), the game's parts |
+| `GET /results`                      | an evaluation's results folder, its games listed (any game's)      |
+| `GET /static/...`, `/static/<game>/...` | the shared page code (`static/`), each game's own (its `static/`) |
+| `GET /favicon.ico`                  | the page's icon                                                   |
+| `GET /api/games`                    | the games served: name, title, page                               |
+| `GET /apiP/options`                 | the new-game form: agents, the game's choices, the defaults       |
+| `POST /apiP/games`                  | a new game (the keys of the game's form); the person's view       |
+| `GET /apiP/games/<id>`              | the person's view of it                                           |
+| `POST /apiP/games/<id>/actions`     | `{action}` (and the game's further keys): the views up to the next decision |
+| `GET /apiP/games/<id>/record`       | the game's record, once it is over                                |
+| `POST /apiP/replays`                | a record file's text: a replay to step through                    |
+| `GET /apiP/replays/<id>`            | `?step=N|last` (Sun Tzu also `view=blue|red|full`, `frame=F`): one step |
+| `POST /apiP/replays/results`        | `{path, game}`: a replay of one game of a results folder of this game |
+| `GET /api/results`                  | `?path=<folder>`: an evaluation's games, and the page they replay in |
+| `GET /apiP/<name>`, `GET P/<name>`  | the game's further JSON and text pages (`WebFace.extras`, `documents`) |
 
 Bad input gets status 400 (404 for an unknown id) and `{"error": "..."}`, one line naming what was wrong
 (paths relative to the folders the app serves); it changes nothing.
 
-The app serves only what its command line allows, to its own origin: the agents of its `AgentMenu`, results
+The app serves only what its command line allows, to its own origin: the agents of each game's menu, results
 folders under `root`, replayed from their records only. It refuses a request whose `Host` is not the address it
 is bound to (a page of another site reaching it through DNS rebinding), whose `Origin` is another site's, or
 a body that is not `application/json` or exceeds `MAX_BODY` (counted while it is read). Agents think in worker
-threads, never on the event loop, so one slow request does not delay another player's; a Sun Tzu game's
-answers are paced so that their time tells nothing of the agent's secret warlord (`LiveGame`). A client
-(remote address) never loses a game or replay to another's: a full `Store` refuses instead. Every response forbids
-framing and loads nothing but the app's own files (`SECURITY_HEADERS`).
+threads, never on the event loop, so one slow request does not delay another player's; a game whose agents hold
+secrets paces its own answers (Sun Tzu's `LiveGame`). A client (remote address) never loses a game or replay to
+another's: a full `Store` refuses instead. Every response forbids framing and loads nothing but the app's own files
+(`SECURITY_HEADERS`).
 """
 
 from __future__ import annotations
 
 import functools
+import html
 import ipaddress
 import json
-from collections.abc import Awaitable, Callable
-from importlib.resources import files
+import re
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urlsplit
 
 from fastapi import FastAPI, Request, Response
-from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.concurrency import run_in_threadpool
 
-from suntzu_env.core.games import DEFAULT as DEFAULT_GAME
-from suntzu_env.play.explain import RULES_DOC, glossary
+from suntzu_env.core import games as registry
+from suntzu_env.play.face import WebFace
+from suntzu_env.play.games import SERVED_NAME, face_of, prefix_of, title_of
 from suntzu_env.play.results import game_record, list_games, resolve
-from suntzu_env.play.sessions import VIEW_MODES, AgentMenu, Busy, LiveGame, Replay, Store, T
-from suntzu_env.suntzu.rules import SEATS, VARIANTS
+from suntzu_env.play.store import Busy, Store, T
 
-if TYPE_CHECKING:
-    from suntzu_env.play.binfa import BinFaGame, BinFaMenu, BinFaReplay
-
-STATIC = Path(str(files("suntzu_env.play") / "static"))
+STATIC = Path(__file__).resolve().parent / "static"
 MAX_BODY = 4 * 2**20  # bytes: a record is a few kilobytes
-RULES_FILE = STATIC.parents[2] / RULES_DOC  # the source checkout's docs/rules.md (absent from a built wheel)
 MAX_REPLAYS_PER_CLIENT = 16
+PARTS = ("intro", "form", "watch", "watch_more", "home", "board", "replay", "side")  # a game's parts of the page
 LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
 WILDCARDS = ("0.0.0.0", "::", "")
 SAME_SITE = ("same-origin", "none")  # Sec-Fetch-Site of the app's own requests and of a typed address
@@ -147,16 +146,9 @@ def _client(request: Request) -> str:
     return request.client.host if request.client else ""
 
 
-def _binfa() -> Any:
-    """`suntzu_env.play.binfa`, imported on first use: a Sun Tzu server never loads Bin'Fa's engine."""
-    from suntzu_env.play import binfa
-
-    return binfa
-
-
 def viewer_of(game_name: str) -> str:
     """The page that replays a game of `game_name`: `/replay` for the default game, `/<name>/replay` for another."""
-    return "/replay" if game_name == DEFAULT_GAME else f"/{game_name}/replay"
+    return f"{prefix_of(game_name)}/replay"
 
 
 def _missing(what: str, key: str) -> BadInput:
@@ -170,54 +162,92 @@ def _held(store: Store[T], key: str, what: str) -> T:
     return item
 
 
-async def _answer(
-    store: Store[Any], game_id: str, request: Request, what: str, optional: tuple[str, ...] = ()
-) -> dict[str, Any]:
+@dataclass
+class Served:
+    """One game as the app serves it: its games and replays, and its face, menu and form, made on first use."""
+
+    name: str
+    defaults: Mapping[str, Any] = field(default_factory=dict)
+    given_menu: Any = None
+    games: Store[Any] = field(default_factory=Store)
+    replays: Store[Any] = field(default_factory=lambda: Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT))
+
+    @property
+    def prefix(self) -> str:
+        return prefix_of(self.name)
+
+    @functools.cached_property
+    def face(self) -> WebFace:
+        return face_of(self.name)
+
+    @functools.cached_property
+    def menu(self) -> Any:
+        return self.given_menu if self.given_menu is not None else self.face.menu([], [])
+
+    @functools.cached_property
+    def form(self) -> dict[str, Any]:
+        return {**self.face.form_defaults(), **self.defaults}
+
+    def page(self) -> str:
+        """The page: the shared shell around the game's own parts, its script and stylesheet."""
+        face, parts = self.face, self.face.parts()
+        nav = [f'<a href="{self.prefix or "/"}" id="nav-new">New game</a>'] if face.live else []
+        nav.append(f'<a href="{self.prefix}/replay" id="nav-replay">Replays</a>')
+        for other in registry.names():
+            if other != self.name and SERVED_NAME.fullmatch(other):
+                nav.append(f'<a href="{prefix_of(other) or "/"}" id="nav-{other}">{html.escape(title_of(other))}</a>')
+        own = f"/static/{self.name}/"
+        filled = {
+            "title": html.escape(face.title),
+            "game": self.name,
+            "root": self.prefix,
+            "home_path": self.prefix or "/",
+            "api": f"/api{self.prefix}",
+            "nav": "\n      ".join(nav),
+            "style": f'<link rel="stylesheet" href="{own}{face.style}">' if face.style else "",
+            "script": f'<script src="{own}{face.script}"></script>' if face.script else "",
+            "not_live": "" if face.live else " hidden",
+            **{part: parts.get(part, "") for part in PARTS},
+        }
+        return re.sub(r"\{\{(\w+)\}\}", lambda m: filled[m.group(1)], (STATIC / "shell.html").read_text("utf-8"))
+
+
+async def _answer(store: Store[Any], game_id: str, request: Request, optional: tuple[str, ...]) -> dict[str, Any]:
     """A person's answer (`{"action": ...}`, and the keys of `optional` its game's `act` takes) to a game of
     `store`, held meanwhile: never dropped while its agents answer."""
     with store.use(game_id) as game:
         if game is None:
-            raise _missing(what, game_id)
+            raise _missing("game", game_id)
         body = _object(await _json_body(request), ("action",), optional)
-        return await run_in_threadpool(lambda: game.act(**body))
+        return await run_in_threadpool(lambda: game.act(**body))  # type: ignore[no-any-return]
 
 
-def _record(store: Store[Any], game_id: str, what: str) -> Any:
+def _record(store: Store[Any], game_id: str) -> Any:
     """A game's record, refused (409) while it may not be given (before the end)."""
     try:
-        return _held(store, game_id, what).record()
+        return _held(store, game_id, "game").record()
     except PermissionError as error:
         raise BadInput(str(error), 409) from None
 
 
 def create_app(
     root: str | Path = ".",
-    defaults: dict[str, Any] | None = None,
-    agents: AgentMenu | None = None,
+    defaults: Mapping[str, Mapping[str, Any]] | None = None,
+    menus: Mapping[str, Any] | None = None,
     host: str = "127.0.0.1",
-    binfa_defaults: dict[str, Any] | None = None,
-    binfa_agents: BinFaMenu | None = None,
+    games: Sequence[str] | None = None,
 ) -> FastAPI:
-    """The app; `root` is the folder under which results folders may be opened, `agents` the agents it plays
-    (default: the scripted ones and `ismcts`), `host` the address it is bound to (checked against `Host`),
-    `binfa_defaults` those of Bin'Fa's new-game form (`agent`, `players`, `level`, `seats`, `seed`), `binfa_agents`
-    the agents its Bin'Fa page may play (default: the compiled ones; `suntzu_env.play.binfa.BinFaMenu`)."""
-    app = FastAPI(title="Sun Tzu", docs_url=None, redoc_url=None, openapi_url=None)
-    games: Store[LiveGame] = Store()
-    replays: Store[Replay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
-    menu = agents if agents is not None else AgentMenu()
+    """The app; `root` is the folder under which results folders may be opened, `defaults` each game's new-game
+    form (by game name; unnamed fields: its face's `form_defaults`), `menus` the agents each game's page may play
+    (default: its face's `menu` with no model), `host` the address it is bound to (checked against `Host`), `games`
+    the games served (default: every registered one whose name can be a path)."""
+    app = FastAPI(title="suntzu_env", docs_url=None, redoc_url=None, openapi_url=None)
     root = Path(root).resolve()
-    form = {"agent": "random", "seat": "blue", "variant": "standard", "events": False, **(defaults or {})}
-    app.state.games, app.state.replays, app.state.root, app.state.agents = games, replays, root, menu
-    binfa_games: Store[BinFaGame] = Store()  # held as Sun Tzu's games and replays are
-    binfa_replays: Store[BinFaReplay] = Store(capacity=64, per_client=MAX_REPLAYS_PER_CLIENT)
-    binfa_form = {"agent": "random", "players": 2, "level": 1, "seats": [0], "seed": None, **(binfa_defaults or {})}
-    app.state.binfa_games, app.state.binfa_replays = binfa_games, binfa_replays
-
-    @functools.cache
-    def binfa_menu() -> Any:
-        """The agents Bin'Fa's page offers: those given, else the compiled ones (the engine loads on first use)."""
-        return binfa_agents if binfa_agents is not None else _binfa().BinFaMenu()
+    names = [name for name in (games if games is not None else registry.names()) if SERVED_NAME.fullmatch(name)]
+    served = {name: Served(name, (defaults or {}).get(name, {}), (menus or {}).get(name)) for name in names}
+    app.state.served, app.state.root = served, root
+    app.state.games = {name: s.games for name, s in served.items()}
+    app.state.replays = {name: s.replays for name, s in served.items()}
 
     @app.middleware("http")
     async def guard(request: Request, call_next: Callable[[Request], Awaitable[Response]]) -> Response:
@@ -266,175 +296,140 @@ def create_app(
     async def busy(_: Request, error: Busy) -> JSONResponse:
         return JSONResponse({"error": one_line(f"no room for another one: {error}; try again later")}, status_code=503)
 
-    def game_of(game_id: str) -> LiveGame:
-        return _held(games, game_id, "game")
-
-    def replay_of(replay_id: str) -> Replay:
-        return _held(replays, replay_id, "replay")
-
-    page = STATIC / "index.html"
-    for path in ("/", "/play/{game_id}", "/replay", "/replay/{replay_id}", "/results"):
-        app.add_api_route(path, lambda: FileResponse(page), methods=["GET"], include_in_schema=False)
-    binfa_page = STATIC / "binfa.html"
-    for path in ("/binfa", "/binfa/play/{game_id}", "/binfa/replay", "/binfa/replay/{replay_id}"):
-        app.add_api_route(path, lambda: FileResponse(binfa_page), methods=["GET"], include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=STATIC), name="static")
-
     @app.get("/favicon.ico", include_in_schema=False)
     def favicon() -> FileResponse:
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
-    @app.get("/api/rules")
-    def rules() -> dict[str, Any]:
-        return glossary()
-
-    @app.get("/rules", include_in_schema=False)
-    def rules_doc() -> PlainTextResponse:
-        if not RULES_FILE.is_file():
-            raise BadInput(f"the full rules are {RULES_DOC} in the project's source, not installed here", 404)
-        return PlainTextResponse(RULES_FILE.read_text(encoding="utf-8"))
-
-    @app.get("/api/options")
-    def options() -> dict[str, Any]:
-        return {
-            "agents": menu.names(),
-            "models": menu.models,
-            "ppo_prefix": "ppo:",
-            "seats": list(SEATS),
-            "variants": list(VARIANTS),
-            "defaults": form,
-        }
-
-    @app.post("/api/games")
-    async def new_game(request: Request) -> dict[str, Any]:
-        body = _object(await _json_body(request), ("agent", "seat"), ("variant", "events", "seed"))
-        spec = menu.check(body["agent"])  # before anything is built: refused specs touch nothing
-
-        def start() -> LiveGame:
-            player = menu.make(spec)
-            return LiveGame(spec, body["seat"], body.get("variant", "standard"), body.get("events", False),
-                            body.get("seed"), player=player)  # fmt: skip
-
-        game = await run_in_threadpool(start)
-        games.add(game.id, game, _client(request))
-        return {"view": game.view(), "frames": []}
-
-    @app.get("/api/games/{game_id}")
-    def get_game(game_id: str) -> dict[str, Any]:
-        return {"view": game_of(game_id).view()}
-
-    @app.post("/api/games/{game_id}/actions")
-    async def act(game_id: str, request: Request) -> dict[str, Any]:
-        return await _answer(games, game_id, request, "game")
-
-    @app.get("/api/games/{game_id}/record")
-    def record(game_id: str) -> Any:
-        return _record(games, game_id, "game")
-
-    @app.post("/api/replays")
-    async def new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
-        body = await _json_body(request, "file")
-        replay = await run_in_threadpool(Replay, body, title[:200])
-        replays.add(replay.id, replay, _client(request))
-        return await run_in_threadpool(replay.view, "full", 0)
-
-    @app.get("/api/replays/{replay_id}")
-    def replay_step(replay_id: str, view: str = "full", step: str = "0", frame: str | None = None) -> dict[str, Any]:
-        replay = replay_of(replay_id)
-        if view not in VIEW_MODES:
-            raise BadInput(f"view must be one of {', '.join(VIEW_MODES)}, got {view[:40]!r}")
-        if frame is not None:  # another view of the same moment: the step showing that frame
-            if not (frame.isascii() and frame.isdigit() and len(frame) < 10):
-                raise BadInput(f"frame must be a whole number, got {frame[:40]!r}")
-            return replay.view(view, replay.step_at(view, int(frame)))
-        if step == "last":
-            return replay.view(view, len(replay.steps(view)) - 1)
-        if not (step.isascii() and step.isdigit() and len(step) < 10):
-            raise BadInput(f"step must be a whole number or 'last', got {step[:40]!r}")
-        return replay.view(view, int(step))
+    @app.get("/api/games")
+    def served_games() -> list[dict[str, str]]:
+        return [{"name": name, "title": title_of(name), "page": prefix_of(name) or "/"} for name in served]
 
     @app.get("/api/results")
     def results(path: str = "") -> dict[str, Any]:
         folder = resolve(root, path)
         listing = list_games(folder, path)
-        return {"path": path, **listing, "viewer": viewer_of(listing["game_name"])}
+        name = listing["game_name"]
+        return {"path": path, **listing, "viewer": viewer_of(name), "game_title": title_of(name),
+                "default_game": registry.DEFAULT}  # fmt: skip
 
-    async def results_record(request: Request, page_of: str) -> tuple[dict[str, Any], str]:
-        """The record and title of a results folder's game (`{path, game}`), refused when the folder's game is
-        not the one of the page asking (`page_of`, a game's name)."""
+    @app.get("/static/{game}/{name}", include_in_schema=False)
+    async def game_file(game: str, name: str) -> FileResponse:
+        """A file of a game's own page code (its face's `static` folder), by its plain name."""
+        face = (await run_in_threadpool(lambda: served[game].face)) if game in served else None
+        folder = face.static if face is not None else None
+        if folder is None or not re.fullmatch(r"[A-Za-z0-9_-][A-Za-z0-9_.-]{0,80}", name) or name == "page.html":
+            raise BadInput(f"no file {name[:40]!r} of game {game[:40]!r}", 404)
+        path = folder / name
+        if not path.is_file():
+            raise BadInput(f"no file {name[:40]!r} of game {game[:40]!r}", 404)
+        return FileResponse(path)
+
+    for game in served.values():
+        _game_routes(app, game, root)
+    if registry.DEFAULT in served:
+        default = served[registry.DEFAULT]
+
+        async def results_page() -> HTMLResponse:
+            return HTMLResponse(await run_in_threadpool(default.page))
+
+        app.add_api_route("/results", results_page, methods=["GET"], include_in_schema=False)
+    for game in served.values():
+        _further_routes(app, game)
+    app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    return app
+
+
+def _game_routes(app: FastAPI, game: Served, root: Path) -> None:
+    """The page and the API of one game, under its prefix."""
+    p, api = game.prefix, f"/api{game.prefix}"
+
+    async def face() -> WebFace:
+        return await run_in_threadpool(lambda: game.face)  # its modules load on first use
+
+    async def page() -> HTMLResponse:
+        return HTMLResponse(await run_in_threadpool(game.page))
+
+    for path in (p or "/", f"{p}/play/{{game_id}}", f"{p}/replay", f"{p}/replay/{{replay_id}}"):
+        app.add_api_route(path, page, methods=["GET"], include_in_schema=False)
+
+    async def options() -> dict[str, Any]:
+        shown = await face()
+        return await run_in_threadpool(lambda: shown.options(game.menu, game.form))
+
+    async def new_game(request: Request) -> dict[str, Any]:
+        shown = await face()
+        if not shown.live:
+            raise BadInput(f"{shown.title} is only replayed here, not played", 404)
+        body = _object(await _json_body(request), shown.game_keys, shown.game_optional)
+        started = await run_in_threadpool(lambda: shown.new_game(body, game.menu))
+        game.games.add(started.id, started, _client(request))
+        return shown.started(started)
+
+    def get_game(game_id: str) -> dict[str, Any]:
+        return {"view": _held(game.games, game_id, "game").view()}
+
+    async def act(game_id: str, request: Request) -> dict[str, Any]:
+        return await _answer(game.games, game_id, request, (await face()).action_optional)
+
+    def record(game_id: str) -> Any:
+        return _record(game.games, game_id)
+
+    async def new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
+        shown = await face()
+        body = await _json_body(request, "file")
+        replay = await run_in_threadpool(lambda: shown.replay(body, title[:200]))
+        game.replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(lambda: shown.first_view(replay))
+
+    async def replay_step(replay_id: str, request: Request) -> dict[str, Any]:
+        shown = await face()
+        replay = _held(game.replays, replay_id, "replay")
+        query = dict(request.query_params)
+        return await run_in_threadpool(lambda: shown.replay_view(replay, query))
+
+    async def results_replay(request: Request) -> dict[str, Any]:
+        """A replay of a results folder's game (`{path, game}`), refused when the folder holds another game's."""
+        shown = await face()
         body = _object(await _json_body(request), ("path", "game"))
         name, record, title = await run_in_threadpool(
             game_record, resolve(root, body["path"]), body["game"], body["path"]
         )
-        if name != page_of:
+        if name != game.name:
             raise BadInput(f"results: {body['path']!r:.80} holds games of {name}: open them at "
                            f"{viewer_of(name)}?results=<folder>&game=<row>")  # fmt: skip
-        return record, title
+        replay = await run_in_threadpool(lambda: shown.replay(record, title))
+        game.replays.add(replay.id, replay, _client(request))
+        return await run_in_threadpool(lambda: shown.first_view(replay))
 
-    @app.post("/api/replays/results")
-    async def results_replay(request: Request) -> dict[str, Any]:
-        record, title = await results_record(request, DEFAULT_GAME)
-        replay = await run_in_threadpool(Replay, record, title)
-        replays.add(replay.id, replay, _client(request))
-        return await run_in_threadpool(replay.view, "full", 0)
+    app.add_api_route(f"{api}/options", options, methods=["GET"])
+    app.add_api_route(f"{api}/games", new_game, methods=["POST"])
+    app.add_api_route(f"{api}/games/{{game_id}}", get_game, methods=["GET"])
+    app.add_api_route(f"{api}/games/{{game_id}}/actions", act, methods=["POST"])
+    app.add_api_route(f"{api}/games/{{game_id}}/record", record, methods=["GET"])
+    app.add_api_route(f"{api}/replays", new_replay, methods=["POST"])
+    app.add_api_route(f"{api}/replays/results", results_replay, methods=["POST"])
+    app.add_api_route(f"{api}/replays/{{replay_id}}", replay_step, methods=["GET"])
 
-    @app.post("/api/binfa/replays/results")
-    async def binfa_results_replay(request: Request) -> dict[str, Any]:
-        record, title = await results_record(request, "binfa")
-        replay = await run_in_threadpool(lambda: _binfa().BinFaReplay(record, title))
-        binfa_replays.add(replay.id, replay, _client(request))
-        return await run_in_threadpool(replay.view, 0)
 
-    # ---------------------------------------------------------------- Bin'Fa
-    @app.get("/api/binfa/options")
-    async def binfa_options() -> dict[str, Any]:
-        binfa = await run_in_threadpool(_binfa)
-        return {"agents": binfa_menu().names(), "players": list(binfa.PLAYERS), "levels": list(binfa.LEVELS),
-                "defaults": binfa_form}  # fmt: skip
+def _further_routes(app: FastAPI, game: Served) -> None:
+    """A game's further JSON (`GET /api<P>/<name>`) and text pages (`GET <P>/<name>`), after every fixed route."""
 
-    @app.get("/api/binfa/board")
-    async def binfa_board() -> dict[str, Any]:
-        return (await run_in_threadpool(_binfa)).board()  # type: ignore[no-any-return]
+    async def extra(what: str) -> Any:
+        shown = await run_in_threadpool(lambda: game.face)
+        answer = shown.extras().get(what)
+        if answer is None:
+            raise BadInput(f"no {what[:40]!r} here", 404)
+        return await run_in_threadpool(answer)
 
-    @app.post("/api/binfa/games")
-    async def binfa_new_game(request: Request) -> dict[str, Any]:
-        body = _object(await _json_body(request), ("agent", "seats"), ("players", "level", "seed", "max_turns"))
+    async def document(what: str) -> PlainTextResponse:
+        shown = await run_in_threadpool(lambda: game.face)
+        text = shown.documents().get(what)
+        if text is None:
+            raise BadInput(f"no page {what[:40]!r} here", 404)
+        try:
+            return PlainTextResponse(await run_in_threadpool(text))
+        except FileNotFoundError as error:
+            raise BadInput(str(error), 404) from None
 
-        def start() -> BinFaGame:
-            binfa = _binfa()
-            return binfa.BinFaGame(body["agent"], body["seats"], body.get("players", 2), body.get("level", 1),
-                                   body.get("seed"), body.get("max_turns", binfa.MAX_TURNS), binfa_menu())  # fmt: skip
-
-        game = await run_in_threadpool(start)
-        binfa_games.add(game.id, game, _client(request))
-        return {"view": game.view(), "played": []}
-
-    @app.get("/api/binfa/games/{game_id}")
-    def binfa_get_game(game_id: str) -> dict[str, Any]:
-        return {"view": _held(binfa_games, game_id, "Bin'Fa game").view()}
-
-    @app.post("/api/binfa/games/{game_id}/actions")
-    async def binfa_act(game_id: str, request: Request) -> dict[str, Any]:
-        return await _answer(binfa_games, game_id, request, "Bin'Fa game", ("times",))
-
-    @app.get("/api/binfa/games/{game_id}/record")
-    def binfa_record(game_id: str) -> Any:
-        return _record(binfa_games, game_id, "Bin'Fa game")
-
-    @app.post("/api/binfa/replays")
-    async def binfa_new_replay(request: Request, title: str = "game record") -> dict[str, Any]:
-        body = await _json_body(request, "file")
-        replay = await run_in_threadpool(lambda: _binfa().BinFaReplay(body, title[:200]))
-        binfa_replays.add(replay.id, replay, _client(request))
-        return await run_in_threadpool(replay.view, 0)
-
-    @app.get("/api/binfa/replays/{replay_id}")
-    def binfa_replay_step(replay_id: str, step: str = "0") -> dict[str, Any]:
-        replay = _held(binfa_replays, replay_id, "Bin'Fa replay")
-        if step == "last":
-            return replay.view(replay.steps - 1)
-        if not (step.isascii() and step.isdigit() and len(step) < 10):
-            raise BadInput(f"step must be a whole number or 'last', got {step[:40]!r}")
-        return replay.view(int(step))
-
-    return app
+    app.add_api_route(f"/api{game.prefix}/{{what}}", extra, methods=["GET"])
+    app.add_api_route(f"{game.prefix}/{{what}}", document, methods=["GET"], include_in_schema=False)

@@ -3,7 +3,8 @@
 The folder holds `summary.json` (the game, its options and the agents) and `games.csv` (one row per game:
 pairing, deck seed, the agent in each seat, winner, final marker, decisions) and `games.jsonl` (one
 `{"record": ...}` per line, in the rows' order). Any registered game's folder is read through its plug-in
-(`suntzu_env.core.games`): its seats, its options described, its replay; Sun Tzu's when summary.json names none.
+(`suntzu_env.core.games`): its seats, its options described, its replay; the registry's default game when
+summary.json names none.
 Games are replayed from those records only, never played again (that would load the agents summary.json
 names); a record must end with its row's winner, marker and number of decisions, or it is refused. Errors
 name files by the path the page gave, relative to the folder the app serves.
@@ -90,7 +91,7 @@ def _pairing(p: dict[str, Any], headline: str) -> dict[str, Any]:
 
 
 def folder_game(folder: Path, shown: str = ".") -> str:
-    """The name of the game a results folder holds (`suntzu`, `binfa`), as its summary.json says."""
+    """The registered name of the game a results folder holds, as its summary.json says."""
     return str(_summary(folder, shown)["rules"].name)
 
 

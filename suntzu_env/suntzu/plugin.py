@@ -66,6 +66,8 @@ class SunTzuRules(GamePlugin):
     """
 
     name = "suntzu"
+    title = "Sun Tzu"
+    web = "suntzu_env.suntzu.web.face:FACE"
     seats: tuple[str, ...] = SEATS
     n_actions = N_ACTIONS
     observation_size = OBSERVATION_SIZE

@@ -40,8 +40,8 @@ def _package_copy(tmp_path: Path) -> Path:
 
 
 def test_editing_one_game_leaves_the_other_games_key(tmp_path: Path) -> None:
-    """A change in Bin'Fa's folder changes Bin'Fa's key only; one in the app's changes no game's; one in the core
-    changes every key."""
+    """A change in Bin'Fa's folder changes Bin'Fa's key only; one in the app's, or in a game's face in the app (its
+    `web/`), changes no game's; one in the core changes every key."""
     package = _package_copy(tmp_path)
     parts = ("core", "suntzu", "binfa")
     before = {part: part_digest.__wrapped__(part, package) for part in parts}
@@ -54,6 +54,8 @@ def test_editing_one_game_leaves_the_other_games_key(tmp_path: Path) -> None:
     after = keys()
     assert after["binfa"] != before["binfa"] and after["suntzu"] == before["suntzu"] and after["core"] == before["core"]
     (package / "play" / "app.py").write_text((package / "play" / "app.py").read_text() + "\n# edited\n")
+    assert keys() == after
+    (package / "suntzu" / "web" / "view.py").write_text((package / "suntzu" / "web" / "view.py").read_text() + "#\n")
     assert keys() == after
     (package / "core" / "rng.py").write_text((package / "core" / "rng.py").read_text() + "\n# edited\n")
     assert all(keys()[part] != after[part] for part in parts)

@@ -25,10 +25,10 @@ require_play_extra()
 from fastapi.testclient import TestClient
 
 from suntzu_env.binfa.geometry import UNITS_PER_ARMY
-from suntzu_env.play import binfa as play_binfa
+from suntzu_env.binfa.web import live as play_binfa
+from suntzu_env.binfa.web.live import AGENTS, BinFaGame, BinFaMenu
+from suntzu_env.binfa.web.text import play_binfa_in_terminal
 from suntzu_env.play.app import create_app
-from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaMenu
-from suntzu_env.play.text import play_binfa_in_terminal
 
 # (players, level, the person's seats, agent, seed): agents deploying after the person, before, both, and with
 # two armies each (3 players).
@@ -71,7 +71,7 @@ class Redeployed(BinFaMenu):
 
 
 def _client(tmp_path: Path, offset: int) -> TestClient:
-    app = create_app(tmp_path, binfa_agents=Redeployed(offset))
+    app = create_app(tmp_path, menus={"binfa": Redeployed(offset)})
     return TestClient(app, base_url="http://127.0.0.1", headers={"Content-Type": "application/json"})
 
 
@@ -97,7 +97,7 @@ def _play_pair(tmp_path: Path, players: int, level: int, seats: list[int], agent
     clients = (_client(tmp_path, 0), _client(tmp_path, 1_000_003))
     new = {"agent": agent, "seats": seats, "players": players, "level": level, "seed": seed, "max_turns": 20}
     bodies = [c.post("/api/binfa/games", json=new).json() for c in clients]
-    games = [c.app.state.binfa_games.get(b["view"]["game"]["id"]) for c, b in zip(clients, bodies, strict=True)]  # type: ignore[attr-defined]
+    games = [c.app.state.games["binfa"].get(b["view"]["game"]["id"]) for c, b in zip(clients, bodies, strict=True)]  # type: ignore[attr-defined]
     rng, compared = random.Random(seed), 0
     while _deploying(games[0]) and _deploying(games[1]):
         assert _received(bodies[0]) == _received(bodies[1]), (players, level, seats, agent, compared)

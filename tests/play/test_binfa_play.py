@@ -21,9 +21,9 @@ from fastapi.testclient import TestClient
 
 from suntzu_env.binfa import Game
 from suntzu_env.binfa.geometry import N_CIRCLES, N_TRIANGLES
+from suntzu_env.binfa.web.live import AGENTS, BinFaGame, BinFaMenu, BinFaReplay, places, position
 from suntzu_env.play.__main__ import main
 from suntzu_env.play.app import create_app
-from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaMenu, BinFaReplay, places, position
 
 
 @pytest.fixture()
@@ -39,7 +39,7 @@ def _new(client: TestClient, **body: Any) -> dict[str, Any]:
 
 
 def _live(client: TestClient, view: dict[str, Any]) -> BinFaGame:
-    game = client.app.state.binfa_games.get(view["game"]["id"])  # type: ignore[attr-defined]
+    game = client.app.state.games["binfa"].get(view["game"]["id"])  # type: ignore[attr-defined]
     assert isinstance(game, BinFaGame)
     return game
 
@@ -66,7 +66,7 @@ def test_the_board_and_the_form() -> None:
     assert options["agents"] == [*AGENTS, "ppo:pretrained/binfa"]
     assert list(AGENTS) == ["random", "greedy", "heuristic", "mcts"]
     assert options["players"] == [2, 3, 4, 5, 6] and options["levels"] == [1, 2, 3, 4]
-    for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa.js"):
+    for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa/binfa.js"):
         assert client.get(path).status_code == 200
 
 
@@ -174,7 +174,7 @@ def test_a_bad_new_game_is_refused_and_nothing_is_kept(
     response = client.post("/api/binfa/games", json=body)
     assert response.status_code == 400
     assert all(w in response.json()["error"] for w in words), response.json()
-    assert len(client.app.state.binfa_games) == 0  # type: ignore[attr-defined]
+    assert len(client.app.state.games["binfa"]) == 0  # type: ignore[attr-defined]
 
 
 def test_a_finished_game_gives_its_seed_and_record_which_replay_it(client: TestClient) -> None:
@@ -242,7 +242,7 @@ def test_a_bad_record_gets_a_one_line_error_and_nothing_is_kept(
     assert response.status_code == 400
     message = response.json()["error"]
     assert "\n" not in message and all(w in message for w in words), message
-    assert len(client.app.state.binfa_replays) == 0  # type: ignore[attr-defined]
+    assert len(client.app.state.replays["binfa"]) == 0  # type: ignore[attr-defined]
 
 
 def test_replay_steps_out_of_range_and_unknown_ids(client: TestClient) -> None:
@@ -266,7 +266,7 @@ def test_the_servers_rules_hold_for_binfa(client: TestClient) -> None:
     assert client.post("/api/binfa/games", json=body, headers={"Host": "evil.example"}).status_code == 421
     assert client.post("/api/binfa/games", content="x", headers={"Content-Type": "text/plain"}).status_code == 415
     assert client.get("/api/binfa/board", headers={"Sec-Fetch-Site": "cross-site"}).status_code == 403
-    assert len(client.app.state.binfa_games) == 0  # type: ignore[attr-defined]
+    assert len(client.app.state.games["binfa"]) == 0  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(
@@ -421,7 +421,7 @@ def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: P
 
     _, path = binfa_model(tmp_path)
     spec = f"ppo:{path}"
-    client = TestClient(create_app(tmp_path, binfa_agents=BinFaMenu([spec])), base_url="http://127.0.0.1",
+    client = TestClient(create_app(tmp_path, menus={"binfa": BinFaMenu([spec])}), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
     assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, spec, "ppo:pretrained/binfa"]
     view = _new(client, agent=spec, seats=[1], max_turns=3)
@@ -448,7 +448,7 @@ def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_pa
                 policy_kwargs={"net_arch": [8]}).save(folder / "suntzu.zip")  # fmt: skip
     menu = BinFaMenu([], [folder])
     menu.load()  # only models named on the command line are read now: the Sun Tzu model found is not refused yet
-    client = TestClient(create_app(tmp_path, binfa_agents=menu), base_url="http://127.0.0.1",
+    client = TestClient(create_app(tmp_path, menus={"binfa": menu}), base_url="http://127.0.0.1",
                         headers={"Content-Type": "application/json"})  # fmt: skip
     binfa, suntzu = f"ppo:{path}", f"ppo:{folder / 'suntzu.zip'}"
     assert client.get("/api/binfa/options").json()["agents"] == [*AGENTS, "ppo:pretrained/binfa", binfa, suntzu]
@@ -458,4 +458,4 @@ def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_pa
     assert response.status_code == 400, response.text
     error = response.json()["error"]
     assert "suntzu.zip" in error and "\n" not in error, error
-    assert len(client.app.state.binfa_games) == 1  # type: ignore[attr-defined]
+    assert len(client.app.state.games["binfa"]) == 1  # type: ignore[attr-defined]

@@ -21,11 +21,11 @@ from play_helpers import require_play_extra
 
 require_play_extra()
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")  # the module skips without it
-from play_helpers import launch_browser, open_page, screenshot_folder, serve, wait_ready
+from play_helpers import open_page, open_record_file, serve, wait_ready
 
 from suntzu_env.binfa import Game
+from suntzu_env.binfa.web.live import BinFaGame, BinFaReplay
 from suntzu_env.play.app import create_app
-from suntzu_env.play.binfa import BinFaGame, BinFaReplay
 
 
 @pytest.fixture(scope="module")
@@ -39,17 +39,6 @@ def server(root: Path) -> Iterator[tuple[Any, str]]:
     app = create_app(root)
     with serve(app, start_within=30) as url:
         yield app, url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture()
-def shots(tmp_path: Path) -> Path:
-    return screenshot_folder(tmp_path)
 
 
 def _shown(page: Any) -> dict[str, Any]:
@@ -118,21 +107,26 @@ def _play(page: Any, live: BinFaGame, rng: random.Random, clicks: int) -> tuple[
     return kinds, ways
 
 
-def test_a_game_played_by_clicks(server: tuple[Any, str], browser: Any, shots: Path) -> None:
-    """Level 3 against `greedy`: units placed by clicking triangles, the pawn by clicking a circle, the dice
-    thrown by a button, stacks moved by clicking a stack and then where it goes."""
+def _new_game(server: tuple[Any, str], page: Any, agent: str, seed: int, **choices: str) -> BinFaGame:
+    """A game started from the page's form: `agent`, the form's other choices (`players`, `level`) and `seed`."""
     app, url = server
-    page, responses = open_page(browser)
     page.goto(f"{url}/binfa")
     wait_ready(page)
-    page.select_option("#agent", "greedy")
-    page.select_option("#players", "2")
-    page.select_option("#level", "3")
-    page.fill("#seed", "6")
+    page.select_option("#agent", agent)
+    for name, value in choices.items():
+        page.select_option(f"#{name}", value)
+    page.fill("#seed", str(seed))
     page.click("#start")
     page.wait_for_url("**/binfa/play/*")
     wait_ready(page)
-    live = app.state.binfa_games.get(page.url.split("/binfa/play/")[1])
+    return app.state.games["binfa"].get(page.url.split("/binfa/play/")[1])  # type: ignore[no-any-return]
+
+
+def test_a_game_played_by_clicks(server: tuple[Any, str], browser: Any, shots: Path) -> None:
+    """Level 3 against `greedy`: units placed by clicking triangles, the pawn by clicking a circle, the dice
+    thrown by a button, stacks moved by clicking a stack and then where it goes."""
+    page, responses = open_page(browser)
+    live = _new_game(server, page, "greedy", 6, players="2", level="3")
     assert live.seats == (0,) and live.game.options.level == 3
     kinds, ways = _play(page, live, random.Random(6), 70)
     assert {"deploy", "pawn", "declare", "move"} <= kinds
@@ -162,7 +156,7 @@ def test_a_short_game_to_its_end_and_its_replay(server: tuple[Any, str], browser
     )
     page.goto(f"{url}/binfa/play/{game_id}")
     wait_ready(page)
-    live = app.state.binfa_games.get(game_id)
+    live = app.state.games["binfa"].get(game_id)
     _play(page, live, random.Random(2), 400)
     assert live.game.is_terminal
     wait_ready(page)
@@ -226,16 +220,16 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], 
     page, _ = open_page(browser)
     page.goto(f"{url}/binfa")
     wait_ready(page)
-    bad = tmp_path / "broken.json"
-    bad.write_text('{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": ["fly"]}')
-    page.set_input_files("#record-file", str(bad))
+    open_record_file(
+        page, tmp_path, '{"game": "binfa", "rules_version": 1, "options": {}, "seed": 1, "actions": ["fly"]}'
+    )
     page.locator("#message", has_text="record.actions[0]").wait_for()
     assert page.inner_text("#message").startswith("broken.json: record.actions[0]: illegal action 'fly'")
     page.click("#start")
     page.wait_for_url("**/binfa/play/*")
     wait_ready(page)
     game_id = page.url.split("/binfa/play/")[1]
-    before = app.state.binfa_games.get(game_id).game.to_dict()
+    before = app.state.games["binfa"].get(game_id).game.to_dict()
     status, body = page.evaluate(
         """async (id) => {
             const r = await fetch(`/api/binfa/games/${id}/actions`, {method: "POST",
@@ -247,10 +241,10 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str], 
     assert (
         status == 400 and "illegal action 'roll' for decision 'deploy'" in body["error"] and "legal:" in body["error"]
     )
-    assert app.state.binfa_games.get(game_id).game.to_dict() == before
+    assert app.state.games["binfa"].get(game_id).game.to_dict() == before
     page.click("svg polygon.tri:not(.can)")  # a triangle no answer names: nothing is sent
     wait_ready(page)
-    assert app.state.binfa_games.get(game_id).game.to_dict() == before
+    assert app.state.games["binfa"].get(game_id).game.to_dict() == before
     page.reload()
     wait_ready(page)
     assert page.query_selector_all("#decision button[data-action]")
@@ -283,16 +277,8 @@ def test_an_evaluation_s_games_open_in_binfa_s_viewer(server: tuple[Any, str], r
 def test_several_units_are_placed_with_one_click(server: tuple[Any, str], browser: Any) -> None:
     """BD6: the "units per click" chooser places that many units on the triangle clicked, "all" the rest; the
     agent's units appear only once every unit stands."""
-    app, url = server
     page, _ = open_page(browser)
-    page.goto(f"{url}/binfa")
-    wait_ready(page)
-    page.select_option("#agent", "greedy")
-    page.fill("#seed", "4")
-    page.click("#start")
-    page.wait_for_url("**/binfa/play/*")
-    wait_ready(page)
-    live = app.state.binfa_games.get(page.url.split("/binfa/play/")[1])
+    live = _new_game(server, page, "greedy", 4)
     first = live.view()["legal"][0]["action"]
     page.select_option("#deploy-count", "3")
     page.click(f"polygon[data-tri='{first.split(':')[1]}']")

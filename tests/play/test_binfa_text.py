@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 
 from suntzu_env.binfa import Game
+from suntzu_env.binfa.web.live import BinFaMenu
+from suntzu_env.binfa.web.text import play_binfa_in_terminal
 from suntzu_env.play.__main__ import main
-from suntzu_env.play.binfa import BinFaMenu
-from suntzu_env.play.text import play_binfa_in_terminal
 
 SEED = 987_654_321  # long enough not to turn up in a board by chance
 
@@ -74,7 +74,7 @@ def test_answers_by_action_string_and_bad_answers_change_nothing() -> None:
 def test_a_game_at_the_turn_limit_ends_undecided(tmp_path: Path) -> None:
     """BD5: the terminal plays the app's game; a person who always ends the throw early meets the turn limit or
     loses, and either way the game ends and says so."""
-    from suntzu_env.play import text
+    from suntzu_env.binfa.web import text
 
     lines: list[str] = []
     code = text.play_binfa_in_terminal("random", [0, 1], seed=SEED, read=lambda _: "1", write=lines.append)

@@ -25,9 +25,9 @@ from play_helpers import check_seat_view
 
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle, Frame
-from suntzu_env.play.view import seat_view
 from suntzu_env.suntzu.rules import CARDS, PROVINCES, SEATS
+from suntzu_env.suntzu.web.chronicle import Chronicle, Frame
+from suntzu_env.suntzu.web.view import seat_view
 
 ROOT = Path(__file__).resolve().parents[2]
 NP = len(PROVINCES)
@@ -211,7 +211,7 @@ def test_every_response_of_a_played_game_hides_the_opponent(
     assert response.status_code == 200, response.text
     view = response.json()["view"]
     game_id = view["game"]["id"]
-    live = client.app.state.games.get(game_id)
+    live = client.app.state.games["suntzu"].get(game_id)
     check_seat_view(view, seat, live.game)
     rng = random.Random(hash((seat, variant, events)) & 0xFFFF)
     shown = len(live.chronicle.frames)
@@ -309,7 +309,7 @@ def test_malformed_record_is_refused(client: TestClient, content: bytes, words: 
     response = client.post("/api/replays", content=content)
     assert response.status_code == 400
     assert all(w in response.json()["error"] for w in words), response.json()["error"]
-    assert len(client.app.state.replays._items) == 0
+    assert len(client.app.state.replays["suntzu"]._items) == 0
 
 
 # ---------------------------------------------------------------- replays

@@ -20,11 +20,11 @@ from play_helpers import require_play_extra
 
 require_play_extra()
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")  # the module skips without it
-from play_helpers import check_seat_view, launch_browser, open_page, screenshot_folder, serve, wait_ready
+from play_helpers import check_seat_view, open_page, open_record_file, serve, wait_ready
 
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle
+from suntzu_env.suntzu.web.chronicle import Chronicle
 
 
 @pytest.fixture(scope="module")
@@ -34,17 +34,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str,
     app = create_app(root)
     with serve(app, start_within=30) as url:
         yield app, url, root
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with launch_browser() as b:
-        yield b
-
-
-@pytest.fixture()
-def shots(tmp_path: Path) -> Path:
-    return screenshot_folder(tmp_path)
 
 
 def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], browser: Any, shots: Path) -> None:
@@ -61,7 +50,7 @@ def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], brow
     page.wait_for_url("**/play/*")
     wait_ready(page)
     game_id = page.url.split("/play/")[1].split("?")[0]
-    live = app.state.games.get(game_id)
+    live = app.state.games["suntzu"].get(game_id)
     rng = random.Random(3)
     clicks, kinds, shot = 0, set(), False
     while True:
@@ -213,20 +202,20 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, P
     page, _ = open_page(browser)
     page.goto(f"{url}/?speed=0")
     wait_ready(page)
-    bad = tmp_path / "broken.json"
-    bad.write_text('{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["warlord:march", 7')
-    page.set_input_files("#record-file", str(bad))
+    broken = '{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["warlord:march", 7'
+    open_record_file(page, tmp_path, broken)
     page.wait_for_selector("#message:not([hidden])")
     assert page.inner_text("#message").startswith("broken.json: the file is not JSON")
     assert page.url == f"{url}/?speed=0" and page.is_visible("#home")
-    bad.write_text('{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["use"]}')
-    page.set_input_files("#record-file", str(bad))
+    open_record_file(
+        page, tmp_path, '{"seed": 3, "rules": {"variant": "standard", "events": false}, "actions": ["use"]}'
+    )
     page.locator("#message", has_text="actions[0]").wait_for()  # no string evaluated: the page's CSP forbids eval
     page.click("#start")
     page.wait_for_url("**/play/*")
     wait_ready(page)
     game_id = page.url.split("/play/")[1].split("?")[0]
-    before = app.state.games.get(game_id).game.to_dict()
+    before = app.state.games["suntzu"].get(game_id).game.to_dict()
     status, body = page.evaluate(
         """async (id) => {
             const r = await fetch(`/api/games/${id}/actions`, {method: "POST",
@@ -236,7 +225,7 @@ def test_bad_input_shows_a_message_and_changes_nothing(server: tuple[Any, str, P
         game_id,
     )
     assert status == 400 and "illegal action 'province:WU' for decision" in body["error"] and "legal:" in body["error"]
-    assert app.state.games.get(game_id).game.to_dict() == before
+    assert app.state.games["suntzu"].get(game_id).game.to_dict() == before
     page.reload()
     wait_ready(page)
     assert page.query_selector_all("#decision [data-action]")

@@ -18,11 +18,11 @@ from helpers import battle_cards, load, make_state, with_hands
 from agents import short_label
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle
-from suntzu_env.play.explain import OUTCOME_TEXT, RULES_DOC, action_help, glossary
-from suntzu_env.play.sessions import Replay
-from suntzu_env.play.text import play_in_terminal
 from suntzu_env.suntzu.rules import CARDS, EVENTS, WARLORD_NAMES
+from suntzu_env.suntzu.web.chronicle import Chronicle
+from suntzu_env.suntzu.web.explain import OUTCOME_TEXT, RULES_DOC, action_help, glossary
+from suntzu_env.suntzu.web.live import Replay
+from suntzu_env.suntzu.web.text import play_in_terminal
 
 FEINT = make_state("standard", blue={"held": ["feint"]})
 COUNTER = make_state("standard", red={"held": ["counter_plague"]})

@@ -26,13 +26,13 @@ from play_helpers import require_play_extra
 require_play_extra()
 from fastapi.testclient import TestClient
 
-from suntzu_env.play import sessions
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle, Entry
-from suntzu_env.play.sessions import AgentMenu, LiveGame
-from suntzu_env.play.text import play_in_terminal
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.rules import SEATS, WARLORDS
+from suntzu_env.suntzu.web import live as sessions
+from suntzu_env.suntzu.web.chronicle import Chronicle, Entry
+from suntzu_env.suntzu.web.live import AgentMenu, LiveGame
+from suntzu_env.suntzu.web.text import play_in_terminal
 
 pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal
 HTTP_PAIRS = 200  # 400 games over HTTP
@@ -148,7 +148,9 @@ def _check_pairs(
     tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]], enough: int | None = None
 ) -> tuple[list[Any], Counter[str]]:
     """Each pair's outcome (stopping once `enough` leaks are found), and the offers declined."""
-    clients = tuple(TestClient(create_app(tmp_path, agents=OneAgent()), base_url="http://127.0.0.1") for _ in "ab")
+    clients = tuple(
+        TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url="http://127.0.0.1") for _ in "ab"
+    )
     outcomes, declined = [], Counter()
     for pair in pairs:
         outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
@@ -196,7 +198,7 @@ def _terminal(monkeypatch: pytest.MonkeyPatch, pair: tuple[int, str, bool, str, 
     def read(_: str) -> str:  # the first or second answer listed ("2" is refused, and asked again, when alone)
         return str(person.randint(1, 2))
 
-    status = play_in_terminal("heuristic", seat, "standard", events, seed, None, read=read, write=lines.append)
+    status = play_in_terminal("heuristic", seat, "standard", events, seed, read=read, write=lines.append)
     assert status == 0
     return "\n".join(lines), agent
 

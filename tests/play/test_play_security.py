@@ -33,10 +33,11 @@ from fastapi.testclient import TestClient
 from agents import check_spec
 from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS
 from suntzu_env.core.agent import ModelError
-from suntzu_env.play import sessions
 from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
-from suntzu_env.play.sessions import MAX_SEARCH_ITERATIONS, AgentMenu, Busy, Store
+from suntzu_env.play.store import Busy, Store
 from suntzu_env.pretrained import shipped_specs
+from suntzu_env.suntzu.web import live as sessions
+from suntzu_env.suntzu.web.live import MAX_SEARCH_ITERATIONS, AgentMenu
 
 BASE = "http://127.0.0.1"
 
@@ -100,7 +101,7 @@ def test_models_are_offered_from_the_command_line_and_folders(tmp_path: Path) ->
     assert sorted(set(menu.models) - set(given)) == sorted(shipped_specs("suntzu"))
     assert given == ["ppo:given.zip", f"ppo:{runs / 'b.zip'}", f"ppo:{runs / 'a'}"]  # too deep: c.zip
     assert menu.names()[:4] == ["random", "greedy", "heuristic", "ismcts"]
-    client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
+    client = TestClient(create_app(tmp_path, menus={"suntzu": menu}), base_url=BASE)
     assert client.get("/api/options").json()["models"] == menu.models
     response = client.post("/api/games", json={"agent": f"ppo:{runs / 'b.zip'}", "seat": "red"})
     assert response.status_code == 400 and "is not a readable MaskablePPO model" in _error(response)
@@ -117,7 +118,7 @@ def test_a_search_with_a_learned_value_is_offered_when_named(tmp_path: Path) -> 
     other = f"ismcts-value:{saved(net_of(0.0), tmp_path / 'other')}"
     with pytest.raises(ValueError, match="is not offered by this server"):
         menu.make(other)  # a value network the command line did not name is not read
-    client = TestClient(create_app(tmp_path, agents=menu), base_url=BASE)
+    client = TestClient(create_app(tmp_path, menus={"suntzu": menu}), base_url=BASE)
     assert spec in client.get("/api/options").json()["agents"]
     response = client.post("/api/games", json={"agent": spec, "seat": "red"})
     assert response.status_code == 200, response.text
@@ -378,7 +379,7 @@ def test_a_maximal_search_does_not_hold_up_another_player(tmp_path: Path) -> Non
     """While the agent of one game is searching (held until the test lets it answer, so no timing is
     involved), another player's requests are answered."""
     menu = _HeldMenu()
-    with serve(create_app(tmp_path, agents=menu)) as served:
+    with serve(create_app(tmp_path, menus={"suntzu": menu})) as served:
         status, body = _call(f"{served}/api/games", {"agent": "random", "seat": "blue"})
         assert status == 200
         other = body["view"]["game"]["id"]

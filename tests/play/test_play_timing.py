@@ -31,9 +31,9 @@ from fastapi.testclient import TestClient
 
 from agents.ismcts import ISMCTSAgent
 from suntzu_env.play.app import create_app
-from suntzu_env.play.sessions import HIDDEN_OFFERS, AgentMenu, LiveGame
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.web.live import HIDDEN_OFFERS, AgentMenu, LiveGame
 
 pytestmark = pytest.mark.slow  # hundreds of paced responses: `python -m pytest -m slow`
 
@@ -99,7 +99,7 @@ def _responses(client: TestClient, game_number: int) -> list[Response]:
     rng = random.Random(game_number)
     seat = SEATS[game_number % 2]
     body = client.post("/api/games", json={"agent": "ismcts", "seat": seat, "seed": game_number}).json()
-    game: LiveGame = client.app.state.games.get(body["view"]["game"]["id"])  # type: ignore[attr-defined]
+    game: LiveGame = client.app.state.games["suntzu"].get(body["view"]["game"]["id"])  # type: ignore[attr-defined]
     out: list[Response] = []
     while (decision := body["view"]["decision"]) is not None:
         first = len(game.chronicle.frames) - 1  # the frame of the person's decision
@@ -150,7 +150,7 @@ def test_best_threshold_accuracy() -> None:
 
 
 def test_the_response_time_does_not_tell_a_secret_offer(tmp_path: Path) -> None:
-    client = TestClient(create_app(tmp_path, agents=KeeperMenu()), base_url="http://127.0.0.1")
+    client = TestClient(create_app(tmp_path, menus={"suntzu": KeeperMenu()}), base_url="http://127.0.0.1")
     responses: list[Response] = []
     game_number = 0
     while len(_paired(responses)[0]) < PAIRS:

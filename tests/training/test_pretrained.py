@@ -100,8 +100,8 @@ def test_a_shipped_network_plays_only_its_own_game_and_role() -> None:
 
 
 def test_the_app_offers_each_game_s_shipped_agents_without_a_training_run() -> None:
-    from suntzu_env.play.binfa import BinFaMenu
-    from suntzu_env.play.sessions import AgentMenu
+    from suntzu_env.binfa.web.live import BinFaMenu
+    from suntzu_env.suntzu.web.live import AgentMenu
 
     menu, binfa = AgentMenu(), BinFaMenu()
     assert {"ppo:pretrained/suntzu", "ismcts-value:pretrained/suntzu-value"} <= set(menu.names())

@@ -87,7 +87,7 @@ def test_the_probe_runs_code_when_unpickled(probe: tuple[Path, Path]) -> None:
 
 
 def test_every_model_loader_refuses_the_probe_without_running_it(probe: tuple[Path, Path], tmp_path: Path) -> None:
-    from suntzu_env.play.sessions import AgentMenu
+    from suntzu_env.suntzu.web.live import AgentMenu
 
     zipped, marker = probe
     run = tmp_path / "run"

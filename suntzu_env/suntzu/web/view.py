@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from suntzu_env.play.chronicle import Entry, Frame, card_name
-from suntzu_env.play.explain import EVENT_TEXT, WARLORD_TEXT, action_help
 from suntzu_env.suntzu.rules import CARD_COPIES, CARDS, EVENTS, N_CARD_KINDS, N_PROVINCES, PROVINCES, SEATS
+from suntzu_env.suntzu.web.chronicle import Entry, Frame, card_name
+from suntzu_env.suntzu.web.explain import EVENT_TEXT, WARLORD_TEXT, action_help
 
 NP, NK = N_PROVINCES, N_CARD_KINDS
 CARD_ORDER = {name: i for i, name in enumerate((*CARDS, "P*"))}

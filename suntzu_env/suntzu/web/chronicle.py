@@ -15,7 +15,6 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.play.explain import battle_why
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.game import Game
 from suntzu_env.suntzu.layout import PHASE_NAMES, RECYCLED_PLAGUE
@@ -33,6 +32,7 @@ from suntzu_env.suntzu.rules import (
     SEATS,
 )
 from suntzu_env.suntzu.tables import projected_score, scoring_column
+from suntzu_env.suntzu.web.explain import battle_why
 
 NP = N_PROVINCES
 UNSEEN = "?"  # a card placed by a forced single-answer placement inside a step that also ended its round
@@ -250,14 +250,15 @@ class Chronicle:
         t.cards[0][p], t.cards[1][p] = blue, red
         t.revealed[p] = True
         self._pending.append(p)
+        self._battle_line(p, "reveal", f" revealed: blue {blue}, red {red}")
+
+    def _battle_line(self, p: int, kind: str, text: str, result: dict[str, Any] | None = None) -> None:
+        """A log line about province p's battle (a reveal, a result), with the two cards shown there."""
+        t = self._table
+        blue, red = t.cards[0][p] or UNSEEN, t.cards[1][p] or UNSEEN
+        cards = {"blue": blue, "red": red}
         self.log.append(
-            Entry(
-                t.round,
-                "reveal",
-                f"{PROVINCES[p]} revealed: blue {blue}, red {red}.",
-                province=PROVINCES[p],
-                cards={"blue": blue, "red": red},
-            )
+            Entry(t.round, kind, f"{PROVINCES[p]}{text}.", province=PROVINCES[p], cards=cards, result=result)
         )
 
     def _settle_battles(self) -> None:
@@ -280,16 +281,7 @@ class Chronicle:
                 entry.text = f"{entry.text[:-1]}: {result['text']}."  # the same step: one line
                 entry.result = result
             else:
-                self.log.append(
-                    Entry(
-                        t.round,
-                        "battle",
-                        f"{PROVINCES[p]}{how}: {result['text']}.",
-                        province=PROVINCES[p],
-                        cards={"blue": blue, "red": red},
-                        result=result,
-                    )
-                )
+                self._battle_line(p, "battle", f"{how}: {result['text']}", result)
 
     def _open_reveal(self, province: str) -> Entry | None:
         """The reveal line of `province` still waiting for its result, when only lines nobody else reads (a
@@ -351,20 +343,17 @@ class Chronicle:
         elif kind == "place":
             text = f"{who} places a card face down at {d['province']}"
             secret = f"{who} places {name} at {d['province']}"
-        elif kind == "window":
+        elif kind in ("window", "reactive"):  # a warlord offered: declined, nobody else reads it (R9)
+            at = f" at {d['province']}" if kind == "reactive" else ""
             if action == "use":
-                text = f"{who} uses {d['warlord']}"
+                text = f"{who} uses {d['warlord']}{at}"
             else:
-                text, secret = None, f"{who} keeps {d['warlord']}"
+                declined = "keeps" if kind == "window" else "does not use"
+                text, secret = None, f"{who} {declined} {d['warlord']}{at}"
         elif kind == "target":
             text = self._target_text(d["warlord"], name, int(pre["march_from"][0]))
         elif kind == "reveal":
             text = f"{who} reveals {name} next"
-        elif kind == "reactive":
-            if action == "use":
-                text = f"{who} uses {d['warlord']} at {d['province']}"
-            else:
-                text, secret = None, f"{who} does not use {d['warlord']} at {d['province']}"
         elif kind in ("source", "shortfall"):
             where = "the reserve" if action == "reserve" else name
             text = SOURCE_TEXT[d["cause"]].format(who=who, where=where)

@@ -1,12 +1,13 @@
-// Sun Tzu in the browser: the board drawn from the views the server sends (only what the seat may know).
+// Sun Tzu's page: the board drawn from the views the server sends (only what the seat may know); the page's flow
+// (new games, answers, replays) is the shared one of common.js, which this script hands its hooks.
 "use strict";
 
 const SEATS = ["blue", "red"];
 const TITLES = { blue: "Sun Tzu", red: "the King of Chu" };
 const SPEED = params.has("speed") ? Math.max(0, Number(params.get("speed")) || 0) : 700; // ms per shown step
 
-const state = { mode: null, view: null, gameId: null, replay: null, busy: false, seenLog: -1 };
-// the rules in one line each (GET /api/rules, declared once on the server: suntzu_env/play/explain.py)
+state.seenLog = -1; // the last log line shown one by one
+// the rules in one line each (GET /api/rules, declared once on the server: suntzu_env/suntzu/web/explain.py)
 const RULES = { cards: {}, warlords: {}, events: {}, outcomes: {}, url: "/rules", doc: "docs/rules.md" };
 
 // ------------------------------------------------------------------ small helpers
@@ -20,7 +21,7 @@ function agentLabel(view) {
 
 async function loadRules() {
   try {
-    Object.assign(RULES, await api("GET", "/api/rules"));
+    Object.assign(RULES, await api("GET", `${API}/rules`));
   } catch (error) {
     return; // the page works without them
   }
@@ -35,12 +36,6 @@ async function loadRules() {
     link.href = RULES.url;
     link.textContent = RULES.doc;
   }
-}
-
-function setReady(ready) {
-  state.busy = !ready;
-  document.body.dataset.ready = ready ? "1" : "0";
-  for (const el of document.querySelectorAll("[data-action]")) el.classList.toggle("waiting", !ready);
 }
 
 // ------------------------------------------------------------------ cards and tokens (SVG)
@@ -296,8 +291,8 @@ function drawDecision(view) {
     let buttons = "";
     if (state.mode === "play") {
       buttons = `<div class="actions"><button id="replay-this" class="primary">Replay this game</button>
-        <a class="button" id="download-record" href="/api/games/${esc(view.game.id)}/record" download="suntzu-game.json">Download the record</a>
-        <a class="button" href="/">New game</a></div>`;
+        <a class="button" id="download-record" href="${API}/games/${esc(view.game.id)}/record" download="suntzu-game.json">Download the record</a>
+        <a class="button" href="${ROOT || "/"}">New game</a></div>`;
     }
     box.innerHTML = `<h3 class="over ${view.winner}" id="game-over">${esc(describeEnd(view))}</h3><p>${esc(last)}</p>${buttons}`;
     const again = $("#replay-this");
@@ -350,17 +345,6 @@ function drawStatus(view) {
   $("#status").title = state.mode === "play" ? view.game.agent : "";
 }
 
-function render(view) {
-  state.view = view;
-  $("#board").replaceChildren(drawBoard(view));
-  drawOpponent(view);
-  drawMe(view);
-  drawEvent(view);
-  drawDecision(view);
-  drawLog(view);
-  drawStatus(view);
-}
-
 // ------------------------------------------------------------------ showing steps one by one
 
 async function showReveals(view) {
@@ -391,267 +375,9 @@ async function playFrames(frames, final) {
   setReady(true);
 }
 
-// ------------------------------------------------------------------ playing
+// ------------------------------------------------------------------ the page's hooks (common.js)
 
-async function startGame(event) {
-  event.preventDefault();
-  showMessage("");
-  const form = new FormData(event.target);
-  let agent = form.get("agent");
-  if (agent === "ppo") agent = `ppo:${form.get("ppo").trim()}`;
-  const body = { agent, seat: form.get("seat"), variant: form.get("variant"), events: form.get("events") === "on" };
-  const seed = String(form.get("seed") || "").trim();
-  if (seed) {
-    if (!/^\d+$/.test(seed)) return showMessage(`the seed must be a whole number, got ${seed}`);
-    body.seed = Number(seed);
-  }
-  $("#start").disabled = true;
-  try {
-    const data = await api("POST", "/api/games", body);
-    history.pushState({}, "", `/play/${data.view.game.id}${location.search}`);
-    enterGame(data.view);
-  } catch (error) {
-    showMessage(error.message);
-  } finally {
-    $("#start").disabled = false;
-  }
-}
-
-function enterGame(view) {
-  state.mode = "play";
-  state.gameId = view.game.id;
-  state.seenLog = view.log.length ? view.log[view.log.length - 1].n : -1;
-  $("#replay-controls").hidden = true;
-  showScreen("table");
-  render(view);
-  setReady(true);
-}
-
-async function sendAction(action) {
-  if (state.busy) return;
-  showMessage("");
-  setReady(false);
-  try {
-    const data = await api("POST", `/api/games/${state.gameId}/actions`, { action });
-    await playFrames(data.frames, data.view);
-  } catch (error) {
-    showMessage(error.message);
-    setReady(true);
-  }
-}
-
-async function replayThisGame() {
-  try {
-    const record = await api("GET", `/api/games/${state.gameId}/record`);
-    const title = `your game against ${agentLabel(state.view)}`;
-    const view = await api("POST", `/api/replays?title=${encodeURIComponent(title)}`, JSON.stringify(record), true);
-    history.pushState({}, "", `/replay/${view.replay.id}`);
-    enterReplay(view);
-  } catch (error) {
-    showMessage(error.message);
-  }
-}
-
-document.addEventListener("click", (event) => {
-  const target = event.target.closest("[data-action]");
-  if (!target || state.mode !== "play") return;
-  event.preventDefault();
-  sendAction(target.dataset.action);
-});
-
-// ------------------------------------------------------------------ replays
-
-function enterReplay(view) {
-  state.mode = "replay";
-  state.replay = view.replay;
-  $("#replay-controls").hidden = false;
-  $("#replay-view").value = view.replay.mode;
-  showScreen("table");
-  showReplayStep(view);
-}
-
-function showReplayStep(view) {
-  state.replay = view.replay;
-  const r = view.replay;
-  $("#replay-title").textContent = r.title + (r.winner ? ` · ${r.winner === "draw" ? "draw" : r.winner + " won"}` : "");
-  $("#replay-slider").max = r.steps - 1;
-  $("#replay-slider").value = r.step;
-  $("#replay-step").textContent = `step ${r.step + 1} of ${r.steps}`;
-  $("#replay-step").dataset.step = r.step;
-  render(view);
-  history.replaceState({}, "", `/replay/${r.id}?view=${r.mode}&step=${r.step}`);
-  setReady(true);
-}
-
-async function gotoStep(step, mode) {
-  const r = state.replay;
-  if (!r) return;
-  mode = mode || r.mode;
-  // another view keeps the moment shown: the server finds that view's step for the current frame
-  const where = mode === r.mode ? `step=${Math.max(0, Math.min(r.steps - 1, step))}` : `frame=${r.frame}`;
-  setReady(false);
-  try {
-    showMessage("");
-    showReplayStep(await api("GET", `/api/replays/${r.id}?view=${mode}&${where}`));
-  } catch (error) {
-    showMessage(error.message);
-    setReady(true);
-  }
-}
-
-$("#replay-first").onclick = () => gotoStep(0);
-$("#replay-prev").onclick = () => gotoStep(state.replay.step - 1);
-$("#replay-next").onclick = () => gotoStep(state.replay.step + 1);
-$("#replay-last").onclick = () => gotoStep(state.replay.steps - 1);
-$("#replay-slider").oninput = (event) => gotoStep(Number(event.target.value));
-$("#replay-view").onchange = (event) => gotoStep(null, event.target.value);
-document.addEventListener("keydown", (event) => {
-  if (state.mode !== "replay" || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  if (event.key === "ArrowRight") gotoStep(state.replay.step + 1);
-  if (event.key === "ArrowLeft") gotoStep(state.replay.step - 1);
-});
-
-async function openRecordFile(event) {
-  const file = event.target.files[0];
-  if (!file) return;
-  showMessage("");
-  try {
-    const view = await api("POST", `/api/replays?title=${encodeURIComponent(file.name)}`, await file.text(), true);
-    history.pushState({}, "", `/replay/${view.replay.id}`);
-    enterReplay(view);
-  } catch (error) {
-    showMessage(`${file.name}: ${error.message}`);
-  } finally {
-    event.target.value = "";
-  }
-}
-
-// ------------------------------------------------------------------ results folders
-
-const RESULTS_PAGE = 200; // rows shown at a time
-const results = { path: "", data: null, shown: RESULTS_PAGE };
-
-async function showResults(path) {
-  showScreen("results");
-  $("#results-title").textContent = path;
-  try {
-    const data = await api("GET", `/api/results?path=${encodeURIComponent(path)}`);
-    results.path = path;
-    results.data = data;
-    const game = data.game_name === "suntzu" ? "" : `${data.game_name === "binfa" ? "Bin'Fa" : data.game_name}, `;
-    $("#results-about").textContent = `${data.games.length} games of ${game}${data.about}. `
-      + (data.records ? "Records saved with the evaluation." : "Its games cannot be replayed: it holds no records.");
-    $("#results-table thead tr").innerHTML = ["#", "pairing", "seed", ...data.seats, "winner", "marker", "decisions", ""]
-      .map((h) => `<th>${esc(h)}</th>`).join("");
-    $("#results-winner").innerHTML = ["", ...data.seats, "draw"]
-      .map((w) => `<option value="${esc(w)}">${w ? esc(w) : "any"}</option>`).join("");
-    drawResultsSummary(data);
-    drawHeatmap(data);
-    const pairings = [...new Set(data.games.map((g) => g.pairing))];
-    $("#results-filter").innerHTML = `<option value="">every pairing (${data.games.length} games)</option>`
-      + pairings.map((p) => `<option value="${esc(p)}">${esc(pairingLabel(p))}</option>`).join("");
-    $("#results-filter").onchange = () => { results.shown = RESULTS_PAGE; drawResultRows(); };
-    $("#results-winner").onchange = () => { results.shown = RESULTS_PAGE; drawResultRows(); };
-    $("#results-more").onclick = () => { results.shown += RESULTS_PAGE * 5; drawResultRows(); };
-    drawResultRows();
-    setReady(true);
-  } catch (error) {
-    showMessage(error.message);
-  }
-}
-
-const label = (name) => (results.data && results.data.labels[name]) || name;
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
-function pairingLabel(p) {
-  const [a, b] = p.split(" vs ");
-  return b === undefined ? p : `${label(a)} vs ${label(b)}`;
-}
-
-// The headline rate of each pairing (the server's `rate`, `b_rate`): the win rate with draws counted half, or
-// the games won outright where a game without a winner is undecided (Bin'Fa).
-const outright = (data) => data.headline === "outright_win_rate";
-
-function drawResultsSummary(data) {
-  const undecided = data.no_winner === "undecided";
-  const rows = data.pairings.map((p) => `<tr><td title="${esc(p.a)}">${esc(label(p.a))}</td><td title="${esc(p.b)}">${esc(label(p.b))}</td>
-    <td>${p.games}</td><td class="wdl">${p.wins}–${p.draws}–${p.losses}</td><td class="headline">${pct(p.rate)}</td><td>[${pct(p.rate_low)}, ${pct(p.rate_high)}]</td></tr>`).join("");
-  const ranked = Object.entries(data.ratings).sort((x, y) => y[1] - x[1]);
-  const ratings = ranked.length
-    ? `<p class="ratings"><b>Ratings</b> (Bradley–Terry, Elo scale, ${esc(data.rating_anchor)}): ${ranked.map(([n, v]) =>
-      `<span title="${esc(n)}">${esc(label(n))} ${v >= 0 ? "+" : ""}${v.toFixed(0)}</span>`).join(", ")}</p>` : "";
-  const counts = undecided ? "won–undecided–lost" : "W–D–L";
-  const rate = outright(data) ? "won outright" : "win rate (draws ½)";
-  $("#results-summary").innerHTML = rows ? `<table class="summary"><thead><tr><th>agent</th><th>against</th><th>games</th>
-    <th>${counts}</th><th>${rate}</th><th>95% interval</th></tr></thead><tbody>${rows}</tbody></table>${ratings}` : ratings;
-}
-
-// Each agent's headline rate against each other one, as a grid coloured from red (0) to blue (1); b's against a is
-// the server's `b_rate` (the outright rate's is b's wins, a's losses: not 1 - a's rate).
-function drawHeatmap(data) {
-  const names = Object.keys(data.labels);
-  const cell = {};
-  for (const p of data.pairings) {
-    cell[`${p.a}|${p.b}`] = p;
-    cell[`${p.b}|${p.a}`] = { ...p, rate: p.b_rate, rate_low: p.b_rate_low, rate_high: p.b_rate_high };
-  }
-  const what = outright(data) ? "won outright" : "win rate";
-  $("#heatmap-note").textContent = outright(data)
-    ? "The row agent's games won outright against the column agent (an undecided game is a win of neither); hover a cell for its 95% interval."
-    : "The row agent's win rate against the column agent (draws count half); hover a cell for its 95% interval.";
-  const table = document.createElement("table");
-  table.className = "heatmap";
-  const head = table.createTHead().insertRow();
-  head.appendChild(document.createElement("th")).textContent = "agent \\ opponent";
-  for (const n of names) {
-    const th = head.appendChild(document.createElement("th"));
-    th.textContent = label(n);
-    th.title = n;
-  }
-  const body = table.createTBody();
-  for (const a of names) {
-    const row = body.insertRow();
-    const th = row.appendChild(document.createElement("th"));
-    th.textContent = label(a);
-    th.title = a;
-    for (const b of names) {
-      const td = row.insertCell();
-      const p = cell[`${a}|${b}`];
-      if (!p) { td.className = "none"; continue; }
-      td.textContent = pct(p.rate);
-      td.title = `${a} against ${b}: ${what} ${pct(p.rate)} [${pct(p.rate_low)}, ${pct(p.rate_high)}] over ${p.games} games`;
-      const w = p.rate; // 0 red .. 0.5 white .. 1 blue
-      const mix = (x, y, t) => Math.round(x + (y - x) * t);
-      const [r, g, bl] = w < 0.5 ? [mix(214, 255, w * 2), mix(96, 255, w * 2), mix(77, 255, w * 2)]
-        : [mix(255, 67, (w - 0.5) * 2), mix(255, 147, (w - 0.5) * 2), mix(255, 195, (w - 0.5) * 2)];
-      td.style.backgroundColor = `rgb(${r}, ${g}, ${bl})`;
-      td.dataset.rate = w.toFixed(4);
-    }
-  }
-  $("#results-heatmap").replaceChildren(table);
-}
-
-function drawResultRows() {
-  const data = results.data;
-  const pairing = $("#results-filter").value;
-  const winner = $("#results-winner").value;
-  const rows = data.games.filter((g) => (!pairing || g.pairing === pairing) && (!winner || g.winner === winner));
-  const shown = rows.slice(0, results.shown);
-  $("#results-count").textContent = rows.length > shown.length ? `${shown.length} of ${rows.length} games shown` : `${rows.length} games`;
-  $("#results-more").hidden = rows.length <= shown.length;
-  const path = results.path;
-  const viewer = data.viewer; // each game's own page, as the server names it
-  $("#results-table tbody").innerHTML = shown.map((g) => `<tr>
-      <td>${g.game}</td><td>${esc(pairingLabel(g.pairing))}</td><td>${g.seed}</td>
-      ${g.players.map((agent, k) => `<td class="${esc(data.seats[k])}" title="${esc(agent)}">${esc(label(agent))}</td>`).join("")}
-      <td class="${esc(g.winner)}">${esc(g.winner)}</td><td>${g.score > 0 ? "+" : ""}${g.score}</td><td>${g.decisions}</td>
-      <td><a href="${viewer}?results=${encodeURIComponent(path)}&game=${g.game}">replay</a></td></tr>`).join("");
-}
-
-// ------------------------------------------------------------------ start
-
-async function home() {
-  showScreen("home");
-  const options = await api("GET", "/api/options");
+async function fillForm(options) {
   const agent = $("#agent");
   agent.innerHTML = options.agents.map((a) => `<option value="${esc(a)}">${esc(a)}</option>`).join("")
     + `<option value="ppo">ppo: a trained model…</option>`;
@@ -669,38 +395,31 @@ async function home() {
   $("#variant").value = d.variant;
   $("#events").checked = d.events;
   if (d.seed !== undefined && d.seed !== null) $("#seed").value = d.seed;
-  setReady(true);
 }
 
-async function route() {
-  const path = location.pathname;
-  try {
-    if (path.startsWith("/play/")) {
-      enterGame((await api("GET", `/api/games/${path.slice(6)}`)).view);
-    } else if (path.startsWith("/replay/")) {
-      const id = path.slice(8);
-      const view = await api("GET", `/api/replays/${id}?view=${params.get("view") || "full"}&step=${params.get("step") || 0}`);
-      enterReplay(view);
-    } else if (path === "/replay" && params.has("results")) {
-      const view = await api("POST", "/api/replays/results", { path: params.get("results"), game: Number(params.get("game")) });
-      history.replaceState({}, "", `/replay/${view.replay.id}`);
-      enterReplay(view);
-    } else if (path === "/results") {
-      await showResults(params.get("path") || "");
-    } else {
-      await home();
-    }
-  } catch (error) {
-    if (path !== "/") await home();
-    showMessage(error.message);
-  }
-}
 
-$("#new-game").addEventListener("submit", startGame);
-$("#record-file").addEventListener("change", openRecordFile);
-$("#results-form").addEventListener("submit", (event) => {
-  event.preventDefault();
-  location.href = `/results?path=${encodeURIComponent($("#results-path").value.trim())}`;
+$("#replay-view").onchange = (event) => gotoStep(null, event.target.value);
+
+startPage({
+  board: drawBoard,
+  panels: [drawOpponent, drawMe, drawEvent, drawDecision, drawLog, drawStatus],
+  before: loadRules,
+  home: fillForm,
+  newGame(form) {
+    let agent = form.get("agent");
+    if (agent === "ppo") agent = `ppo:${form.get("ppo").trim()}`;
+    return { agent, seat: form.get("seat"), variant: form.get("variant"), events: form.get("events") === "on" };
+  },
+  played: (data) => playFrames(data.frames, data.view),
+  agentLabel,
+  enterGame(view) {
+    state.seenLog = view.log.length ? view.log[view.log.length - 1].n : -1;
+  },
+  enterReplay(view) {
+    $("#replay-view").value = view.replay.mode;
+  },
+  replayEnd: (r) => (r.winner ? ` · ${r.winner === "draw" ? "draw" : r.winner + " won"}` : ""),
+  // another view keeps the moment shown: the server finds that view's step for the current frame
+  replayQuery: (r, step, mode) => `view=${mode}&${mode === r.mode ? `step=${Math.max(0, Math.min(r.steps - 1, step))}` : `frame=${r.frame}`}`,
+  openQuery: () => `view=${params.get("view") || "full"}&step=${params.get("step") || 0}`,
 });
-window.addEventListener("popstate", () => location.reload());
-loadRules().then(route);

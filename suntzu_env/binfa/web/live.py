@@ -1,4 +1,4 @@
-"""Bin'Fa in the browser: a person's game against the plugin's agents, replays of records, and what the page draws.
+"""Bin'Fa in the app: a person's game against the plugin's agents, replays of records, and what the page draws.
 
 The server holds the `suntzu_env.binfa.Game`. Bin'Fa hides nothing on the board once every unit stands (every
 stack, pawn and token is public), so a view is then the whole position. Deployment (BD6, rules v1.1) is hidden:
@@ -28,18 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from suntzu_env.binfa import Game, Options
-from suntzu_env.binfa.actions import (
-    A_ADVANCE,
-    A_ARMY,
-    A_DEPLOY,
-    A_DISLODGE,
-    A_MOVE,
-    A_PAWN,
-    A_RETREAT,
-    A_TRANSFER,
-    MAX_N,
-    string_to_action,
-)
+from suntzu_env.binfa import actions as act
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES
 from suntzu_env.binfa.geometry import (
     COLOURS,
@@ -60,7 +49,7 @@ from suntzu_env.binfa.plugin import BINFA, SeatGame
 from suntzu_env.binfa.records import hide_deployment
 from suntzu_env.binfa.render import LETTERS, stack_letters
 from suntzu_env.core.protocol import ask
-from suntzu_env.play.sessions import ModelShelf
+from suntzu_env.play.store import ModelShelf
 from suntzu_env.pretrained import shipped_specs
 
 AGENTS = tuple(BINFA.agents)  # random, greedy, heuristic, mcts
@@ -101,9 +90,7 @@ class BinFaMenu:
 
     def __init__(self, models: Sequence[str] = (), folders: Sequence[str | Path] = ()) -> None:
         given = [spec for spec in models if BINFA.trained_model(spec) is not None]
-        self.shelf = ModelShelf(
-            given, folders, lambda spec: BINFA.make_agent(spec).actor, offered=shipped_specs("binfa")
-        )
+        self.shelf = ModelShelf(given, folders, BINFA.make_agent, offered=shipped_specs("binfa"))
 
     @property
     def models(self) -> list[str]:
@@ -154,16 +141,16 @@ def places(action: str) -> dict[str, Any]:
     """What an action string names on the board: the triangles in the order they are clicked (a stack, then
     where it goes; a whirlpool; where a retreat goes) and the circle of a pawn's placement. The army, the
     declarations and a pawn's advance name nothing there: they are buttons only."""
-    a = string_to_action(action)
-    if a < A_PAWN:
-        return {"places": [TRIANGLE_NAMES[a - A_DEPLOY]]}
-    if a < A_ARMY:
-        return {"places": [], "circle": a - A_PAWN}
-    if A_DISLODGE <= a < A_TRANSFER:
-        edge = a - A_DISLODGE if a < A_MOVE else (a - A_MOVE) // MAX_N
+    a = act.string_to_action(action)
+    if a < act.A_PAWN:
+        return {"places": [TRIANGLE_NAMES[a - act.A_DEPLOY]]}
+    if a < act.A_ARMY:
+        return {"places": [], "circle": a - act.A_PAWN}
+    if act.A_DISLODGE <= a < act.A_TRANSFER:
+        edge = a - act.A_DISLODGE if a < act.A_MOVE else (a - act.A_MOVE) // act.MAX_N
         return {"places": [TRIANGLE_NAMES[EDGE_FROM[edge]], TRIANGLE_NAMES[EDGE_TO[edge]]]}
-    if A_TRANSFER <= a < A_ADVANCE:
-        return {"places": [TRIANGLE_NAMES[(a - (A_TRANSFER if a < A_RETREAT else A_RETREAT)) // MAX_N]]}
+    if act.A_TRANSFER <= a < act.A_ADVANCE:
+        return {"places": [TRIANGLE_NAMES[(a - (act.A_TRANSFER if a < act.A_RETREAT else act.A_RETREAT)) // act.MAX_N]]}
     return {"places": []}
 
 

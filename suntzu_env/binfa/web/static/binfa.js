@@ -1,16 +1,12 @@
-// Bin'Fa in the browser: the hexagon drawn from the server's views; every answer is one of the game's legal
-// action strings, which the server sends with the triangles or circle each names (never worked out here).
+// Bin'Fa's page: the hexagon drawn from the server's views; every answer is one of the game's legal action strings,
+// which the server sends with the triangles or circle each names (never worked out here). The page's flow (new
+// games, answers, replays) is the shared one of common.js, which this script hands its hooks.
 "use strict";
 
 const FILL = { red: "#d62828", orange: "#f58c1e", yellow: "#f0d228", green: "#32a046", blue: "#285ac8", violet: "#8c3caa" };
-const state = { mode: null, view: null, gameId: null, replay: null, busy: false, board: null, selected: null, deployCount: 1 };
+Object.assign(state, { board: null, selected: null, deployCount: 1 });
 
 // ------------------------------------------------------------------ small helpers
-
-function setReady(ready) {
-  state.busy = !ready;
-  document.body.dataset.ready = ready ? "1" : "0";
-}
 
 function playerName(p) {
   if (p === null || p === undefined) return "";
@@ -154,8 +150,8 @@ function drawDecision(view, shown = null, prompt = null) {
   if (view.winner !== null) {
     box.innerHTML = state.mode === "play"
       ? `<div class="actions"><button id="replay-this" class="primary">Replay this game</button>
-         <a class="button" id="download-record" href="/api/binfa/games/${esc(view.game.id)}/record" download="binfa-game.json">Download the record</a>
-         <a class="button" href="/binfa">New game</a></div>`
+         <a class="button" id="download-record" href="${API}/games/${esc(view.game.id)}/record" download="binfa-game.json">Download the record</a>
+         <a class="button" href="${ROOT || "/"}">New game</a></div>`
       : "";
     const again = $("#replay-this");
     if (again) again.onclick = replayThisGame;
@@ -216,147 +212,6 @@ function drawStatus(view) {
   $("#status").textContent = bits.join(" · ");
 }
 
-function render(view) {
-  state.view = view;
-  $("#board").replaceChildren(drawBoard(view));
-  drawTurn(view);
-  drawDecision(view);
-  drawArmies(view);
-  drawLog(view);
-  drawStatus(view);
-}
-
-// ------------------------------------------------------------------ playing
-
-async function startGame(event) {
-  event.preventDefault();
-  showMessage("");
-  const form = new FormData(event.target);
-  const seats = [...document.querySelectorAll("input[name=seat]:checked")].map((el) => Number(el.value));
-  const body = { agent: form.get("agent"), players: Number(form.get("players")), level: Number(form.get("level")), seats };
-  const seed = String(form.get("seed") || "").trim();
-  if (seed) {
-    if (!/^\d+$/.test(seed)) return showMessage(`the seed must be a whole number, got ${seed}`);
-    body.seed = Number(seed);
-  }
-  $("#start").disabled = true;
-  try {
-    const data = await api("POST", "/api/binfa/games", body);
-    history.pushState({}, "", `/binfa/play/${data.view.game.id}`);
-    enterGame(data.view);
-  } catch (error) {
-    showMessage(error.message);
-  } finally {
-    $("#start").disabled = false;
-  }
-}
-
-function enterGame(view) {
-  state.mode = "play";
-  state.gameId = view.game.id;
-  state.selected = null;
-  $("#replay-controls").hidden = true;
-  showScreen("table");
-  render(view);
-  setReady(true);
-}
-
-async function sendAction(action) {
-  if (state.busy) return;
-  showMessage("");
-  setReady(false);
-  try {
-    const deploy = action.startsWith("deploy:") && (state.view.deploy_left || 0) > 1;
-    const times = deploy ? Math.min(state.deployCount, state.view.deploy_left) : 1;
-    const data = await api("POST", `/api/binfa/games/${state.gameId}/actions`, times > 1 ? { action, times } : { action });
-    state.selected = null;
-    render(data.view);
-  } catch (error) {
-    showMessage(error.message);
-  }
-  setReady(true);
-}
-
-async function replayThisGame() {
-  try {
-    const record = await api("GET", `/api/binfa/games/${state.gameId}/record`);
-    const title = `your game against ${state.view.game.agent}`;
-    const view = await api("POST", `/api/binfa/replays?title=${encodeURIComponent(title)}`, JSON.stringify(record), true);
-    history.pushState({}, "", `/binfa/replay/${view.replay.id}`);
-    enterReplay(view);
-  } catch (error) {
-    showMessage(error.message);
-  }
-}
-
-document.addEventListener("click", (event) => {
-  const target = event.target.closest("button[data-action]");
-  if (!target || state.mode !== "play") return;
-  event.preventDefault();
-  sendAction(target.dataset.action);
-});
-
-// ------------------------------------------------------------------ replays
-
-function enterReplay(view) {
-  state.mode = "replay";
-  state.selected = null;
-  $("#replay-controls").hidden = false;
-  showScreen("table");
-  showReplayStep(view);
-}
-
-function showReplayStep(view) {
-  state.replay = view.replay;
-  const r = view.replay;
-  const end = r.winner === null ? "" : r.winner === "undecided" ? " · undecided" : ` · player ${r.winner} won`;
-  $("#replay-title").textContent = r.title + end;
-  $("#replay-slider").max = r.steps - 1;
-  $("#replay-slider").value = r.step;
-  $("#replay-step").textContent = `step ${r.step + 1} of ${r.steps}`;
-  render(view);
-  history.replaceState({}, "", `/binfa/replay/${r.id}?step=${r.step}`);
-  setReady(true);
-}
-
-async function gotoStep(step) {
-  const r = state.replay;
-  if (!r) return;
-  setReady(false);
-  try {
-    showMessage("");
-    showReplayStep(await api("GET", `/api/binfa/replays/${r.id}?step=${Math.max(0, Math.min(r.steps - 1, step))}`));
-  } catch (error) {
-    showMessage(error.message);
-    setReady(true);
-  }
-}
-
-$("#replay-first").onclick = () => gotoStep(0);
-$("#replay-prev").onclick = () => gotoStep(state.replay.step - 1);
-$("#replay-next").onclick = () => gotoStep(state.replay.step + 1);
-$("#replay-last").onclick = () => gotoStep(state.replay.steps - 1);
-$("#replay-slider").oninput = (event) => gotoStep(Number(event.target.value));
-document.addEventListener("keydown", (event) => {
-  if (state.mode !== "replay" || event.target.tagName === "INPUT" || event.target.tagName === "SELECT") return;
-  if (event.key === "ArrowRight") gotoStep(state.replay.step + 1);
-  if (event.key === "ArrowLeft") gotoStep(state.replay.step - 1);
-});
-
-async function openRecordFile(event) {
-  const file = event.target.files[0];
-  if (!file) return;
-  showMessage("");
-  try {
-    const view = await api("POST", `/api/binfa/replays?title=${encodeURIComponent(file.name)}`, await file.text(), true);
-    history.pushState({}, "", `/binfa/replay/${view.replay.id}`);
-    enterReplay(view);
-  } catch (error) {
-    showMessage(`${file.name}: ${error.message}`);
-  }
-  event.target.value = "";
-}
-
 // ------------------------------------------------------------------ the new-game form
 
 function drawSeats(players, chosen) {
@@ -365,9 +220,7 @@ function drawSeats(players, chosen) {
     `<label><input type="checkbox" name="seat" value="${p}"${chosen.includes(p) ? " checked" : ""}> player ${p}</label>`).join("");
 }
 
-async function home() {
-  showScreen("home");
-  const options = await api("GET", "/api/binfa/options");
+function fillForm(options) {
   const d = options.defaults;
   $("#agent").innerHTML = options.agents.map((a) => `<option>${esc(a)}</option>`).join("");
   $("#players").innerHTML = options.players.map((p) => `<option>${p}</option>`).join("");
@@ -378,31 +231,36 @@ async function home() {
   drawSeats(d.players, d.seats);
   $("#players").onchange = () => drawSeats(Number($("#players").value), [0]);
   if (d.seed !== null && d.seed !== undefined) $("#seed").value = d.seed;
-  setReady(true);
 }
 
-async function route() {
-  const path = location.pathname;
-  try {
-    state.board = await api("GET", "/api/binfa/board");
-    if (path.startsWith("/binfa/play/")) {
-      enterGame((await api("GET", `/api/binfa/games/${path.slice(12)}`)).view);
-    } else if (path === "/binfa/replay" && params.has("results")) { // a game of an evaluation's results folder
-      const view = await api("POST", "/api/binfa/replays/results", { path: params.get("results"), game: Number(params.get("game")) });
-      history.replaceState({}, "", `/binfa/replay/${view.replay.id}`);
-      enterReplay(view);
-    } else if (path.startsWith("/binfa/replay/")) {
-      enterReplay(await api("GET", `/api/binfa/replays/${path.slice(14)}?step=${params.get("step") || 0}`));
-    } else {
-      await home();
-    }
-  } catch (error) {
-    if (path !== "/binfa") await home();
-    showMessage(error.message);
-  }
-}
+// ------------------------------------------------------------------ the page's hooks (common.js)
 
-$("#new-game").addEventListener("submit", startGame);
-$("#record-file").addEventListener("change", openRecordFile);
-window.addEventListener("popstate", () => location.reload());
-route();
+startPage({
+  board: drawBoard,
+  panels: [drawTurn, drawDecision, drawArmies, drawLog, drawStatus],
+  async prepare() {
+    state.board = await api("GET", `${API}/board`);
+  },
+  home: fillForm,
+  newGame(form) {
+    const seats = [...document.querySelectorAll("input[name=seat]:checked")].map((el) => Number(el.value));
+    return { agent: form.get("agent"), players: Number(form.get("players")), level: Number(form.get("level")), seats };
+  },
+  // a deployment goes `times` over with the units per click chosen (BD6)
+  actionBody(action) {
+    const deploy = action.startsWith("deploy:") && (state.view.deploy_left || 0) > 1;
+    const times = deploy ? Math.min(state.deployCount, state.view.deploy_left) : 1;
+    return times > 1 ? { action, times } : { action };
+  },
+  played(data) {
+    state.selected = null;
+    render(data.view);
+  },
+  enterGame() {
+    state.selected = null;
+  },
+  enterReplay() {
+    state.selected = null;
+  },
+  replayEnd: (r) => (r.winner === null ? "" : r.winner === "undecided" ? " · undecided" : ` · player ${r.winner} won`),
+});

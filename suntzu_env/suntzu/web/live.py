@@ -1,4 +1,4 @@
-"""Games held by the server: a person against an agent, and replays of recorded games.
+"""Sun Tzu in the app: a person against an agent, replays of recorded games, the agents a server offers.
 
 The server holds the `Game`; the page only ever receives `seat_view`s of the person's seat (R9). A
 `LiveGame` answers the person's decisions and lets the agent answer its own at once, so every response
@@ -12,38 +12,29 @@ offer was made (`tests/play/test_play_timing.py`).
 
 The agents a server may play are fixed when it starts (`AgentMenu`): the scripted ones, `ismcts` within a
 budget, and the models and searches with a learned value its command line names; anything else is refused
-without touching the disk. Games are kept in a `Store`, a bounded number for each client (remote address): a
-client's new game may replace only its own least recently used idle one, never another client's; with no room, it
-is refused.
+without touching the disk.
 """
 
 from __future__ import annotations
 
 import bisect
-import os
 import secrets
 import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from agents import AGENT_NAMES, Agent, check_spec, make_agent, short_label
 from agents.registry import ISMCTS_PREFIX, ISMCTS_VALUE_PREFIX, POLICY_PREFIXES, value_search
 from suntzu_env.core.protocol import ask
-from suntzu_env.play.chronicle import Chronicle, Frame
-from suntzu_env.play.view import seat_view
+from suntzu_env.play.store import ModelShelf
 from suntzu_env.pretrained import shipped_specs
 from suntzu_env.suntzu.game import Game
 from suntzu_env.suntzu.rules import SEATS, VARIANTS
+from suntzu_env.suntzu.web.chronicle import Chronicle, Frame
+from suntzu_env.suntzu.web.view import seat_view
 
-MAX_GAMES = 256  # live games kept in memory
-MAX_REPLAYS = 64  # replays kept in memory
-PER_CLIENT = 64  # games (or replays) one client address may hold; its least recently used idle one goes first
-IDLE_SECONDS = 3 * 3600  # a game untouched this long is dropped first
 MAX_SEARCH_ITERATIONS = 2_000  # the largest `ismcts:<iterations>` the app plays (about 0.2 s a decision)
 SEARCH_SECONDS = 5.0  # thinking time per response; past it a search plays its remaining decisions with...
 HURRIED_ITERATIONS = 50  # ...this many iterations
@@ -53,7 +44,6 @@ HIDDEN_OFFERS = ("window", "reactive")  # decisions that tell the holder holds t
 SECRET_THINKING = 2.0
 MIN_SECRET_THINKING = 0.002
 VIEW_MODES = ("blue", "red", "full")  # replay views: a seat's, or everything
-T = TypeVar("T")
 
 
 def check_choice(value: object, allowed: tuple[str, ...], what: str) -> str:
@@ -268,144 +258,6 @@ class Replay:
         return view
 
 
-class Busy(Exception):
-    """The store is full of games in use: nothing can make room now."""
-
-
-@dataclass
-class _Slot(Generic[T]):
-    item: T
-    client: str
-    used: float  # time of the last use (monotonic)
-    users: int = 0  # requests using it now
-
-
-class Store(Generic[T]):
-    """Objects by id, each held for a client (the remote address), at most `capacity` in all and `per_client` for
-    one client. A client never loses an object to another's: making room for a client's new one drops that
-    client's own least recently used object that no request is using; with none to drop, `add` raises `Busy` and
-    nothing changes. An object untouched for `idle` seconds is abandoned: it ends, whoever adds."""
-
-    def __init__(
-        self,
-        capacity: int = MAX_GAMES,
-        per_client: int = PER_CLIENT,
-        idle: float = IDLE_SECONDS,
-        clock: Callable[[], float] = time.monotonic,
-    ) -> None:
-        self.capacity, self.per_client, self.idle, self._clock = capacity, per_client, idle, clock
-        self._items: OrderedDict[str, _Slot[T]] = OrderedDict()  # least recently used first
-        self._lock = threading.Lock()
-
-    def _drop_first(self, drop: Callable[[_Slot[T]], bool]) -> bool:
-        """Drop the least recently used object not in use that `drop` names; whether there was one."""
-        for key, slot in self._items.items():
-            if slot.users == 0 and drop(slot):
-                del self._items[key]
-                return True
-        return False
-
-    def add(self, key: str, item: T, client: str = "") -> None:
-        with self._lock:
-            now = self._clock()
-            while self._drop_first(lambda slot: now - slot.used >= self.idle):
-                pass  # abandoned ones end first
-            own = sum(slot.client == client for slot in self._items.values())
-
-            def mine(slot: _Slot[T]) -> bool:
-                return slot.client == client
-
-            if own >= self.per_client and not self._drop_first(mine):
-                raise Busy(f"this client holds {self.per_client}, the most one client may, all in use")
-            if len(self._items) >= self.capacity and not self._drop_first(mine):
-                whose = "yours all in use, the rest other players'" if own else "all of other players"
-                raise Busy(f"the server holds {self.capacity}, the most it keeps, {whose}")
-            self._items[key] = _Slot(item, client, now)
-
-    def get(self, key: str) -> T | None:
-        """The object (its use refreshed), or None."""
-        with self._lock:
-            slot = self._items.get(key)
-            if slot is None:
-                return None
-            slot.used = self._clock()
-            self._items.move_to_end(key)
-            return slot.item
-
-    @contextmanager
-    def use(self, key: str) -> Iterator[T | None]:
-        """The object, held in use (never dropped) until the block ends; None if there is none."""
-        with self._lock:
-            slot = self._items.get(key)
-            if slot is not None:
-                slot.users += 1
-                slot.used = self._clock()
-                self._items.move_to_end(key)
-        try:
-            yield None if slot is None else slot.item
-        finally:
-            if slot is not None:
-                with self._lock:
-                    slot.users -= 1
-                    slot.used = self._clock()
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-
-def policy_player(actor: Any, spec: str, seed: int | None = None) -> Agent:
-    """A seeded player of a trained policy's frozen `actor`, playing its argmax (a `ModelShelf`'s default)."""
-    from agents.ppo import PPOAgent
-
-    return PPOAgent(actor, deterministic=True, seed=seed, name=spec)
-
-
-class ModelShelf:
-    """The models a server offers, fixed when it starts: those named on its command line (`given`) and those found
-    under its model folders (`found_models`), in that order, with the package's shipped agents (`offered`,
-    `suntzu_env.pretrained`) between them.
-
-    Each is read once, as data, by `read` (a spec -> what its games share: a trained policy's frozen `actor`, a
-    value network): the named ones at `load`, so that one that cannot play is refused before the server starts,
-    the offered and found ones when a game first asks for one. Each game gets its own seeded player of it from
-    `play` (the shared part, the spec, the seed; by default `policy_player`).
-    """
-
-    def __init__(
-        self,
-        given: Sequence[str],
-        folders: Sequence[str | Path],
-        read: Callable[[str], Any],
-        play: Callable[[Any, str, int | None], Agent] = policy_player,
-        offered: Sequence[str] = (),
-    ) -> None:
-        self.given = list(dict.fromkeys(given))
-        found = [spec for folder in folders for spec in found_models(Path(folder))]
-        self.specs = list(dict.fromkeys([*self.given, *offered, *found]))
-        self._read = read
-        self._play = play
-        self._shared: dict[str, Any] = {}
-        self._lock = threading.Lock()
-
-    def __contains__(self, spec: object) -> bool:
-        return spec in self.specs
-
-    def load(self) -> None:
-        """Read every model named on the command line now (a one-line ModelError for one that cannot play)."""
-        for spec in self.given:
-            self._read_once(spec)
-
-    def _read_once(self, spec: str) -> Any:
-        with self._lock:
-            if spec not in self._shared:
-                self._shared[spec] = self._read(spec)
-            return self._shared[spec]
-
-    def player(self, spec: str, seed: int | None = None) -> Agent:
-        """A seeded player of the model `spec` (one of `specs`)."""
-        return self._play(self._read_once(spec), spec, seed)
-
-
 def _value_network(spec: str) -> Any:
     from suntzu_env.suntzu.values import read_value_net
 
@@ -427,7 +279,7 @@ class AgentMenu:
         shipped = shipped_specs("suntzu")
         policies = [spec for spec in named if spec.startswith(POLICY_PREFIXES)]
         offered = [spec for spec in shipped if spec.startswith(POLICY_PREFIXES)]
-        self.shelf = ModelShelf(policies, folders, lambda spec: make_agent(spec).actor, offered=offered)
+        self.shelf = ModelShelf(policies, folders, lambda spec: make_agent(spec), offered=offered)
         values = [spec for spec in named if spec.startswith(ISMCTS_VALUE_PREFIX)]
         searched = [spec for spec in shipped if spec.startswith(ISMCTS_VALUE_PREFIX)]
         search = lambda value, _, seed: value_search(value, seed)  # noqa: E731
@@ -469,24 +321,3 @@ class AgentMenu:
             if spec in shelf:
                 return shelf.player(spec, seed)
         return make_agent(spec, seed)
-
-
-MAX_FOUND = 200  # models listed from one folder
-MAX_DEPTH = 3  # folders below the one given that are searched
-
-
-def found_models(folder: Path) -> list[str]:
-    """`ppo:` specs of the models under `folder` (at most MAX_DEPTH folders down): run folders (holding
-    `model.zip` or `checkpoints/`) and `.zip` files, at most MAX_FOUND, each named by the folder as given joined
-    with its relative path."""
-    from agents.ppo import CHECKPOINT_DIR, MODEL_FILE
-
-    out: list[str] = []
-    for here, dirs, names in os.walk(folder):
-        dirs.sort()
-        if len(Path(here).relative_to(folder).parts) >= MAX_DEPTH:
-            dirs.clear()
-        if Path(here) != folder and (MODEL_FILE in names or CHECKPOINT_DIR in dirs):
-            out.append(f"ppo:{here}")
-        out += [f"ppo:{Path(here) / name}" for name in sorted(names) if name.endswith(".zip")]
-    return out[:MAX_FOUND]
