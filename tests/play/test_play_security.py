@@ -74,6 +74,7 @@ def test_agents_not_offered_are_refused_without_touching_the_disk(
     def touched(*_: Any, **__: Any) -> None:
         raise AssertionError("the disk was read for a refused agent")
 
+    assert client.get("/api/options").status_code == 200  # the game's face and menu are made on first use
     monkeypatch.setattr(sessions, "make_agent", touched)
     monkeypatch.setattr(Path, "stat", touched)
     response = client.post("/api/games", json={"agent": spec, "seat": "blue"})
@@ -81,7 +82,7 @@ def test_agents_not_offered_are_refused_without_touching_the_disk(
     assert response.status_code == 400
     message = _error(response)
     assert all(w in message for w in words), message
-    assert len(client.app.state.games) == 0
+    assert len(client.app.state.games["suntzu"]) == 0
 
 
 def test_a_non_ascii_digit_is_no_iteration_count() -> None:
@@ -143,9 +144,9 @@ def test_foreign_origins_hosts_and_bodies_are_refused(client: TestClient) -> Non
         sent = {"Content-Type": "application/json"} | headers
         response = client.post("/api/games", content=json.dumps(good), headers=sent)
         assert response.status_code == status, (headers, response.text)
-        assert "error" in response.json() and len(client.app.state.games) == 0
+        assert "error" in response.json() and len(client.app.state.games["suntzu"]) == 0
     response = client.post("/api/games", json=good, headers={"Origin": BASE})
-    assert response.status_code == 200 and len(client.app.state.games) == 1
+    assert response.status_code == 200 and len(client.app.state.games["suntzu"]) == 1
 
 
 def test_host_check() -> None:
@@ -273,7 +274,7 @@ def test_a_new_game_over_http_never_evicts_another_clients(tmp_path: Path) -> No
     """Over HTTP the client is the remote address: with the server full of one address's games, another
     address's new game is refused with a one-line 503 and the first address keeps all of its games."""
     app = create_app(tmp_path)
-    app.state.games.capacity = 3
+    app.state.games["suntzu"].capacity = 3
     first = TestClient(app, base_url=BASE, client=("192.0.2.1", 50000))
     second = TestClient(app, base_url=BASE, client=("192.0.2.2", 50000))
     ids = [first.post("/api/games", json={"agent": "random", "seat": "blue"}).json()["view"]["game"]["id"]

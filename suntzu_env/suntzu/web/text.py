@@ -81,11 +81,12 @@ def play_in_terminal(
     save: Path | None = None,
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
+    **named: Any,
 ) -> int:
     """Play one game against an agent on standard input and output, the `settings` of a `LiveGame` (agent, seat,
-    variant, events, seed); `save` the record there at the end. Returns the exit status."""
+    variant, events, seed; or `named`); `save` the record there at the end. Returns the exit status."""
     try:
-        game = LiveGame(*settings)
+        game = LiveGame(*settings, **named)
     except (ValueError, FileNotFoundError, ImportError) as error:
         write(f"error: {error}")
         return 2
