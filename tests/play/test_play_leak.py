@@ -122,7 +122,7 @@ def _play_pair(clients: tuple[TestClient, TestClient], pair: tuple[int, str, boo
     people = [random.Random(seed), random.Random(seed)]
     bodies, ids = [], []
     for client, agent in zip(clients, agents, strict=True):
-        client.app.state.agents.next = agent
+        client.app.state.served["suntzu"].menu.next = agent
         body = client.post("/api/games", json={"agent": "heuristic", "seat": seat, "seed": seed, "events": events})
         assert body.status_code == 200, body.text
         ids.append(body.json()["view"]["game"]["id"])
