@@ -7,9 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from play_helpers import require_play_extra
+from play_helpers import open_page, open_record_file, require_play_extra, serve, wait_ready
 
 require_play_extra()
 
@@ -17,6 +18,7 @@ from fastapi.testclient import TestClient
 from toy_game import DUEL
 
 from suntzu_env.core import games
+from suntzu_env.core.turn_limit import text_of
 from suntzu_env.play.app import create_app
 
 SEED = 5
@@ -52,7 +54,7 @@ def test_the_toy_game_replays_step_by_step_in_the_app(client: TestClient) -> Non
     game = DUEL.new(SEED)
     for step in range(replay["steps"]):
         shown = client.get(f"/api/duel/replays/{replay['id']}?step={step}").json()
-        assert shown["text"] == str(game.inner if hasattr(game, "inner") else game)
+        assert shown["text"] == text_of(game)
         assert [m["action"] for m in shown["log"]] == [DUEL.action_string(a) for a in record["actions"][:step]]
         if step < len(record["actions"]):
             assert shown["replay"]["next"] == DUEL.action_string(record["actions"][step])
@@ -75,3 +77,27 @@ def test_a_bad_toy_record_is_refused_in_one_line(client: TestClient) -> None:
     assert response.status_code == 400 and "step must be a whole number in [0, " in response.json()["error"]
     response = client.post("/api/duel/games", json={"agent": "random"})
     assert response.status_code == 404 and "only replayed" in response.json()["error"]
+
+
+def test_the_toy_game_replays_in_a_browser(client: TestClient, browser: Any, tmp_path: Path, shots: Path) -> None:
+    """The page of a game without a face of its own: a record opened from its file input, stepped to the end by the
+    shared replay controls, each step its text."""
+    record = _record()
+    with serve(client.app, start_within=30) as url:
+        page, _ = open_page(browser)
+        page.goto(f"{url}/duel")
+        wait_ready(page)
+        assert page.is_visible("#record-file") and not page.is_visible("#new-game")
+        open_record_file(page, tmp_path, json.dumps(record))
+        page.wait_for_url("**/duel/replay/*")
+        wait_ready(page)
+        assert page.inner_text("#picture") == text_of(DUEL.new(SEED))
+        page.click("#replay-last")
+        wait_ready(page)
+        assert page.inner_text("#picture") == text_of(DUEL.replay(record))
+        assert page.is_visible("#game-over") and len(page.query_selector_all("#log li")) == len(record["actions"])
+        page.click("#replay-prev")
+        wait_ready(page)
+        assert page.inner_text("#next-action") == DUEL.action_string(record["actions"][-1])
+        page.screenshot(path=str(shots / "text-replay.png"))
+        page.close()
