@@ -3,7 +3,8 @@
 A game `g` is served under its name (`/g`, `/api/g/...`); the registry's default game (`core.games.DEFAULT`) at
 the root (`/`, `/api/...`). What is the game's own comes from its face (`suntzu_env.play.face.WebFace`, named
 by its plug-in's `web`, in its own folder; a game without one is replayed as its text: `textface`), loaded when a
-request first asks for that game, so a server never loads a game nobody opens.
+request first asks for that game (`GET /api/games` reads each plug-in for its title), so a server never loads the
+face or the compiled code of a game nobody opens.
 
 | route (`P`: `` or `/<game>`)        | what                                                              |
 |-------------------------------------|-------------------------------------------------------------------|
@@ -301,8 +302,10 @@ def create_app(
         return FileResponse(STATIC / "favicon.svg", media_type="image/svg+xml")
 
     @app.get("/api/games")
-    def served_games() -> list[dict[str, str]]:
-        return [{"name": name, "title": title_of(name), "page": prefix_of(name) or "/"} for name in served]
+    async def served_games() -> list[dict[str, str]]:
+        """The games served, each by its title (its plug-in read, in a worker thread: no face, no compiled code)."""
+        titles = await run_in_threadpool(lambda: {name: title_of(name, load=True) for name in served})
+        return [{"name": name, "title": titles[name], "page": prefix_of(name) or "/"} for name in served]
 
     @app.get("/api/results")
     def results(path: str = "") -> dict[str, Any]:

@@ -30,12 +30,14 @@ def face_of(name: str) -> WebFace:
     return face
 
 
-def title_of(name: str) -> str:
-    """A game's name for people: its plug-in's `title` once loaded, else its registered name (nothing is imported)."""
-    for rules in registry.loaded():
-        if rules.name == name or registry.key(rules) == name:
-            return str(getattr(rules, "title", "") or name)
-    return name
+def title_of(name: str, load: bool = False) -> str:
+    """A game's name for people: its plug-in's `title`, else its registered name. Its plug-in is read only when
+    `load` (a game whose plug-in fails to load is named by its registered name)."""
+    try:
+        rules = registry.game(name) if load else next((r for r in registry.loaded() if registry.key(r) == name), None)
+    except (ImportError, AttributeError, ValueError):
+        rules = None
+    return str(getattr(rules, "title", "") or name) if rules is not None else name
 
 
 def prefix_of(name: str) -> str:

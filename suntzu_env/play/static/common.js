@@ -256,5 +256,11 @@ function startPage(given) {
   const file = $("#record-file");
   if (file) file.addEventListener("change", openRecordFile);
   window.addEventListener("popstate", () => location.reload());
+  api("GET", "/api/games").then((games) => { // the other games' links, by their titles
+    for (const game of games) {
+      const link = document.getElementById(`nav-${game.name}`);
+      if (link) link.textContent = game.title;
+    }
+  }).catch(() => {});
   return (hooks.before ? hooks.before() : Promise.resolve()).then(route);
 }

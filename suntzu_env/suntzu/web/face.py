@@ -28,6 +28,7 @@ class SunTzuFace(WebFace):
     title = "Sun Tzu"
     static = HERE / "static"
     script = "suntzu.js"
+    style = "suntzu.css"
     game_keys = ("agent", "seat")
     game_optional = ("variant", "events", "seed")
 
