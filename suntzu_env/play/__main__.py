@@ -55,11 +55,19 @@ def _port(text: str) -> int:
 
 
 def _chosen_game(argv: Sequence[str]) -> str:
-    """The game `--game` names in `argv` (the registry's default if none): its face adds its own flags."""
+    """The game `--game` names in `argv` (the registry's default if none), whose face adds its own flags: a served
+    game's name, or a game of the user's own code as `<module>:<attribute>` (as the experiments take it), then
+    served under its own name. UnknownGameError (one line) for a target that cannot be imported."""
     first = argparse.ArgumentParser(add_help=False)
     first.add_argument("--game", default=registry.DEFAULT)
     known, _ = first.parse_known_args(argv)
-    return str(known.game)
+    name = str(known.game)
+    if ":" not in name:
+        return name
+    rules = registry.load(name)
+    if rules.name not in registry.names():
+        registry.register(rules.name, rules)
+    return str(rules.name)
 
 
 def build_parser(game: str = registry.DEFAULT) -> argparse.ArgumentParser:
@@ -68,8 +76,9 @@ def build_parser(game: str = registry.DEFAULT) -> argparse.ArgumentParser:
         prog="python -m suntzu_env.play", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     games = served_games()
-    parser.add_argument("--game", choices=games, default=registry.DEFAULT,
-                        help="the game the page opens (every game is served)")  # fmt: skip
+    parser.add_argument("--game", default=registry.DEFAULT, metavar="GAME",
+                        help=f"the game the page opens (every game is served): {', '.join(games)}, or a game of your "
+                        "own code as <module>:<attribute>")  # fmt: skip
     parser.add_argument(
         "--agent", default="random", help="the opponent: one of the game's agents (the page lists them)"
     )
@@ -161,13 +170,18 @@ def _record_game(path: Path, given: str) -> tuple[str, Any]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    game = _chosen_game(argv)
+    try:
+        game = _chosen_game(argv)
+    except registry.UnknownGameError as error:
+        build_parser().error(str(error))
     replay_record: Any = None
     if "--replay" in argv and argv.index("--replay") + 1 < len(argv):  # a record names its own game
         with contextlib.suppress(OSError, ValueError, RecursionError):  # refused below, in one line
             game, replay_record = _record_game(Path(argv[argv.index("--replay") + 1]), game)
     parser = build_parser(game)
     args = parser.parse_args(argv)
+    if game not in served_games():
+        parser.error(f"--game {args.game!r}: expected one of {', '.join(served_games())}, or <module>:<attribute>")
     args.game = game
     face = face_of(game)
     _check_folders(parser, args.models)

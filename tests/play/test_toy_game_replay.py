@@ -5,6 +5,7 @@ the same: its page, and its records replayed through its own plug-in, its text s
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -101,3 +102,28 @@ def test_the_toy_game_replays_in_a_browser(client: TestClient, browser: Any, tmp
         assert page.inner_text("#next-action") == DUEL.action_string(record["actions"][-1])
         page.screenshot(path=str(shots / "text-replay.png"))
         page.close()
+
+
+def test_the_command_line_serves_a_game_of_ones_own_code(tmp_path: Path) -> None:
+    """`--game toy_game:DUEL` (the way the experiments name it) with `--replay`: the app serves Duel under its name
+    and opens the record in its viewer."""
+    import subprocess
+    import sys
+    import urllib.request
+
+    (tmp_path / "duel.json").write_text(json.dumps(_record()))
+    tests = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(tests.parent), str(tests)]))
+    cmd = [sys.executable, "-m", "suntzu_env.play", "--game", "toy_game:DUEL", "--replay", str(tmp_path / "duel.json"),
+           "--no-browser", "--port", "0"]  # fmt: skip
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
+    try:
+        line = proc.stdout.readline()  # type: ignore[union-attr]
+        assert "duel is served at http://127.0.0.1:" in line and "/duel/replay/" in line, line
+        url = line.split(" at ")[1].split()[0]
+        base, replay_id = url.split("/duel/replay/")
+        last = json.loads(urllib.request.urlopen(f"{base}/api/duel/replays/{replay_id}?step=last", timeout=10).read())
+        assert last["replay"]["winner"] == DUEL.replay(_record()).winner and last["replay"]["title"] == "duel.json"
+    finally:
+        proc.terminate()
+        proc.wait(10)
