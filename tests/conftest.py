@@ -65,3 +65,20 @@ def require(module: str) -> Any:
     if os.environ.get("CI"):
         return importlib.import_module(module)
     return pytest.importorskip(module)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Any:
+    """The real browser the page tests drive (`play_helpers.launch_browser`: skipped without one)."""
+    from play_helpers import launch_browser
+
+    with launch_browser() as b:
+        yield b
+
+
+@pytest.fixture()
+def shots(tmp_path: Path) -> Path:
+    """Where the page tests leave their screenshots (`play_helpers.screenshot_folder`)."""
+    from play_helpers import screenshot_folder
+
+    return screenshot_folder(tmp_path)

@@ -15,6 +15,7 @@ PermissionError while it may not be given); a replay answers `view(...)` and has
 from __future__ import annotations
 
 import argparse
+import inspect
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -39,19 +40,39 @@ def step_number(text: str, steps: int, what: str = "step") -> int:
 class WebFace:
     """A game's face in the app; a game subclasses it in its own folder (`suntzu_env.<game>.web`).
 
-    Class attributes: `title` (the page's title and the game's name for people), `static` (the folder of the game's
-    page parts, script and stylesheet, or None), `script`, `style` (file names in `static`), `game_keys` and
-    `game_optional` (the keys of a new game's request), `action_optional` (further keys a person's answer may
-    carry), `live` (whether a person may play here, or only replay)."""
+    Class attributes: `title` (the page's title and the game's name for people), `game_keys` and `game_optional` (the
+    keys of a new game's request), `action_optional` (further keys a person's answer may carry), `live` (whether a
+    person may play here, or only replay). The page's code is found beside the face's module: the folder `static/`,
+    in it the page's parts (`page.html`), the script and the stylesheet named after the game's folder
+    (`suntzu_env/<game>/web/static/<game>.js`, `<game>.css`)."""
 
     title: str = ""
-    static: Path | None = None
-    script: str | None = None
-    style: str | None = None
     game_keys: tuple[str, ...] = ("agent",)
     game_optional: tuple[str, ...] = ()
     action_optional: tuple[str, ...] = ()
     live: bool = True
+
+    @property
+    def static(self) -> Path | None:
+        """The folder of the game's page code: `static/` beside the module of its face (None: it has none)."""
+        folder = Path(inspect.getfile(type(self))).resolve().parent / "static"
+        return folder if folder.is_dir() else None
+
+    def _own(self, suffix: str) -> str | None:
+        """The file of `static` named after the game's folder with `suffix`, if there is one."""
+        folder = self.static
+        name = f"{Path(inspect.getfile(type(self))).resolve().parents[1].name}{suffix}"
+        return name if folder is not None and (folder / name).is_file() else None
+
+    @property
+    def script(self) -> str | None:
+        """The board's script: `<game>.js` in `static`."""
+        return self._own(".js")
+
+    @property
+    def style(self) -> str | None:
+        """The board's stylesheet: `<game>.css` in `static`."""
+        return self._own(".css")
 
     def parts(self) -> dict[str, str]:
         """The page's parts of this game, from `static/page.html`'s sections, each opened by a line

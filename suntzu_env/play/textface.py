@@ -75,8 +75,9 @@ class TextReplay:
 class TextFace(WebFace):
     """A game's records replayed as its text (the app's own page parts and script: `play/static/text/`)."""
 
-    static = HERE / "static" / "text"
-    script = "text.js"
+    static = HERE / "static" / "text"  # type: ignore[assignment]
+    script = "text.js"  # type: ignore[assignment]
+    style = None  # type: ignore[assignment]
     live = False
 
     def __init__(self, rules: GameRules[Any]) -> None:

@@ -19,8 +19,6 @@ from suntzu_env.binfa.web.live import (
 )
 from suntzu_env.play.face import WebFace
 
-HERE = Path(__file__).resolve().parent
-
 
 def _seats(text: str) -> list[int]:
     parts = text.split(",")
@@ -31,9 +29,6 @@ def _seats(text: str) -> list[int]:
 
 class BinFaFace(WebFace):
     title = "Bin'Fa"
-    static = HERE / "static"
-    script = "binfa.js"
-    style = "binfa.css"
     game_keys = ("agent", "seats")
     game_optional = ("players", "level", "seed", "max_turns")
     action_optional = ("times",)

@@ -26,9 +26,6 @@ def full_rules() -> str:
 
 class SunTzuFace(WebFace):
     title = "Sun Tzu"
-    static = HERE / "static"
-    script = "suntzu.js"
-    style = "suntzu.css"
     game_keys = ("agent", "seat")
     game_optional = ("variant", "events", "seed")
 
