@@ -19,15 +19,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-
 from suntzu_env.binfa.geometry import UNITS_PER_ARMY
 from suntzu_env.play import binfa as play_binfa
 from suntzu_env.play.app import create_app
-from suntzu_env.play.binfa import AGENTS, BinFaGame, BinFaMenu
+from suntzu_env.play.binfa import AGENTS
+from suntzu_env.play.binfa import BinFaGame
+from suntzu_env.play.binfa import BinFaMenu
 from suntzu_env.play.text import play_binfa_in_terminal
 
 # (players, level, the person's seats, agent, seed): agents deploying after the person, before, both, and with

@@ -8,11 +8,11 @@ import io
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from suntzu_env.binfa import Game
 from suntzu_env.play.__main__ import main
 from suntzu_env.play.binfa import BinFaMenu

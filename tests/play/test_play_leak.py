@@ -21,18 +21,21 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-
 from suntzu_env.play import sessions
 from suntzu_env.play.app import create_app
-from suntzu_env.play.chronicle import Chronicle, Entry
-from suntzu_env.play.sessions import AgentMenu, LiveGame
+from suntzu_env.play.chronicle import Chronicle
+from suntzu_env.play.chronicle import Entry
+from suntzu_env.play.sessions import AgentMenu
+from suntzu_env.play.sessions import LiveGame
 from suntzu_env.play.text import play_in_terminal
 from suntzu_env.suntzu.actions import ACTION_STRINGS
-from suntzu_env.suntzu.rules import SEATS, WARLORDS
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.rules import WARLORDS
 
 pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal
 HTTP_PAIRS = 200  # 400 games over HTTP

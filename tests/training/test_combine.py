@@ -10,15 +10,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_module
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from experiments.cli import UserError
 from experiments.combine import main as combine
 from experiments.combine import read_results
 from experiments.evaluate import main as evaluate
 from experiments.stats import summarize
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from conftest import run_module
 
 QUIET = ["--no-progress", "--workers", "1"]
 

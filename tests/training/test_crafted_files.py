@@ -22,7 +22,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, command_env
+
+from conftest import ROOT
+from conftest import command_env
 
 torch = pytest.importorskip("torch")
 
@@ -191,8 +193,14 @@ def test_read_value_net_refuses_a_huge_header_as_a_model_error(tmp_path: Path) -
 def rllib_run(tmp_path: Path, seal: bool) -> Path:
     """A folder as `experiments.train_rllib` leaves it after one iteration: its checkpoint a pickle that would make
     `marker` when restored, sealed by this user (`seal`) or not."""
-    from experiments.seal import add_seal, keep_only
-    from experiments.train_rllib import CHECKPOINT, CONFIG, PROGRESS, SEAL, RLlibConfig, _settings
+    from experiments.seal import add_seal
+    from experiments.seal import keep_only
+    from experiments.train_rllib import CHECKPOINT
+    from experiments.train_rllib import CONFIG
+    from experiments.train_rllib import PROGRESS
+    from experiments.train_rllib import SEAL
+    from experiments.train_rllib import RLlibConfig
+    from experiments.train_rllib import _settings
 
     out = tmp_path / "rllib"
     checkpoint = out / CHECKPOINT
@@ -233,8 +241,11 @@ def test_a_sealed_rllib_checkpoint_is_resumed_and_a_killed_save_leaves_one_that_
 ) -> None:
     """The seal of this user's own checkpoint matches; while a new one is written both seals stand, so a run killed
     between the renames resumes from whichever checkpoint is in place."""
-    from experiments.seal import add_seal, is_sealed
-    from experiments.train_rllib import SEAL, RLlibConfig, iterations_done
+    from experiments.seal import add_seal
+    from experiments.seal import is_sealed
+    from experiments.train_rllib import SEAL
+    from experiments.train_rllib import RLlibConfig
+    from experiments.train_rllib import iterations_done
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     out = rllib_run(tmp_path, seal=True)

@@ -12,15 +12,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_module
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from experiments.evaluate import main, plan_jobs
-from experiments.matches import BadGame, check_unit
+from experiments.evaluate import main
+from experiments.evaluate import plan_jobs
+from experiments.matches import BadGame
+from experiments.matches import check_unit
 from experiments.partial import Partial
 from experiments.stats import summarize
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from suntzu_env.core import games
+
+from conftest import run_module
 
 GAME = games.game("suntzu")
 SEATS = GAME.seats
@@ -66,6 +70,24 @@ def unfinished(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _copy(unfinished: Path, tmp_path: Path) -> Path:
     shutil.copytree(unfinished / ".eval.partial", tmp_path / ".eval.partial")
     return tmp_path / ".eval.partial" / "progress"
+
+
+def resume_refused_unchanged(tmp_path: Path) -> str:
+    """The one line `--resume` of the copied evaluation is refused with; nothing under `tmp_path` changed."""
+    before = tree(tmp_path)
+    err = refused("--resume", str(tmp_path / "eval"))
+    assert tree(tmp_path) == before
+    return err
+
+
+def refused_after_editing(
+    unfinished: Path, tmp_path: Path, name: str, change: Callable[[Any], Any]
+) -> tuple[Path, str]:
+    """The unfinished evaluation copied under `tmp_path`, its progress file `name` (JSON) changed by `change`: that
+    file, and the one line its `--resume` is refused with (nothing changed)."""
+    path = _copy(unfinished, tmp_path) / name
+    path.write_text(json.dumps(change(json.loads(path.read_text()))))
+    return path, resume_refused_unchanged(tmp_path)
 
 
 def _rows(change: Callable[[list[dict[str, Any]]], Any]) -> Callable[[dict[str, Any]], Any]:
@@ -117,14 +139,9 @@ UNIT_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
 @pytest.mark.parametrize("case", UNIT_CASES)
 def test_a_bad_unit_file_is_one_line_and_changes_nothing(case: str, unfinished: Path, tmp_path: Path) -> None:
     """Each field of a finished unit's rows is checked (type, range, the record it carries replayed to the row)."""
-    progress = _copy(unfinished, tmp_path)
     change, field = UNIT_CASES[case]
-    path = progress / "0-5.json"
-    path.write_text(json.dumps(change(json.loads(path.read_text()))))
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    path, err = refused_after_editing(unfinished, tmp_path, "0-5.json", change)
     assert f"{path}: {field}" in err
-    assert tree(tmp_path) == before
 
 
 TEXT_CASES: dict[str, tuple[str, bytes, str]] = {
@@ -143,10 +160,8 @@ def test_an_unreadable_unit_file_is_one_line_and_changes_nothing(case: str, unfi
     progress = _copy(unfinished, tmp_path)
     name, text, field = TEXT_CASES[case]
     (progress / name).write_bytes(text)
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    err = resume_refused_unchanged(tmp_path)
     assert f"{progress / name}: {field}" in err
-    assert tree(tmp_path) == before
 
 
 CONFIG_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
@@ -166,23 +181,16 @@ CONFIG_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
 
 @pytest.mark.parametrize("case", CONFIG_CASES)
 def test_a_bad_saved_config_is_one_line_and_changes_nothing(case: str, unfinished: Path, tmp_path: Path) -> None:
-    progress = _copy(unfinished, tmp_path)
     change, field = CONFIG_CASES[case]
-    path = progress / "config.json"
-    path.write_text(json.dumps(change(json.loads(path.read_text()))))
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    path, err = refused_after_editing(unfinished, tmp_path, "config.json", change)
     assert str(path) in err and field in err
-    assert tree(tmp_path) == before
 
 
 @pytest.mark.parametrize("text", [b"\xff\xfe{}", b'{"seed": 1' + b"0" * 5000 + b"}"])
 def test_an_unreadable_saved_config_is_one_line(text: bytes, unfinished: Path, tmp_path: Path) -> None:
     progress = _copy(unfinished, tmp_path)
     (progress / "config.json").write_bytes(text)
-    before = tree(tmp_path)
-    assert str(progress / "config.json") in refused("--resume", str(tmp_path / "eval"))
-    assert tree(tmp_path) == before
+    assert str(progress / "config.json") in resume_refused_unchanged(tmp_path)
 
 
 @pytest.mark.parametrize("agent", ["ismcts-value:{bad}", "ismcts-value:{missing}", "ppo:{bad}"])

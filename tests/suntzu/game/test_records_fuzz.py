@@ -30,15 +30,28 @@ from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck
+from hypothesis import event
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-
 from suntzu_env import Game
-from suntzu_env.suntzu import engine, records
+from suntzu_env.suntzu import engine
+from suntzu_env.suntzu import records
 from suntzu_env.suntzu.actions import N_ACTIONS
-from suntzu_env.suntzu.layout import DEC_KIND, DEC_SIDE, DK_PLACE, FIELDS, PH_WARLORDS, PHASE, PHASE_NAMES
-from suntzu_env.suntzu.records import RECORD_CARDS, RecordError
-from suntzu_env.suntzu.rules import EVENTS, PROVINCES, SEATS, WARLORD_NAMES
+from suntzu_env.suntzu.layout import DEC_KIND
+from suntzu_env.suntzu.layout import DEC_SIDE
+from suntzu_env.suntzu.layout import DK_PLACE
+from suntzu_env.suntzu.layout import FIELDS
+from suntzu_env.suntzu.layout import PH_WARLORDS
+from suntzu_env.suntzu.layout import PHASE
+from suntzu_env.suntzu.layout import PHASE_NAMES
+from suntzu_env.suntzu.records import RECORD_CARDS
+from suntzu_env.suntzu.records import RecordError
+from suntzu_env.suntzu.rules import EVENTS
+from suntzu_env.suntzu.rules import PROVINCES
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.rules import WARLORD_NAMES
 
 FUZZ_EXAMPLES = int(os.environ.get("SUNTZU_FUZZ_EXAMPLES", "10000"))
 # Steps after loading at which the game's own record must load back to it (every step: -1).
