@@ -1,10 +1,13 @@
 """What `experiments.evaluate` reads back is data: an unfinished evaluation's files are checked as the games of a
 results folder are, a bad one is one line naming the file and the field and changes nothing, and a start that is
-refused leaves nothing behind. The real command line is run (`python -m experiments.evaluate`)."""
+refused leaves nothing behind. The command's `main` runs in the test's process; a refused start runs the real
+command line (`python -m experiments.evaluate`)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import shutil
 from collections.abc import Callable
@@ -37,13 +40,21 @@ def tree(folder: Path) -> dict[str, bytes | None]:
     return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
 
 
-def refused(*args: str) -> str:
-    """The one line `python -m experiments.evaluate ARGS` refuses with (exit status 2, no traceback)."""
-    done = run_module("experiments.evaluate", *args, check=False, timeout=120)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith("python -m experiments.evaluate: error: "), done.stderr
-    return done.stderr
+def refused(*args: str, command_line: bool = False) -> str:
+    """The one line `python -m experiments.evaluate ARGS` refuses with (exit status 2, no traceback): the command's
+    `main` in this process, or with `command_line` the real command line."""
+    if command_line:
+        done = run_module("experiments.evaluate", *args, check=False, timeout=120)
+        status, err = done.returncode, done.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
+            main(list(args))
+        status, err = exit_.value.code, stderr.getvalue()
+    assert status == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("python -m experiments.evaluate: error: "), err
+    return err
 
 
 @pytest.fixture(scope="module")
@@ -200,7 +211,7 @@ def test_a_refused_start_leaves_nothing_behind(agent: str, tmp_path: Path) -> No
     spec = agent.format(bad=tmp_path / "bad.pt", missing=tmp_path / "missing.pt")
     before = tree(tmp_path)
     err = refused("--agents", spec, "heuristic", "--games", "2", "--workers", "1", "--no-progress",
-                  "--out", str(tmp_path / "results" / "eval"))  # fmt: skip
+                  "--out", str(tmp_path / "results" / "eval"), command_line=True)  # fmt: skip
     assert "bad.pt" in err or "missing.pt" in err
     assert tree(tmp_path) == before
 
