@@ -216,6 +216,7 @@ def file_states(folder: Path) -> dict[Path, int]:
     return states
 
 
+@pytest.mark.slow  # a minute: a run killed three times and resumed
 def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> None:
     """SIGKILL the training process group at random moments, resume each time; the run ends whole, and
     bit for bit as the same run never stopped: the same weights, the same eval.csv.
