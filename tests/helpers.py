@@ -10,16 +10,17 @@ from the engine.
 from __future__ import annotations
 
 import copy
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-
 from suntzu_env import Game
 from suntzu_env.core.policy_net import PolicyNet
 from suntzu_env.suntzu.rules import RULES_VERSION
-from suntzu_env.suntzu.values import VALUE_FILE, VALUE_INPUTS
+from suntzu_env.suntzu.values import VALUE_FILE
+from suntzu_env.suntzu.values import VALUE_INPUTS
 
 State = dict[str, Any]
 
@@ -171,6 +172,13 @@ def answer(g: Game, kind: str, player: str, action: str, **fields: str | None) -
     g.apply(action)
 
 
+def choose(g: Game, kind: str, player: str, options: set[str], action: str, **fields: str | None) -> None:
+    """Check the pending decision and that it offers exactly `options`, then apply `action` to it."""
+    expect(g, kind, player, **fields)
+    assert legal(g) == options, f"{kind} of {player} offers {sorted(legal(g))}, expected {sorted(options)}"
+    g.apply(action)
+
+
 def place(g: Game, blue: Sequence[str], red: Sequence[str]) -> None:
     """Play both sides' five placements (R4.1: blue QIN..WU, then red QIN..WU)."""
     for color, cards in (("blue", blue), ("red", red)):
@@ -243,6 +251,11 @@ def provinces(*names: str) -> set[str]:
     return {f"province:{n}" for n in names}
 
 
+def warlord_picks(*names: str) -> set[str]:
+    """The `warlord:<name>` actions of a warlord choice (R7.4)."""
+    return {f"warlord:{name}" for name in names}
+
+
 def sorted_warlords(d: State, color: str) -> dict[str, list[str]]:
     """A side's warlord lists, each sorted (their order is not part of the contract)."""
     return {k: sorted(v) for k, v in d[color]["warlords"].items()}
@@ -270,9 +283,8 @@ def assert_blind_to_hidden(agent: Any, game: Game, rng: Any, decisions: int, age
 def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0, network: str = "mlp") -> tuple[object, Path]:
     """A MaskablePPO made on BinFaVecEnv (untrained: its random weights are a policy as good as any), saved: an MLP
     or (`network="cells"`) a small board network."""
-    from sb3_contrib import MaskablePPO
-
     from agents.cell_policy import CellPolicy
+    from sb3_contrib import MaskablePPO
     from suntzu_env.binfa.policy import BOARD
     from suntzu_env.binfa.vec_env import BinFaVecEnv
 
@@ -298,3 +310,14 @@ def saved(net: PolicyNet, folder: Path) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     np.savez(folder / VALUE_FILE, **net.state())
     return folder
+
+
+def model_weights(model_zip: Path) -> list[bytes]:
+    """A saved model's parameters and its optimizer's state, as bytes (equal only when equal bit for bit)."""
+    from sb3_contrib import MaskablePPO
+
+    model = MaskablePPO.load(model_zip, device="cpu")
+    out = [p.detach().numpy().tobytes() for p in model.policy.parameters()]
+    for state in model.policy.optimizer.state_dict()["state"].values():
+        out += [v.numpy().tobytes() for v in state.values()]
+    return out

@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from suntzu_env import Game
-from suntzu_env.suntzu.rules import PROVINCES, SEATS, WARLORDS
+from suntzu_env.suntzu.rules import PROVINCES
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.rules import WARLORDS
 
 
 def require_play_extra() -> None:

@@ -8,9 +8,9 @@ game (no OpenSpiel game, no turn limit) is skipped. That each check can fail is
 from __future__ import annotations
 
 import pytest
-
 from suntzu_env.core import games
-from suntzu_env.testing import CHECKS, NotApplicable
+from suntzu_env.testing import CHECKS
+from suntzu_env.testing import NotApplicable
 
 TOY = "toy_game:DUEL"
 games.load(TOY)

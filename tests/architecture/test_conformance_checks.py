@@ -10,15 +10,23 @@ import importlib.machinery
 import os
 import sys
 import types
-from typing import Any, Literal
+from typing import Any
+from typing import Literal
 
 import numpy as np
 import pytest
-from toy_game import DUEL, SEATS, Duel, DuelOptions, DuelRules
-
 from suntzu_env.core.turn_envs import TurnAECEnv
-from suntzu_env.testing import CHECKS, ConformanceError, NotApplicable, conformance_test
+from suntzu_env.testing import CHECKS
+from suntzu_env.testing import ConformanceError
+from suntzu_env.testing import NotApplicable
+from suntzu_env.testing import conformance_test
 from suntzu_env.testing.conformance import leaks
+
+from toy_game import DUEL
+from toy_game import SEATS
+from toy_game import Duel
+from toy_game import DuelOptions
+from toy_game import DuelRules
 
 
 def fails(check: str, rules: Any, what: str) -> None:

@@ -11,11 +11,16 @@ from typing import Any
 
 import numpy as np
 import pytest
-from toy_game import DUEL, SEATS, Duel, DuelRules
-
 from suntzu_env.core.checks import IllegalActionWarning
 from suntzu_env.core.turn_gym import TurnLearnerEnv
-from suntzu_env.core.turn_limit import TurnLimited, text_of, truncated
+from suntzu_env.core.turn_limit import TurnLimited
+from suntzu_env.core.turn_limit import text_of
+from suntzu_env.core.turn_limit import truncated
+
+from toy_game import DUEL
+from toy_game import SEATS
+from toy_game import Duel
+from toy_game import DuelRules
 
 needs_openspiel = pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason="OpenSpiel is not installed")
 

@@ -11,13 +11,18 @@ import warnings
 
 import numpy as np
 import pytest
-
-from suntzu_env import N_ACTIONS, Game, RetiredEnvironmentError
+from suntzu_env import N_ACTIONS
+from suntzu_env import Game
+from suntzu_env import RetiredEnvironmentError
 from suntzu_env.binfa import Game as BinFaGame
-from suntzu_env.binfa.engine import below, seed_state
+from suntzu_env.binfa.engine import below
+from suntzu_env.binfa.engine import seed_state
 from suntzu_env.binfa.layout import new_state
 from suntzu_env.core.checks import MAX_SEED
-from suntzu_env.core.rng import GENERATOR, LEGACY_GENERATOR, rng_below, rng_seed
+from suntzu_env.core.rng import GENERATOR
+from suntzu_env.core.rng import LEGACY_GENERATOR
+from suntzu_env.core.rng import rng_below
+from suntzu_env.core.rng import rng_seed
 from suntzu_env.suntzu.engine import init_state
 from suntzu_env.suntzu.game import engine_map
 from suntzu_env.suntzu.layout import STATE_SIZE
@@ -161,7 +166,6 @@ def test_the_names_of_the_older_generator_say_what_changed(module: str, env_id: 
     import importlib
 
     import gymnasium
-
     import suntzu_env.binfa  # noqa: F401  registers BinFa-v2 and the retired BinFa-v0
 
     changed = rf"generator.*{now}"

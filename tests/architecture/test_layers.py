@@ -317,7 +317,9 @@ def test_one_registry_of_players() -> None:
     from agents.registry import AGENT_KINDS
     from suntzu_env.core.agent import Opponent
     from suntzu_env.suntzu.baselines.players import HeuristicAgent
-    from suntzu_env.suntzu.players import agent_kinds, agent_names, make_agent
+    from suntzu_env.suntzu.players import agent_kinds
+    from suntzu_env.suntzu.players import agent_names
+    from suntzu_env.suntzu.players import make_agent
 
     assert agents.make_agent is make_agent
     assert list(agent_kinds()) == ["random", "greedy", "heuristic", "ismcts", "ismcts-value", "ppo", "rllib"]

@@ -9,8 +9,8 @@ import subprocess
 import sys
 
 import pytest
-
-from suntzu_env.core.moved import MOVED, new_name
+from suntzu_env.core.moved import MOVED
+from suntzu_env.core.moved import new_name
 
 
 @pytest.mark.parametrize("old", sorted(MOVED))
@@ -20,12 +20,11 @@ def test_an_old_path_is_the_module_at_its_new_place(old: str) -> None:
 
 def test_old_names_of_classes_and_submodules_agree() -> None:
     import suntzu_env.engine.board as old_board
-    from suntzu_env.game import Game as OldGame
-    from suntzu_env.vec_env import SunTzuVecEnv as OldVecEnv
-
     import suntzu_env.suntzu.engine.board as board
+    from suntzu_env.game import Game as OldGame
     from suntzu_env.suntzu.game import Game
     from suntzu_env.suntzu.vec_env import SunTzuVecEnv
+    from suntzu_env.vec_env import SunTzuVecEnv as OldVecEnv
 
     assert old_board is board and OldGame is Game and OldVecEnv is SunTzuVecEnv
     import suntzu_env

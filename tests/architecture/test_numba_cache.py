@@ -8,16 +8,13 @@ from pathlib import Path
 
 import pytest
 from numba import config
-
-from suntzu_env.core.numba_cache import (
-    CACHE_FOLDER,
-    PACKAGE,
-    PartCacheLocator,
-    cache_folder,
-    part_digest,
-    part_of,
-    source_digest,
-)
+from suntzu_env.core.numba_cache import CACHE_FOLDER
+from suntzu_env.core.numba_cache import PACKAGE
+from suntzu_env.core.numba_cache import PartCacheLocator
+from suntzu_env.core.numba_cache import cache_folder
+from suntzu_env.core.numba_cache import part_digest
+from suntzu_env.core.numba_cache import part_of
+from suntzu_env.core.numba_cache import source_digest
 
 
 def test_the_digest_changes_with_any_source_file(tmp_path: Path) -> None:

@@ -12,8 +12,8 @@ import tokenize
 from pathlib import Path
 
 import pytest
-
-from experiments import evaluate, train
+from experiments import evaluate
+from experiments import train
 from suntzu_env.core import games
 from suntzu_env.core.protocol import GameRules
 
@@ -205,7 +205,8 @@ def test_the_experiments_import_one_another_without_circles() -> None:
 
 def test_every_command_line_takes_the_game_and_its_flags(tmp_path: Path) -> None:
     """RLlib's training and the bench build their configs for the game named too: its option flags, its agents."""
-    from experiments import bench, train_rllib
+    from experiments import bench
+    from experiments import train_rllib
     from experiments.cli import parse
     from experiments.config import train_config_class
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import numba
 import numpy as np
 import pytest
-
 from suntzu_env.core.rng import random_legal_states
 from suntzu_env.suntzu import bench
 

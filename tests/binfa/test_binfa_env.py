@@ -7,16 +7,25 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from pettingzoo.test import api_test, parallel_api_test, seed_test
-
-from suntzu_env.binfa import env, parallel_env, raw_env
-from suntzu_env.binfa.agents import AG_GREEDY, AG_RANDOM, agent_action, new_scratch
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id
+from pettingzoo.test import api_test
+from pettingzoo.test import parallel_api_test
+from pettingzoo.test import seed_test
+from suntzu_env.binfa import env
+from suntzu_env.binfa import parallel_env
+from suntzu_env.binfa import raw_env
+from suntzu_env.binfa.agents import AG_GREEDY
+from suntzu_env.binfa.agents import AG_RANDOM
+from suntzu_env.binfa.agents import agent_action
+from suntzu_env.binfa.agents import new_scratch
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
+from suntzu_env.binfa.encoding import learn_id
 from suntzu_env.binfa.gym_env import BinFaGymEnv
-from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_views
+from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.observation import observation_views
 from suntzu_env.binfa.plugin import BINFA
 from suntzu_env.core.checks import IllegalActionWarning
-from suntzu_env.core.protocol import GameRules, TurnGame
+from suntzu_env.core.protocol import GameRules
+from suntzu_env.core.protocol import TurnGame
 from suntzu_env.core.rng import rng_seed
 
 

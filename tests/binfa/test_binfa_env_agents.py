@@ -4,25 +4,25 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_binfa_helpers import game, stacks
-
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.agents import (
-    AG_GREEDY,
-    AG_HEURISTIC,
-    WEIGHTS,
-    agent_action,
-    closing_reach,
-    evaluate,
-    new_scratch,
-)
+from suntzu_env.binfa.agents import AG_GREEDY
+from suntzu_env.binfa.agents import AG_HEURISTIC
+from suntzu_env.binfa.agents import WEIGHTS
+from suntzu_env.binfa.agents import agent_action
+from suntzu_env.binfa.agents import closing_reach
+from suntzu_env.binfa.agents import evaluate
+from suntzu_env.binfa.agents import new_scratch
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.geometry import TRIANGLE_NAMES
-from suntzu_env.binfa.ladder import ladder, main
+from suntzu_env.binfa.ladder import ladder
+from suntzu_env.binfa.ladder import main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
-from suntzu_env.binfa.vec_env import BinFaVecEnv, BinFaVectorEnv
+from suntzu_env.binfa.vec_env import BinFaVecEnv
+from suntzu_env.binfa.vec_env import BinFaVectorEnv
 from suntzu_env.core.rng import rng_seed
 from suntzu_env.core.stats import wilson
+from test_binfa_helpers import game
+from test_binfa_helpers import stacks
 
 
 def _greedy(g: Game, agent: int = AG_GREEDY) -> str:

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_binfa_helpers import game
-
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.encoding import (
-    COUNT_SLOTS,
-    L_MOVE,
-    L_RETREAT,
-    N_LEARN_ACTIONS,
-    learn_action_name,
-    learn_ids,
-)
-from suntzu_env.binfa.geometry import STEP, TRIANGLE_INDEX
-from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds, observation_views
+from suntzu_env.binfa.encoding import COUNT_SLOTS
+from suntzu_env.binfa.encoding import L_MOVE
+from suntzu_env.binfa.encoding import L_RETREAT
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
+from suntzu_env.binfa.encoding import learn_action_name
+from suntzu_env.binfa.encoding import learn_ids
+from suntzu_env.binfa.geometry import STEP
+from suntzu_env.binfa.geometry import TRIANGLE_INDEX
+from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.observation import observation_bounds
+from suntzu_env.binfa.observation import observation_views
+from test_binfa_helpers import game
 
 
 def test_sizes_are_declared_once():

@@ -6,9 +6,11 @@ import json
 import random
 
 import pytest
+from suntzu_env.binfa import N_ACTIONS
+from suntzu_env.binfa import Game
+from suntzu_env.binfa import action_to_string
+from suntzu_env.binfa import string_to_action
 from test_binfa_helpers import position
-
-from suntzu_env.binfa import N_ACTIONS, Game, action_to_string, string_to_action
 
 
 def test_actions_round_trip():

@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-
 from suntzu_env.binfa import invariants
-from suntzu_env.binfa.engine import I_SURROUNDED, INVARIANTS
-from suntzu_env.binfa.invariants import CONFIGURATIONS, configuration, replay, run_seeds
-from suntzu_env.binfa.playouts import CONFIGS, play
+from suntzu_env.binfa.engine import I_SURROUNDED
+from suntzu_env.binfa.engine import INVARIANTS
+from suntzu_env.binfa.invariants import CONFIGURATIONS
+from suntzu_env.binfa.invariants import configuration
+from suntzu_env.binfa.invariants import replay
+from suntzu_env.binfa.invariants import run_seeds
+from suntzu_env.binfa.playouts import CONFIGS
+from suntzu_env.binfa.playouts import play
 
 
 @pytest.mark.parametrize("level", [1, 2, 3, 4])

@@ -15,11 +15,16 @@ if os.environ.get("CI"):
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python.algorithms import evaluate_bots, mcts
+from open_spiel.python.algorithms import evaluate_bots
+from open_spiel.python.algorithms import mcts
 from open_spiel.python.bots import uniform_random
-
-from suntzu_env.binfa import N_LEARN_ACTIONS, OBSERVATION_SIZE, Game, Options
-from suntzu_env.binfa.openspiel import GAME_NAME, BinFaGame, max_game_length
+from suntzu_env.binfa import N_LEARN_ACTIONS
+from suntzu_env.binfa import OBSERVATION_SIZE
+from suntzu_env.binfa import Game
+from suntzu_env.binfa import Options
+from suntzu_env.binfa.openspiel import GAME_NAME
+from suntzu_env.binfa.openspiel import BinFaGame
+from suntzu_env.binfa.openspiel import max_game_length
 
 CHANCE = pyspiel.PlayerId.CHANCE
 # 2 to 6 players, every level, both deployments, 3 armies each; short games (max_turns) keep the test quick.

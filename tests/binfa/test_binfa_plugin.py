@@ -11,13 +11,18 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-from experiments import evaluate, train
+from experiments import evaluate
+from experiments import train
 from experiments.cli import ConfigError
-from experiments.config import train_config_class, train_defaults
-from suntzu_env.binfa.plugin import BINFA, GreedyAgent, SeatGame
+from experiments.config import train_config_class
+from experiments.config import train_defaults
+from suntzu_env.binfa.plugin import BINFA
+from suntzu_env.binfa.plugin import GreedyAgent
+from suntzu_env.binfa.plugin import SeatGame
 from suntzu_env.core import games
 from suntzu_env.core.protocol import ask
+
+from helpers import model_weights
 
 SHORT = ["--max-turns", "40"]  # games of a few hundred decisions
 
@@ -109,16 +114,6 @@ def test_binfa_s_flags_are_checked(
     assert not list(tmp_path.iterdir())
 
 
-def _weights(model_zip: Path) -> list[bytes]:
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(model_zip, device="cpu")
-    out = [p.detach().numpy().tobytes() for p in model.policy.parameters()]
-    for state in model.policy.optimizer.state_dict()["state"].values():
-        out += [v.numpy().tobytes() for v in state.values()]
-    return out
-
-
 @pytest.mark.slow  # training runs, killed and resumed
 @pytest.mark.parametrize("opponents", [None, "random=1,greedy=1,pool=2"])
 def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
@@ -145,7 +140,7 @@ def test_binfa_trains_on_its_compiled_env_and_resumes_as_never_stopped(
     resumed = train.main(["--resume", str(checkpoint)])
     assert resumed["timesteps"] == 512 and resumed["resumed_from"] == str(checkpoint)
     assert (copy / "eval.csv").read_text() == (run / "eval.csv").read_text()
-    assert _weights(copy / "model.zip") == _weights(run / "model.zip")
+    assert model_weights(copy / "model.zip") == model_weights(run / "model.zip")
 
 
 def test_the_warm_start_clones_heuristic_from_its_seat_s_view() -> None:
@@ -186,9 +181,9 @@ def test_a_dagger_round_labels_the_student_s_own_positions_with_the_teacher_s_an
     that were the teacher's."""
     pytest.importorskip("torch")
     import torch
-
     from agents.cell_policy import CellTrunk
-    from agents.ppo import PolicyActor, PPOAgent
+    from agents.ppo import PolicyActor
+    from agents.ppo import PPOAgent
     from experiments.warm_start import _student_job
     from suntzu_env.binfa.policy import BOARD
     from suntzu_env.core.policy_net import CellNet

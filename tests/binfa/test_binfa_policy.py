@@ -5,22 +5,36 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 torch = pytest.importorskip("torch")
 
-from helpers import binfa_model  # noqa: E402
-
 from experiments import evaluate  # noqa: E402
-from suntzu_env.binfa.plugin import BINFA, GreedyAgent  # noqa: E402
+from suntzu_env.binfa.plugin import BINFA  # noqa: E402
+from suntzu_env.binfa.plugin import GreedyAgent  # noqa: E402
 from suntzu_env.binfa.vec_env import BinFaVecEnv  # noqa: E402
 from suntzu_env.core.agent import IncompatibleModelError  # noqa: E402
 from suntzu_env.core.protocol import ask  # noqa: E402
 
+from helpers import binfa_model  # noqa: E402
+
 OPTIONS = {"max_turns": 20}
 OPPONENT_SALT = 0x5BD1E995  # BinFaVecEnv seeds a game's opponent with its game seed ^ this
+
+
+def played_in_a_game(players: dict[str, Any], seed: int, seat: int) -> tuple[list[int], int | str | None]:
+    """The actions of `seat` in a Bin'Fa game of `seed` played move by move by `players`, and its winner."""
+    game = BINFA.new(seed, BINFA.options(OPTIONS))
+    played: list[int] = []
+    while (current := game.current_player) is not None:
+        action = ask(players[current], game, current)
+        if current == f"player_{seat}":
+            played.append(action)
+        game.apply(action)
+    return played, game.winner
 
 
 @pytest.mark.parametrize("network", ["mlp", "cells"])
@@ -41,21 +55,13 @@ def test_a_trained_model_plays_the_game_the_learner_played(tmp_path: Path, netwo
                 break
         players = {f"player_{seat}": BINFA.make_agent(f"ppo:{path}", 0),
                    f"player_{1 - seat}": GreedyAgent(11 ^ OPPONENT_SALT)}  # fmt: skip
-        game = BINFA.new(11, BINFA.options(OPTIONS))
-        played: list[int] = []
-        while (current := game.current_player) is not None:
-            action = ask(players[current], game, current)
-            if current == f"player_{seat}":
-                played.append(action)
-            game.apply(action)
-        assert played == trained and game.winner == infos[0]["winner"], seat
+        assert played_in_a_game(players, 11, seat) == (trained, infos[0]["winner"]), seat
 
 
 def test_a_model_of_another_game_is_refused_in_one_line(tmp_path: Path) -> None:
     """A Sun Tzu model given to Bin'Fa, and a Bin'Fa model given to Sun Tzu, are refused naming both sizes."""
-    from sb3_contrib import MaskablePPO
-
     from agents import make_agent
+    from sb3_contrib import MaskablePPO
     from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     suntzu = tmp_path / "suntzu.zip"
@@ -110,7 +116,8 @@ def test_play_batched_plays_policies_game_for_game_as_played_alone(
     import copy
 
     from agents.ppo import load_ppo_agent
-    from experiments.matches import agent_seed, play_game
+    from experiments.matches import agent_seed
+    from experiments.matches import play_game
     from suntzu_env.binfa import plugin
 
     monkeypatch.setattr(plugin, "PLAY_BLOCK", 4)
@@ -166,14 +173,7 @@ def test_the_batched_env_plays_a_policy_opponent_as_the_game_plays_it(
         assert infos[0]["opponent"] == str(path)
         opponent.reset(5 ^ NET_SALT)
         players = {f"player_{seat}": learner, f"player_{1 - seat}": opponent}
-        game = BINFA.new(5, BINFA.options(OPTIONS))
-        played: list[int] = []
-        while (current := game.current_player) is not None:
-            action = ask(players[current], game, current)
-            if current == f"player_{seat}":
-                played.append(action)
-            game.apply(action)
-        assert played == trained and game.winner == infos[0]["winner"], seat
+        assert played_in_a_game(players, 5, seat) == (trained, infos[0]["winner"]), seat
 
 
 @pytest.mark.parametrize("network", ["mlp", "cells"])
@@ -213,7 +213,6 @@ def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path, network
             assert again.opponent_slot(snapshot) == slot
 
     from sb3_contrib import MaskablePPO
-
     from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     with pytest.raises(ValueError, match="opponents: Bin'Fa's batched env plays random, greedy, heuristic"):

@@ -6,20 +6,20 @@ Positions are records (`tests/binfa/test_binfa_helpers.py`) with the throws to c
 from __future__ import annotations
 
 import pytest
-from test_binfa_helpers import game, position, stacks, strings
-
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.geometry import (
-    BORDER,
-    CENTRAL,
-    COLOURS,
-    DEGREE,
-    N_TRIANGLES,
-    NEIGHBOURS,
-    RING_COLOUR,
-    TRIANGLE_INDEX,
-    TRIANGLE_NAMES,
-)
+from suntzu_env.binfa.geometry import BORDER
+from suntzu_env.binfa.geometry import CENTRAL
+from suntzu_env.binfa.geometry import COLOURS
+from suntzu_env.binfa.geometry import DEGREE
+from suntzu_env.binfa.geometry import N_TRIANGLES
+from suntzu_env.binfa.geometry import NEIGHBOURS
+from suntzu_env.binfa.geometry import RING_COLOUR
+from suntzu_env.binfa.geometry import TRIANGLE_INDEX
+from suntzu_env.binfa.geometry import TRIANGLE_NAMES
+from test_binfa_helpers import game
+from test_binfa_helpers import position
+from test_binfa_helpers import stacks
+from test_binfa_helpers import strings
 
 R, G = "red", "green"
 
@@ -689,7 +689,9 @@ def test_bd21_everybody_out_at_once_is_undecided():
     unit of each army leaves at once (the engine's own `remove_top`), and the check that follows every step
     (`settle`) ends the game."""
     from suntzu_env.binfa import engine
-    from suntzu_env.binfa.layout import OUT_RANK, UNDECIDED, WINNER
+    from suntzu_env.binfa.layout import OUT_RANK
+    from suntzu_env.binfa.layout import UNDECIDED
+    from suntzu_env.binfa.layout import WINNER
 
     g = game({"red-1-0": [R] * 4, "green-1-0": [G] * 4})
     s = g._s.copy()

@@ -11,10 +11,12 @@ import json
 
 import numpy as np
 import pytest
-from test_binfa_helpers import game, position, stacks, strings
-
 from suntzu_env.binfa import Game
 from suntzu_env.binfa.observation import observation_views
+from test_binfa_helpers import game
+from test_binfa_helpers import position
+from test_binfa_helpers import stacks
+from test_binfa_helpers import strings
 
 R, G, B = "red", "green", "blue"
 POOLS = ["red-3-2", "green-3-2", "blue-3-2"]
@@ -118,10 +120,11 @@ def test_bd31_covering_a_lone_unit_takes_11_units_at_most():
     assert counts(v1, "move:red-3-1>red-3-2:") == set(range(1, 13))
 
 
-def _three(board):
-    return position(
-        board, players=3, armies={"red": 0, "green": 1, "blue": 2}, tokens={"red": 0, "green": 0, "blue": 0}
-    )
+def _three(board, dice):
+    """A 3-player position (red, green, blue; no tokens) whose next throw is `dice`."""
+    d = position(board, players=3, armies={"red": 0, "green": 1, "blue": 2}, tokens={"red": 0, "green": 0, "blue": 0})
+    d["dice"] = [dice]
+    return d
 
 
 def test_bd31_b20_a_retreat_with_no_room_loses_its_units():
@@ -136,8 +139,7 @@ def test_bd31_b20_a_retreat_with_no_room_loses_its_units():
         "red-1-0": [R] * 4,
         "blue-1-0": [B] * 11,
     }
-    d = _three(board)
-    d["dice"] = [[6, 1]]
+    d = _three(board, [6, 1])
     g = Game.from_dict(d)
     g.apply("dislodge:red-3-1>red-3-2")
     assert g.current_player == 1 and g.legal_action_strings() == ["retreat:red-3-3:1", "retreat:red-3-3:2"]
@@ -159,8 +161,7 @@ def test_bd31_bd23_the_attacker_stays_when_its_advance_would_make_13():
         "green-1-0": [G] * 10,
         "blue-1-0": [B] * 11,
     }
-    d = _three(board)
-    d["dice"] = [[6, 2]]
+    d = _three(board, [6, 2])
     g = Game.from_dict(d)
     g.apply("dislodge:red-3-1>red-3-2")
     g.apply("retreat:red-3-3:2")

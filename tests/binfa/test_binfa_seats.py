@@ -7,7 +7,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from experiments import train
 from experiments.config import SMOKE_VARIABLE
 from experiments.runs import read_eval

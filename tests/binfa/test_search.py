@@ -7,16 +7,24 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_binfa_helpers import game, position
-
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.agents import AG_HEURISTIC, agent_action, new_scratch
-from suntzu_env.binfa.ladder import agent_id, ladder
-from suntzu_env.binfa.layout import DEC_KIND, DK_DEPLOY
-from suntzu_env.binfa.plugin import BINFA, SearchAgent
-from suntzu_env.binfa.search import AG_SEARCH, SEARCH_ITERATIONS, SearchTree, search
+from suntzu_env.binfa.agents import AG_HEURISTIC
+from suntzu_env.binfa.agents import agent_action
+from suntzu_env.binfa.agents import new_scratch
+from suntzu_env.binfa.ladder import agent_id
+from suntzu_env.binfa.ladder import ladder
+from suntzu_env.binfa.layout import DEC_KIND
+from suntzu_env.binfa.layout import DK_DEPLOY
+from suntzu_env.binfa.plugin import BINFA
+from suntzu_env.binfa.plugin import SearchAgent
+from suntzu_env.binfa.search import AG_SEARCH
+from suntzu_env.binfa.search import SEARCH_ITERATIONS
+from suntzu_env.binfa.search import SearchTree
+from suntzu_env.binfa.search import search
 from suntzu_env.core.asking import ask
 from suntzu_env.core.rng import rng_seed
+from test_binfa_helpers import game
+from test_binfa_helpers import position
 
 R, G = "red", "green"
 # green (player 1) to move once (a 2-1 throw): violet-4-5 -> violet-4-6 closes red's border stack on red-4-0 (its
@@ -170,7 +178,8 @@ def test_the_ladder_plays_the_search():
 def test_the_ladder_writes_its_rows(tmp_path, capsys):
     """`--csv` writes a pairing's row, replacing the row of the same pairing, level and players; a file that is
     not a ladder file is refused in one line and left as it was."""
-    from suntzu_env.binfa.ladder import CSV_FIELDS, main
+    from suntzu_env.binfa.ladder import CSV_FIELDS
+    from suntzu_env.binfa.ladder import main
 
     path = tmp_path / "ladder.csv"
     short = ["--a", "greedy", "--b", "random", "--max-turns", "10", "--csv", str(path)]

@@ -11,9 +11,14 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from conftest import require
+from suntzu_env import N_ACTIONS
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import IllegalActionWarning
+from suntzu_env import SunTzuGymEnv
+from suntzu_env import env
+from suntzu_env import parallel_env
 
-from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv, env, parallel_env
+from conftest import require
 
 pytestmark = pytest.mark.clients
 
@@ -78,8 +83,10 @@ def test_tianshou_pettingzoo_env_masked_collect() -> None:
     from tianshou.algorithm.modelfree.dqn import DiscreteQLearningPolicy
     from tianshou.algorithm.multiagent.marl import MultiAgentPolicy
     from tianshou.algorithm.random import MARLRandomDiscreteMaskedOffPolicyAlgorithm
-    from tianshou.data import Collector, VectorReplayBuffer
-    from tianshou.env import DummyVectorEnv, PettingZooEnv
+    from tianshou.data import Collector
+    from tianshou.data import VectorReplayBuffer
+    from tianshou.env import DummyVectorEnv
+    from tianshou.env import PettingZooEnv
     from tianshou.utils.net.common import Net
 
     probe = PettingZooEnv(env(variant="beginner"))
@@ -171,13 +178,15 @@ def test_torchrl_pettingzoo_wrapper_check_env_specs_and_masked_policy() -> None:
     from the mask: every action legal, the idle seat's the noop."""
     require("torchrl")
     import torch
-    from tensordict.nn import TensorDictModule, TensorDictSequential
-    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
-    from torchrl.envs.utils import check_env_specs
-    from torchrl.modules import MLP, MaskedCategorical, ProbabilisticActor
-
     from suntzu_env.core.formats import box_observations
     from suntzu_env.suntzu.suntzu_v3 import NOOP
+    from tensordict.nn import TensorDictModule
+    from tensordict.nn import TensorDictSequential
+    from torchrl.envs.libs.pettingzoo import PettingZooWrapper
+    from torchrl.envs.utils import check_env_specs
+    from torchrl.modules import MLP
+    from torchrl.modules import MaskedCategorical
+    from torchrl.modules import ProbabilisticActor
 
     torch.manual_seed(0)
     env = PettingZooWrapper(box_observations(parallel_env(variant="beginner", idle="noop")), use_mask=True, seed=0)
@@ -212,7 +221,6 @@ def test_agilerl_ippo_trains_on_the_parallel_env() -> None:
     require("agilerl")
     import torch
     from agilerl.algorithms import IPPO
-
     from suntzu_env.core.formats import agilerl_observations
     from suntzu_env.suntzu.suntzu_v3 import NOOP
 

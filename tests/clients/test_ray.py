@@ -13,10 +13,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require
-
 from experiments import matches
-from experiments.evaluate import main, play_games, round_robin
+from experiments.evaluate import main
+from experiments.evaluate import play_games
+from experiments.evaluate import round_robin
+
+from conftest import require
 
 pytestmark = pytest.mark.ray
 
@@ -116,7 +118,6 @@ def test_an_rllib_run_of_three_players_maps_every_seat() -> None:
 def suntzu_parallel(env_config: dict[str, Any]) -> Any:
     """RLlib's `ParallelPettingZooEnv` over `parallel_env(idle="noop")` with RLlib's observation keys."""
     from ray.rllib.env.wrappers.pettingzoo_env import ParallelPettingZooEnv
-
     from suntzu_env import parallel_env
     from suntzu_env.core.formats import rllib_observations
 
@@ -136,7 +137,6 @@ def test_rllib_parallel_pettingzoo_env_checks_and_trains(ray_cluster: Any) -> No
     from ray.rllib.examples.rl_modules.classes.action_masking_rlm import ActionMaskingTorchRLModule
     from ray.rllib.utils.pre_checks.env import check_multiagent_environments
     from ray.tune.registry import register_env
-
     from suntzu_env import IllegalActionWarning
 
     env = suntzu_parallel({})

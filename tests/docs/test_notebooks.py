@@ -7,8 +7,11 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import ROOT, TINY_RUN, run_train
 from nbclient import NotebookClient
+
+from conftest import ROOT
+from conftest import TINY_RUN
+from conftest import run_train
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("*.ipynb"))
 TINY = {"GAMES": "4", "WORKERS": "1", "SEED": "3", "SHORT_STEPS": "512"}  # a few games, a short run of seconds

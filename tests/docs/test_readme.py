@@ -8,9 +8,10 @@ import warnings
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, require
-
 from suntzu_env import IllegalActionWarning
+
+from conftest import ROOT
+from conftest import require
 
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
 # (page, code) for every snippet, the page relative to the repository's root

@@ -7,9 +7,9 @@ import re
 from types import ModuleType
 
 import pytest
-from conftest import ROOT
-
 import suntzu_env.suntzu.suntzu_v3
+
+from conftest import ROOT
 
 
 def load_hooks() -> ModuleType:

@@ -19,14 +19,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-
 from suntzu_env.binfa.geometry import UNITS_PER_ARMY
 from suntzu_env.binfa.web import live as play_binfa
-from suntzu_env.binfa.web.live import AGENTS, BinFaGame, BinFaMenu
+from suntzu_env.binfa.web.live import AGENTS
+from suntzu_env.binfa.web.live import BinFaGame
+from suntzu_env.binfa.web.live import BinFaMenu
 from suntzu_env.binfa.web.text import play_binfa_in_terminal
 from suntzu_env.play.app import create_app
 

@@ -14,14 +14,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-
 from suntzu_env.binfa import Game
-from suntzu_env.binfa.geometry import N_CIRCLES, N_TRIANGLES
-from suntzu_env.binfa.web.live import AGENTS, BinFaGame, BinFaMenu, BinFaReplay, places, position
+from suntzu_env.binfa.geometry import N_CIRCLES
+from suntzu_env.binfa.geometry import N_TRIANGLES
+from suntzu_env.binfa.web.live import AGENTS
+from suntzu_env.binfa.web.live import BinFaGame
+from suntzu_env.binfa.web.live import BinFaMenu
+from suntzu_env.binfa.web.live import BinFaReplay
+from suntzu_env.binfa.web.live import places
+from suntzu_env.binfa.web.live import position
 from suntzu_env.play.__main__ import main
 from suntzu_env.play.app import create_app
 
@@ -436,10 +442,10 @@ def test_a_binfa_model_named_at_start_plays_on_the_page_and_no_other(tmp_path: P
 def test_binfa_models_found_in_a_folder_are_offered_and_read_on_first_use(tmp_path: Path) -> None:
     """`--game binfa --models FOLDER`: every model found under the folder is offered; a Bin'Fa model plays when a
     game first asks for it, a Sun Tzu model found there is refused then in one line, and nothing is read before."""
-    from helpers import binfa_model
     from sb3_contrib import MaskablePPO
-
     from suntzu_env.suntzu.gym_env import SunTzuGymEnv
+
+    from helpers import binfa_model
 
     folder = tmp_path / "models"
     folder.mkdir()

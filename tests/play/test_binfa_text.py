@@ -8,11 +8,11 @@ import io
 import json
 import random
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-
 from suntzu_env.binfa import Game
 from suntzu_env.binfa.web.live import BinFaMenu
 from suntzu_env.binfa.web.text import play_binfa_in_terminal

@@ -16,18 +16,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-from helpers import battle_cards, load, make_state, with_hands
-from play_helpers import check_seat_view
-
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.suntzu.rules import CARDS, PROVINCES, SEATS
-from suntzu_env.suntzu.web.chronicle import Chronicle, Frame
+from suntzu_env.suntzu.rules import CARDS
+from suntzu_env.suntzu.rules import PROVINCES
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.web.chronicle import Chronicle
+from suntzu_env.suntzu.web.chronicle import Frame
 from suntzu_env.suntzu.web.view import seat_view
+
+from helpers import battle_cards
+from helpers import load
+from helpers import make_state
+from helpers import with_hands
+from play_helpers import check_seat_view
 
 ROOT = Path(__file__).resolve().parents[2]
 NP = len(PROVINCES)

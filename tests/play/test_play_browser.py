@@ -16,15 +16,20 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 pytest.importorskip("playwright.sync_api", reason="playwright is not installed")  # the module skips without it
-from play_helpers import check_seat_view, open_page, open_record_file, serve, wait_ready
-
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
 from suntzu_env.suntzu.web.chronicle import Chronicle
+
+from play_helpers import check_seat_view
+from play_helpers import open_page
+from play_helpers import open_record_file
+from play_helpers import serve
+from play_helpers import wait_ready
 
 
 @pytest.fixture(scope="module")

@@ -9,20 +9,29 @@ import random
 from pathlib import Path
 
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
-from fastapi.testclient import TestClient
-from helpers import battle_cards, load, make_state, with_hands
-
 from agents import short_label
+from fastapi.testclient import TestClient
 from suntzu_env import Game
 from suntzu_env.play.app import create_app
-from suntzu_env.suntzu.rules import CARDS, EVENTS, WARLORD_NAMES
+from suntzu_env.suntzu.rules import CARDS
+from suntzu_env.suntzu.rules import EVENTS
+from suntzu_env.suntzu.rules import WARLORD_NAMES
 from suntzu_env.suntzu.web.chronicle import Chronicle
-from suntzu_env.suntzu.web.explain import OUTCOME_TEXT, RULES_DOC, action_help, glossary
+from suntzu_env.suntzu.web.explain import OUTCOME_TEXT
+from suntzu_env.suntzu.web.explain import RULES_DOC
+from suntzu_env.suntzu.web.explain import action_help
+from suntzu_env.suntzu.web.explain import glossary
 from suntzu_env.suntzu.web.live import Replay
 from suntzu_env.suntzu.web.text import play_in_terminal
+
+from helpers import battle_cards
+from helpers import load
+from helpers import make_state
+from helpers import with_hands
 
 FEINT = make_state("standard", blue={"held": ["feint"]})
 COUNTER = make_state("standard", red={"held": ["counter_plague"]})

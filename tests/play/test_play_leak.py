@@ -21,17 +21,20 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
 from fastapi.testclient import TestClient
-
 from suntzu_env.play.app import create_app
 from suntzu_env.suntzu.actions import ACTION_STRINGS
-from suntzu_env.suntzu.rules import SEATS, WARLORDS
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.rules import WARLORDS
 from suntzu_env.suntzu.web import live as sessions
-from suntzu_env.suntzu.web.chronicle import Chronicle, Entry
-from suntzu_env.suntzu.web.live import AgentMenu, LiveGame
+from suntzu_env.suntzu.web.chronicle import Chronicle
+from suntzu_env.suntzu.web.chronicle import Entry
+from suntzu_env.suntzu.web.live import AgentMenu
+from suntzu_env.suntzu.web.live import LiveGame
 from suntzu_env.suntzu.web.text import play_in_terminal
 
 pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal

@@ -24,20 +24,28 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import net_of, saved
-from play_helpers import require_play_extra, serve
+
+from helpers import net_of
+from helpers import saved
+from play_helpers import require_play_extra
+from play_helpers import serve
 
 require_play_extra()
-from fastapi.testclient import TestClient
-
 from agents import check_spec
-from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS
+from agents.ismcts import VALUE_HORIZON
+from agents.ismcts import VALUE_ITERATIONS
+from fastapi.testclient import TestClient
 from suntzu_env.core.agent import ModelError
-from suntzu_env.play.app import MAX_BODY, SECURITY_HEADERS, create_app, host_allowed
-from suntzu_env.play.store import Busy, Store
+from suntzu_env.play.app import MAX_BODY
+from suntzu_env.play.app import SECURITY_HEADERS
+from suntzu_env.play.app import create_app
+from suntzu_env.play.app import host_allowed
+from suntzu_env.play.store import Busy
+from suntzu_env.play.store import Store
 from suntzu_env.pretrained import shipped_specs
 from suntzu_env.suntzu.web import live as sessions
-from suntzu_env.suntzu.web.live import MAX_SEARCH_ITERATIONS, AgentMenu
+from suntzu_env.suntzu.web.live import MAX_SEARCH_ITERATIONS
+from suntzu_env.suntzu.web.live import AgentMenu
 
 BASE = "http://127.0.0.1"
 

@@ -24,16 +24,18 @@ from typing import Any
 
 import numpy as np
 import pytest
+
 from play_helpers import require_play_extra
 
 require_play_extra()
-from fastapi.testclient import TestClient
-
 from agents.ismcts import ISMCTSAgent
+from fastapi.testclient import TestClient
 from suntzu_env.play.app import create_app
 from suntzu_env.suntzu.actions import ACTION_STRINGS
 from suntzu_env.suntzu.rules import SEATS
-from suntzu_env.suntzu.web.live import HIDDEN_OFFERS, AgentMenu, LiveGame
+from suntzu_env.suntzu.web.live import HIDDEN_OFFERS
+from suntzu_env.suntzu.web.live import AgentMenu
+from suntzu_env.suntzu.web.live import LiveGame
 
 pytestmark = pytest.mark.slow  # hundreds of paced responses: `python -m pytest -m slow`
 

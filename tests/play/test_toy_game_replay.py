@@ -11,16 +11,21 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_helpers import open_page, open_record_file, require_play_extra, serve, wait_ready
+
+from play_helpers import open_page
+from play_helpers import open_record_file
+from play_helpers import require_play_extra
+from play_helpers import serve
+from play_helpers import wait_ready
 
 require_play_extra()
 
 from fastapi.testclient import TestClient
-from toy_game import DUEL
-
 from suntzu_env.core import games
 from suntzu_env.core.turn_limit import text_of
 from suntzu_env.play.app import create_app
+
+from toy_game import DUEL
 
 SEED = 5
 

@@ -21,12 +21,20 @@ from collections.abc import Callable
 
 import numpy as np
 import pytest
-
 from suntzu_env import Game
 from suntzu_env.suntzu.determinize import sample_determinization
-from suntzu_env.suntzu.layout import DECK, DECK_CAPACITY, DECK_LEN, PH_PLACEMENT, PHASE, PLACED, ROUND
-from suntzu_env.suntzu.render import board_image, board_text
-from suntzu_env.suntzu.rules import CARDS, N_PROVINCES, SEATS
+from suntzu_env.suntzu.layout import DECK
+from suntzu_env.suntzu.layout import DECK_CAPACITY
+from suntzu_env.suntzu.layout import DECK_LEN
+from suntzu_env.suntzu.layout import PH_PLACEMENT
+from suntzu_env.suntzu.layout import PHASE
+from suntzu_env.suntzu.layout import PLACED
+from suntzu_env.suntzu.layout import ROUND
+from suntzu_env.suntzu.render import board_image
+from suntzu_env.suntzu.render import board_text
+from suntzu_env.suntzu.rules import CARDS
+from suntzu_env.suntzu.rules import N_PROVINCES
+from suntzu_env.suntzu.rules import SEATS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 GAMES_PER_CONFIG = 4

@@ -13,7 +13,6 @@ from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
-
 from suntzu_env.core.protocol import GamePlugin
 
 MAX_CARDS = 5

@@ -11,18 +11,28 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from helpers import binfa_model  # noqa: E402
-
-from agents.cell_policy import CellGather, CellTrunk, cell_sizes  # noqa: E402
-from agents.ppo import ModelError, PolicyActor, load_ppo_agent  # noqa: E402
+from agents.cell_policy import CellGather  # noqa: E402
+from agents.cell_policy import CellTrunk  # noqa: E402
+from agents.cell_policy import cell_sizes  # noqa: E402
+from agents.ppo import ModelError  # noqa: E402
+from agents.ppo import PolicyActor  # noqa: E402
+from agents.ppo import load_ppo_agent  # noqa: E402
 from experiments.cli import ConfigError  # noqa: E402
 from experiments.config import TrainConfig  # noqa: E402
-from suntzu_env.binfa.encoding import COUNT_SLOTS, N_DIRECTIONS, N_LEARN_ACTIONS, to_view  # noqa: E402
-from suntzu_env.binfa.geometry import N_TRIANGLES, STEP  # noqa: E402
+from suntzu_env.binfa.encoding import COUNT_SLOTS  # noqa: E402
+from suntzu_env.binfa.encoding import N_DIRECTIONS  # noqa: E402
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS  # noqa: E402
+from suntzu_env.binfa.encoding import to_view  # noqa: E402
+from suntzu_env.binfa.geometry import N_TRIANGLES  # noqa: E402
+from suntzu_env.binfa.geometry import STEP  # noqa: E402
 from suntzu_env.binfa.observation import OBSERVATION_SIZE  # noqa: E402
 from suntzu_env.binfa.plugin import BINFA  # noqa: E402
 from suntzu_env.binfa.policy import BOARD  # noqa: E402
-from suntzu_env.core.policy_net import CellLayout, CellNet, net_from_state  # noqa: E402
+from suntzu_env.core.policy_net import CellLayout  # noqa: E402
+from suntzu_env.core.policy_net import CellNet  # noqa: E402
+from suntzu_env.core.policy_net import net_from_state  # noqa: E402
+
+from helpers import binfa_model  # noqa: E402
 
 # Two cells in a line: cell 0's only neighbour is cell 1, cell 1 has none. One channel per cell (observation
 # values 0 and 1), one global value (2). Actions: one per cell (ids 0, 1), one per edge (ids 2, 3), one global (4).

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import shutil
 import tempfile
@@ -10,15 +12,17 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_module
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
 from experiments.cli import UserError
 from experiments.combine import main as combine
 from experiments.combine import read_results
 from experiments.evaluate import main as evaluate
 from experiments.stats import summarize
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
+
+from conftest import run_module
 
 QUIET = ["--no-progress", "--workers", "1"]
 
@@ -188,11 +192,18 @@ def test_a_bad_input_file_is_one_line_on_the_command_line(case: str, two_folders
     change, expected = FOLDER_CASES[case]
     change(tmp_path / "a")
     before = tree(tmp_path)
-    done = run_module("experiments.combine", "--results", str(tmp_path / "a"), str(tmp_path / "b"),
-                      "--out", str(tmp_path / "c"), check=False, timeout=120)  # fmt: skip
-    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert f"python -m experiments.combine: error: --results {tmp_path / 'a'}: {tmp_path / 'a'}" in done.stderr
-    assert expected in done.stderr, done.stderr
+    args = ["--results", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "c")]
+    if case == next(iter(FOLDER_CASES)):  # the real command line once, the command's `main` in this process after
+        done = run_module("experiments.combine", *args, check=False, timeout=120)
+        status, err = done.returncode, done.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
+            combine(args)
+        status, err = exit_.value.code, stderr.getvalue()
+    assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
+    assert f"python -m experiments.combine: error: --results {tmp_path / 'a'}: {tmp_path / 'a'}" in err
+    assert expected in err, err
     assert tree(tmp_path) == before
 
 

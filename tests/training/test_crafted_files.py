@@ -8,7 +8,9 @@ command refuses each in one line naming the file, runs nothing, and changes noth
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
+import importlib
 import io
 import json
 import os
@@ -22,7 +24,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from conftest import ROOT, command_env
+
+from conftest import ROOT
+from conftest import command_env
 
 torch = pytest.importorskip("torch")
 
@@ -43,14 +47,24 @@ def listing(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}  # fmt: skip
 
 
-def refused_in_one_line(module: str, args: list[str], folder: Path, marker: Path, named: Path) -> str:
-    """Run `python -m module args`: it must exit 2 with one line on stderr naming `named`, no traceback, run no
-    code (`marker` not made) and leave `folder` as it was."""
+def refused_in_one_line(
+    module: str, args: list[str], folder: Path, marker: Path, named: Path, *, command_line: bool = False
+) -> str:
+    """Run the command `module` on `args` (its `main` in this process, or with `command_line` the real `python -m
+    module args`): it must exit 2 with one line on stderr naming `named`, no traceback, run no code (`marker` not
+    made) and leave `folder` as it was."""
     before = listing(folder)
-    out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=command_env(), capture_output=True,
-                         text=True, timeout=600)  # fmt: skip
-    err = out.stderr.strip()
-    assert out.returncode == 2, out.stdout[-2000:] + out.stderr[-3000:]
+    if command_line:
+        out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=command_env(), capture_output=True,
+                             text=True, timeout=600)  # fmt: skip
+        status, err = out.returncode, out.stderr.strip()
+        assert status == 2, out.stdout[-2000:] + out.stderr[-3000:]
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
+            importlib.import_module(module).main(args)
+        status, err = exit_.value.code, stderr.getvalue().strip()
+        assert status == 2, err[-3000:]
     assert len(err.splitlines()) == 1 and "Traceback" not in err and str(named) in err, err
     assert not marker.exists(), "the file's code ran"
     assert listing(folder) == before, "the folder changed"
@@ -133,7 +147,9 @@ def test_resume_refuses_a_checkpoint_that_would_run_code(tiny_run: Path, tmp_pat
         np.savez(named, **arrays)
     else:
         rewrite_zip(checkpoint, plant_in_tensors(where, marker))
-    err = refused_in_one_line("experiments.train", ["--resume", str(checkpoint)], run, marker, named)
+    on_the_command_line = where == "state"  # one case as a user runs it, the others in this process
+    err = refused_in_one_line("experiments.train", ["--resume", str(checkpoint)], run, marker, named,
+                              command_line=on_the_command_line)  # fmt: skip
     assert "holds more than data" in err and "nothing changed" in err
 
 
@@ -191,8 +207,14 @@ def test_read_value_net_refuses_a_huge_header_as_a_model_error(tmp_path: Path) -
 def rllib_run(tmp_path: Path, seal: bool) -> Path:
     """A folder as `experiments.train_rllib` leaves it after one iteration: its checkpoint a pickle that would make
     `marker` when restored, sealed by this user (`seal`) or not."""
-    from experiments.seal import add_seal, keep_only
-    from experiments.train_rllib import CHECKPOINT, CONFIG, PROGRESS, SEAL, RLlibConfig, _settings
+    from experiments.seal import add_seal
+    from experiments.seal import keep_only
+    from experiments.train_rllib import CHECKPOINT
+    from experiments.train_rllib import CONFIG
+    from experiments.train_rllib import PROGRESS
+    from experiments.train_rllib import SEAL
+    from experiments.train_rllib import RLlibConfig
+    from experiments.train_rllib import _settings
 
     out = tmp_path / "rllib"
     checkpoint = out / CHECKPOINT
@@ -233,8 +255,11 @@ def test_a_sealed_rllib_checkpoint_is_resumed_and_a_killed_save_leaves_one_that_
 ) -> None:
     """The seal of this user's own checkpoint matches; while a new one is written both seals stand, so a run killed
     between the renames resumes from whichever checkpoint is in place."""
-    from experiments.seal import add_seal, is_sealed
-    from experiments.train_rllib import SEAL, RLlibConfig, iterations_done
+    from experiments.seal import add_seal
+    from experiments.seal import is_sealed
+    from experiments.train_rllib import SEAL
+    from experiments.train_rllib import RLlibConfig
+    from experiments.train_rllib import iterations_done
 
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
     out = rllib_run(tmp_path, seal=True)

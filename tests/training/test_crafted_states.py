@@ -8,23 +8,27 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-from test_crafted_files import copy_run, refused_in_one_line
-
 from suntzu_env.binfa import vec_env as binfa
 from suntzu_env.binfa.layout import UNIT_AT
 from suntzu_env.core.checks import IllegalActionWarning
-from suntzu_env.core.rng import random_legal, random_legal_states
+from suntzu_env.core.rng import random_legal
+from suntzu_env.core.rng import random_legal_states
 from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.layout import ROUND
 from suntzu_env.suntzu.vec.env import SunTzuVecEnv
+from test_crafted_files import copy_run
+from test_crafted_files import refused_in_one_line
 
 N_ENVS = 4
 SUNTZU_ARRAYS = ("states", "masks", "table", "phi", "streams", "actions", "finished", "obs", "terminal_obs", "rewards",
@@ -51,20 +55,21 @@ def binfa_env(seed: int = 9) -> binfa.BinFaVecEnv:
     return binfa.BinFaVecEnv(N_ENVS, opponent={"random": 1, "greedy": 1}, seed=seed, options={"level": 4, "players": 3})
 
 
-@pytest.fixture(scope="module")
-def suntzu_saved() -> dict[str, np.ndarray]:
-    env = suntzu_env(1)
+def saved_after_60_steps(make_env: Callable[[int], Any]) -> dict[str, np.ndarray]:
+    env = make_env(1)
     env.reset()
     play(env.step, env.action_masks, 60)
     return env.get_state()
+
+
+@pytest.fixture(scope="module")
+def suntzu_saved() -> dict[str, np.ndarray]:
+    return saved_after_60_steps(suntzu_env)
 
 
 @pytest.fixture(scope="module")
 def binfa_saved() -> dict[str, np.ndarray]:
-    env = binfa_env(1)
-    env.reset()
-    play(env.step, env.action_masks, 60)
-    return env.get_state()
+    return saved_after_60_steps(binfa_env)
 
 
 def copied(state: Mapping[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -104,14 +109,19 @@ def change_one(data: st.DataObject, state: dict[str, np.ndarray], names: tuple[s
 FUZZ = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
+FUZZED = {"suntzu": (suntzu_env, SUNTZU_ARRAYS), "binfa": (binfa_env, BINFA_ARRAYS)}
+
+
+@pytest.mark.parametrize("game", FUZZED)
 @FUZZ
 @given(data=st.data())
-def test_a_suntzu_state_with_one_value_changed_is_refused_unchanged_or_safe(
-    suntzu_saved: dict[str, np.ndarray], data: st.DataObject
+def test_a_state_with_one_value_changed_is_refused_unchanged_or_safe(
+    game: str, request: pytest.FixtureRequest, data: st.DataObject
 ) -> None:
-    state = copied(suntzu_saved)
-    change_one(data, state, SUNTZU_ARRAYS)
-    env = suntzu_env()
+    make_env, arrays = FUZZED[game]
+    state = copied(request.getfixturevalue(f"{game}_saved"))
+    change_one(data, state, arrays)
+    env = make_env()
     env.reset()
     before = env.get_state()
     try:
@@ -123,25 +133,6 @@ def test_a_suntzu_state_with_one_value_changed_is_refused_unchanged_or_safe(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", IllegalActionWarning)
         play(env.step, env.action_masks, 30)
-
-
-@FUZZ
-@given(data=st.data())
-def test_a_binfa_state_with_one_value_changed_is_refused_unchanged_or_safe(
-    binfa_saved: dict[str, np.ndarray], data: st.DataObject
-) -> None:
-    state = copied(binfa_saved)
-    change_one(data, state, BINFA_ARRAYS)
-    env = binfa_env()
-    env.reset()
-    before = env.get_state()
-    try:
-        env.set_state(state)
-    except ValueError as error:
-        assert str(error).startswith("set_state: ")
-        assert same(env.get_state(), before), "a refused state changed the env"
-        return
-    play(env.step, env.action_masks, 30)
 
 
 def _illegal_action(state: dict[str, np.ndarray], i: int) -> int:
@@ -171,27 +162,11 @@ SUNTZU_CRAFTED: list[tuple[str, Callable[[dict[str, np.ndarray]], None], str]] =
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("change, expected", [(c, e) for _, c, e in SUNTZU_CRAFTED],
-                         ids=[n for n, _, _ in SUNTZU_CRAFTED])  # fmt: skip
-def test_suntzu_set_state_names_the_array_row_and_field_and_changes_nothing(
-    suntzu_saved: dict[str, np.ndarray], change: Callable[[dict[str, np.ndarray]], None], expected: str
-) -> None:
-    state = copied(suntzu_saved)
-    change(state)
-    env = suntzu_env()
-    env.reset()
-    before = env.get_state()
-    with pytest.raises(ValueError, match=expected):
-        env.set_state(state)
-    assert same(env.get_state(), before)
-    env.set_state(suntzu_saved)  # the state as saved is taken
-    assert same(env.get_state(), suntzu_saved)
-
-
 def test_suntzu_set_state_refuses_a_saved_network_of_another_shape(suntzu_saved: dict[str, np.ndarray]) -> None:
     """A policy network's slot played from its saved layers: layers that do not fit the game's observation are
     refused before the compiled step would read past it."""
-    from suntzu_env.core.policy_net import PolicyNet, seated_state
+    from suntzu_env.core.policy_net import PolicyNet
+    from suntzu_env.core.policy_net import seated_state
 
     state = copied(suntzu_saved)
     k = len(state["slot_names"])
@@ -223,21 +198,25 @@ BINFA_CRAFTED: list[tuple[str, Callable[[dict[str, np.ndarray]], None], str]] = 
 ]  # fmt: skip
 
 
-@pytest.mark.parametrize("change, expected", [(c, e) for _, c, e in BINFA_CRAFTED],
-                         ids=[n for n, _, _ in BINFA_CRAFTED])  # fmt: skip
-def test_binfa_set_state_names_the_array_row_and_field_and_changes_nothing(
-    binfa_saved: dict[str, np.ndarray], change: Callable[[dict[str, np.ndarray]], None], expected: str
+CRAFTED = [("suntzu", *case) for case in SUNTZU_CRAFTED] + [("binfa", *case) for case in BINFA_CRAFTED]
+
+
+@pytest.mark.parametrize("game, change, expected", [(g, c, e) for g, _, c, e in CRAFTED],
+                         ids=[f"{g}-{n}" for g, n, _, _ in CRAFTED])  # fmt: skip
+def test_set_state_names_the_array_row_and_field_and_changes_nothing(
+    game: str, request: pytest.FixtureRequest, change: Callable[[dict[str, np.ndarray]], None], expected: str
 ) -> None:
-    state = copied(binfa_saved)
+    saved = request.getfixturevalue(f"{game}_saved")
+    state = copied(saved)
     change(state)
-    env = binfa_env()
+    env = FUZZED[game][0]()
     env.reset()
     before = env.get_state()
     with pytest.raises(ValueError, match=expected):
         env.set_state(state)
     assert same(env.get_state(), before)
-    env.set_state(binfa_saved)
-    assert same(env.get_state(), binfa_saved)
+    env.set_state(saved)  # the state as saved is taken
+    assert same(env.get_state(), saved)
 
 
 def test_set_state_of_128_games_takes_well_under_a_second() -> None:

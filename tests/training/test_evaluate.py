@@ -12,20 +12,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from agents import AGENT_NAMES, GreedyAgent, RandomAgent
-from agents.ppo import PolicyActor, PPOAgent
-from experiments.evaluate import (
-    EvaluateConfig,
-    bradley_terry,
-    main,
-    plan_jobs,
-    play_games,
-    play_match,
-    round_robin,
-    seat_advantage,
-    wilson,
-)
+from agents import AGENT_NAMES
+from agents import GreedyAgent
+from agents import RandomAgent
+from agents.ppo import PolicyActor
+from agents.ppo import PPOAgent
+from experiments.evaluate import EvaluateConfig
+from experiments.evaluate import bradley_terry
+from experiments.evaluate import main
+from experiments.evaluate import plan_jobs
+from experiments.evaluate import play_games
+from experiments.evaluate import play_match
+from experiments.evaluate import round_robin
+from experiments.evaluate import seat_advantage
+from experiments.evaluate import wilson
 from experiments.partial import Partial
 from suntzu_env import Game
 from suntzu_env.core import games
@@ -65,7 +65,8 @@ def test_bradley_terry_orders_and_scales() -> None:
 
 def test_ratings_put_heuristic_at_0_when_it_is_rated() -> None:
     """One anchor everywhere (README, report, results page, notebooks): heuristic at 0, else mean 0."""
-    from experiments.evaluate import anchor_note, anchored
+    from experiments.evaluate import anchor_note
+    from experiments.evaluate import anchored
 
     three_to_one = [{"a": "heuristic", "b": "random", "wins": 3000, "draws": 0, "losses": 1000}]
     ratings = bradley_terry(["random", "heuristic"], three_to_one)

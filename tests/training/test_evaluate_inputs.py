@@ -1,10 +1,13 @@
 """What `experiments.evaluate` reads back is data: an unfinished evaluation's files are checked as the games of a
 results folder are, a bad one is one line naming the file and the field and changes nothing, and a start that is
-refused leaves nothing behind. The real command line is run (`python -m experiments.evaluate`)."""
+refused leaves nothing behind. The command's `main` runs in the test's process; a refused start runs the real
+command line (`python -m experiments.evaluate`)."""
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import io
 import json
 import shutil
 from collections.abc import Callable
@@ -12,15 +15,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import run_module
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from experiments.evaluate import main, plan_jobs
-from experiments.matches import BadGame, check_unit
+from experiments.evaluate import main
+from experiments.evaluate import plan_jobs
+from experiments.matches import BadGame
+from experiments.matches import check_unit
 from experiments.partial import Partial
 from experiments.stats import summarize
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from suntzu_env.core import games
+
+from conftest import run_module
 
 GAME = games.game("suntzu")
 SEATS = GAME.seats
@@ -33,13 +40,21 @@ def tree(folder: Path) -> dict[str, bytes | None]:
     return {str(p.relative_to(folder)): (p.read_bytes() if p.is_file() else None) for p in sorted(folder.rglob("*"))}
 
 
-def refused(*args: str) -> str:
-    """The one line `python -m experiments.evaluate ARGS` refuses with (exit status 2, no traceback)."""
-    done = run_module("experiments.evaluate", *args, check=False, timeout=120)
-    assert done.returncode == 2, (done.stdout, done.stderr)
-    assert done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
-    assert done.stderr.startswith("python -m experiments.evaluate: error: "), done.stderr
-    return done.stderr
+def refused(*args: str, command_line: bool = False) -> str:
+    """The one line `python -m experiments.evaluate ARGS` refuses with (exit status 2, no traceback): the command's
+    `main` in this process, or with `command_line` the real command line."""
+    if command_line:
+        done = run_module("experiments.evaluate", *args, check=False, timeout=120)
+        status, err = done.returncode, done.stderr
+    else:
+        stderr = io.StringIO()
+        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
+            main(list(args))
+        status, err = exit_.value.code, stderr.getvalue()
+    assert status == 2, err
+    assert err.count("\n") == 1 and "Traceback" not in err, err
+    assert err.startswith("python -m experiments.evaluate: error: "), err
+    return err
 
 
 @pytest.fixture(scope="module")
@@ -66,6 +81,24 @@ def unfinished(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def _copy(unfinished: Path, tmp_path: Path) -> Path:
     shutil.copytree(unfinished / ".eval.partial", tmp_path / ".eval.partial")
     return tmp_path / ".eval.partial" / "progress"
+
+
+def resume_refused_unchanged(tmp_path: Path) -> str:
+    """The one line `--resume` of the copied evaluation is refused with; nothing under `tmp_path` changed."""
+    before = tree(tmp_path)
+    err = refused("--resume", str(tmp_path / "eval"))
+    assert tree(tmp_path) == before
+    return err
+
+
+def refused_after_editing(
+    unfinished: Path, tmp_path: Path, name: str, change: Callable[[Any], Any]
+) -> tuple[Path, str]:
+    """The unfinished evaluation copied under `tmp_path`, its progress file `name` (JSON) changed by `change`: that
+    file, and the one line its `--resume` is refused with (nothing changed)."""
+    path = _copy(unfinished, tmp_path) / name
+    path.write_text(json.dumps(change(json.loads(path.read_text()))))
+    return path, resume_refused_unchanged(tmp_path)
 
 
 def _rows(change: Callable[[list[dict[str, Any]]], Any]) -> Callable[[dict[str, Any]], Any]:
@@ -117,14 +150,9 @@ UNIT_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
 @pytest.mark.parametrize("case", UNIT_CASES)
 def test_a_bad_unit_file_is_one_line_and_changes_nothing(case: str, unfinished: Path, tmp_path: Path) -> None:
     """Each field of a finished unit's rows is checked (type, range, the record it carries replayed to the row)."""
-    progress = _copy(unfinished, tmp_path)
     change, field = UNIT_CASES[case]
-    path = progress / "0-5.json"
-    path.write_text(json.dumps(change(json.loads(path.read_text()))))
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    path, err = refused_after_editing(unfinished, tmp_path, "0-5.json", change)
     assert f"{path}: {field}" in err
-    assert tree(tmp_path) == before
 
 
 TEXT_CASES: dict[str, tuple[str, bytes, str]] = {
@@ -143,10 +171,8 @@ def test_an_unreadable_unit_file_is_one_line_and_changes_nothing(case: str, unfi
     progress = _copy(unfinished, tmp_path)
     name, text, field = TEXT_CASES[case]
     (progress / name).write_bytes(text)
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    err = resume_refused_unchanged(tmp_path)
     assert f"{progress / name}: {field}" in err
-    assert tree(tmp_path) == before
 
 
 CONFIG_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
@@ -166,23 +192,16 @@ CONFIG_CASES: dict[str, tuple[Callable[[dict[str, Any]], Any], str]] = {
 
 @pytest.mark.parametrize("case", CONFIG_CASES)
 def test_a_bad_saved_config_is_one_line_and_changes_nothing(case: str, unfinished: Path, tmp_path: Path) -> None:
-    progress = _copy(unfinished, tmp_path)
     change, field = CONFIG_CASES[case]
-    path = progress / "config.json"
-    path.write_text(json.dumps(change(json.loads(path.read_text()))))
-    before = tree(tmp_path)
-    err = refused("--resume", str(tmp_path / "eval"))
+    path, err = refused_after_editing(unfinished, tmp_path, "config.json", change)
     assert str(path) in err and field in err
-    assert tree(tmp_path) == before
 
 
 @pytest.mark.parametrize("text", [b"\xff\xfe{}", b'{"seed": 1' + b"0" * 5000 + b"}"])
 def test_an_unreadable_saved_config_is_one_line(text: bytes, unfinished: Path, tmp_path: Path) -> None:
     progress = _copy(unfinished, tmp_path)
     (progress / "config.json").write_bytes(text)
-    before = tree(tmp_path)
-    assert str(progress / "config.json") in refused("--resume", str(tmp_path / "eval"))
-    assert tree(tmp_path) == before
+    assert str(progress / "config.json") in resume_refused_unchanged(tmp_path)
 
 
 @pytest.mark.parametrize("agent", ["ismcts-value:{bad}", "ismcts-value:{missing}", "ppo:{bad}"])
@@ -192,7 +211,7 @@ def test_a_refused_start_leaves_nothing_behind(agent: str, tmp_path: Path) -> No
     spec = agent.format(bad=tmp_path / "bad.pt", missing=tmp_path / "missing.pt")
     before = tree(tmp_path)
     err = refused("--agents", spec, "heuristic", "--games", "2", "--workers", "1", "--no-progress",
-                  "--out", str(tmp_path / "results" / "eval"))  # fmt: skip
+                  "--out", str(tmp_path / "results" / "eval"), command_line=True)  # fmt: skip
     assert "bad.pt" in err or "missing.pt" in err
     assert tree(tmp_path) == before
 

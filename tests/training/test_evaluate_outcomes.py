@@ -9,11 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from experiments.evaluate import main as evaluate
 from experiments.reports import report
 from experiments.round_robin import rated
-from experiments.stats import bradley_terry, headline, headline_field, oriented, summarize
+from experiments.stats import bradley_terry
+from experiments.stats import headline
+from experiments.stats import headline_field
+from experiments.stats import oriented
+from experiments.stats import summarize
 from suntzu_env.core import games
 
 BINFA = games.game("binfa")

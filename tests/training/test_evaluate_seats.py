@@ -9,7 +9,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from experiments.combine import main as combine
 from experiments.evaluate import main as evaluate
 from experiments.matches import play_games

@@ -6,9 +6,13 @@ import itertools
 
 import numpy as np
 import pytest
-
-from agents.ppo import PolicyActor, PPOAgent
-from suntzu_env.core.policy_net import H_ACTIVATION, H_OFFSET, H_WIDTHS, PolicyNet, net_act_batch
+from agents.ppo import PolicyActor
+from agents.ppo import PPOAgent
+from suntzu_env.core.policy_net import H_ACTIVATION
+from suntzu_env.core.policy_net import H_OFFSET
+from suntzu_env.core.policy_net import H_WIDTHS
+from suntzu_env.core.policy_net import PolicyNet
+from suntzu_env.core.policy_net import net_act_batch
 from suntzu_env.core.rng import rng_seed
 
 

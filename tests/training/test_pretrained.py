@@ -10,14 +10,20 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from experiments.game import game_of
 from experiments.matches import play_match
 from experiments.stats import headline
-from suntzu_env.core.agent import IncompatibleModelError, ModelError
+from suntzu_env.core.agent import IncompatibleModelError
+from suntzu_env.core.agent import ModelError
 from suntzu_env.core.npz import read_npz
 from suntzu_env.core.stats import wilson
-from suntzu_env.pretrained import CATALOG, POLICY, SHIPPED, VALUE, Shipped, shipped, shipped_specs
+from suntzu_env.pretrained import CATALOG
+from suntzu_env.pretrained import POLICY
+from suntzu_env.pretrained import SHIPPED
+from suntzu_env.pretrained import VALUE
+from suntzu_env.pretrained import Shipped
+from suntzu_env.pretrained import shipped
+from suntzu_env.pretrained import shipped_specs
 
 ROOT = Path(__file__).resolve().parents[2]
 MAX_BYTES = 2 * 2**20  # a shipped file stays small: actor weights only, float32

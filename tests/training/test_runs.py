@@ -15,25 +15,27 @@ import time
 from pathlib import Path
 
 import pytest
-from conftest import ROOT, TINY_RUN, command_env, run_module, train_command, train_here
-
 from agents import make_agent
-from agents.ppo import IncompatibleModelError, ModelError, checkpoint_steps, checkpoints, load_model
-from experiments import evaluate, train
+from agents.ppo import IncompatibleModelError
+from agents.ppo import ModelError
+from agents.ppo import checkpoint_steps
+from agents.ppo import checkpoints
+from agents.ppo import load_model
+from experiments import evaluate
+from experiments import train
 from experiments.checkpoint import state_path
-from experiments.runs import read_eval, remove_temporaries, write_eval
+from experiments.runs import read_eval
+from experiments.runs import remove_temporaries
+from experiments.runs import write_eval
 from suntzu_env.core.files import write_atomic
 
-
-def weights(model_zip: Path) -> list[bytes]:
-    """The learner's parameters and its optimizer's state, as bytes (equal only when equal bit for bit)."""
-    from sb3_contrib import MaskablePPO
-
-    model = MaskablePPO.load(model_zip, device="cpu")
-    out = [p.detach().numpy().tobytes() for p in model.policy.parameters()]
-    for state in model.policy.optimizer.state_dict()["state"].values():
-        out += [v.numpy().tobytes() for v in state.values()]
-    return out
+from conftest import ROOT
+from conftest import TINY_RUN
+from conftest import command_env
+from conftest import run_module
+from conftest import train_command
+from conftest import train_here
+from helpers import model_weights
 
 
 def copy_run(tiny_run: Path, tmp_path: Path) -> Path:
@@ -93,7 +95,7 @@ def test_a_run_killed_between_its_final_model_and_its_summary_resumes_from_its_n
     segments = summary["segments"]
     assert segments[0]["from_timesteps"] == 0 and segments[-1]["to_timesteps"] == 512
     assert all(a["to_timesteps"] == b["from_timesteps"] for a, b in itertools.pairwise(segments))
-    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")
+    assert model_weights(run / "model.zip") == model_weights(tiny_run / "model.zip")
 
 
 def test_resume_falls_back_to_the_newest_readable_checkpoint(
@@ -114,7 +116,7 @@ def test_resume_falls_back_to_the_newest_readable_checkpoint(
     assert f"pool snapshot {run / 'pool' / 'snapshot_0.npz'} is unreadable" in out
     assert json.loads((run / "summary.json").read_text())["timesteps"] == 512
     assert load_model(run)[0].num_timesteps == 512
-    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")  # from the warm start, exactly
+    assert model_weights(run / "model.zip") == model_weights(tiny_run / "model.zip")  # from the warm start, exactly
 
 
 @pytest.mark.parametrize("steps", [0, 256])
@@ -128,7 +130,7 @@ def test_resuming_from_any_checkpoint_ends_as_the_run_never_stopped(
     out = train_here(capsys, "--resume", str(checkpoint))
     assert f"resuming from {checkpoint}" in out
     assert (run / "eval.csv").read_text() == (tiny_run / "eval.csv").read_text()
-    assert weights(run / "model.zip") == weights(tiny_run / "model.zip")
+    assert model_weights(run / "model.zip") == model_weights(tiny_run / "model.zip")
     summary = json.loads((run / "summary.json").read_text())
     assert summary["timesteps"] == 512 and summary["resumed_from"] == str(checkpoint)
     first, second = summary["segments"]  # the run's start up to the checkpoint, then this one
@@ -214,6 +216,7 @@ def file_states(folder: Path) -> dict[Path, int]:
     return states
 
 
+@pytest.mark.slow  # a minute: a run killed three times and resumed
 def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> None:
     """SIGKILL the training process group at random moments, resume each time; the run ends whole, and
     bit for bit as the same run never stopped: the same weights, the same eval.csv.
@@ -274,7 +277,7 @@ def test_a_run_killed_at_random_moments_resumes_to_its_end(tmp_path: Path) -> No
     assert not [p for p in tmp_path.rglob(".*")], "no temporary file or folder is left"
     assert [p.name for p in tmp_path.iterdir()] == [run.name]
     assert (run / "eval.csv").read_text() == (whole / "eval.csv").read_text(), kills
-    assert weights(run / "model.zip") == weights(whole / "model.zip"), kills
+    assert model_weights(run / "model.zip") == model_weights(whole / "model.zip"), kills
     segments = summary["segments"]  # every start since the warm start's, each from where the one before stopped
     assert segments[0]["from_timesteps"] == 0 and segments[-1]["to_timesteps"] == 512
     assert all(a["to_timesteps"] == b["from_timesteps"] for a, b in itertools.pairwise(segments))

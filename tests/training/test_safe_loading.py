@@ -27,9 +27,13 @@ import pytest
 torch = pytest.importorskip("torch")
 
 from agents import make_agent
-from agents.ppo import ModelError, PolicyActor, load_model, load_ppo_agent
+from agents.ppo import ModelError
+from agents.ppo import PolicyActor
+from agents.ppo import load_model
+from agents.ppo import load_ppo_agent
 from agents.rllib import load_rllib_agent
-from suntzu_env import N_ACTIONS, OBSERVATION_SIZE
+from suntzu_env import N_ACTIONS
+from suntzu_env import OBSERVATION_SIZE
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -167,7 +171,6 @@ def test_rllib_loader_reads_plain_arrays(tmp_path: Path) -> None:
 def test_a_genuine_model_reads_back_exactly(tmp_path: Path) -> None:
     """A saved MaskablePPO (ReLU: its policy_kwargs are pickled by SB3) plays the same logits once read as data."""
     from sb3_contrib import MaskablePPO
-
     from suntzu_env.suntzu.gym_env import SunTzuGymEnv
 
     model = MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu", seed=3,

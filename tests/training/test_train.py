@@ -16,19 +16,31 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-from conftest import TINY_RUN, train_here
-
-from agents import AGENT_NAMES, make_agent
-from agents.ppo import PolicyActor, PPOAgent, load_model, load_ppo_agent, resolve_model_path
-from experiments import evaluate, train
-from experiments.cli import ConfigError, parse
-from experiments.config import SMOKE, SMOKE_VARIABLE, TrainConfig, train_config_class
+from agents import AGENT_NAMES
+from agents import make_agent
+from agents.ppo import PolicyActor
+from agents.ppo import PPOAgent
+from agents.ppo import load_model
+from agents.ppo import load_ppo_agent
+from agents.ppo import resolve_model_path
+from experiments import evaluate
+from experiments import train
+from experiments.cli import ConfigError
+from experiments.cli import parse
+from experiments.config import SMOKE
+from experiments.config import SMOKE_VARIABLE
+from experiments.config import TrainConfig
+from experiments.config import train_config_class
 from experiments.evaluate import play_match
-from experiments.runs import read_config, read_eval
+from experiments.runs import read_config
+from experiments.runs import read_eval
 from experiments.train import make_vec_env
 from experiments.versions import library_versions
 from suntzu_env import Game
 from suntzu_env.core import games
+
+from conftest import TINY_RUN
+from conftest import train_here
 
 RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
              "summary.json")  # fmt: skip

@@ -8,10 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 import torch
-
 from experiments import train_value
 from suntzu_env.core import games
-from suntzu_env.suntzu.values import VALUE_FILE, read_value_net
+from suntzu_env.suntzu.values import VALUE_FILE
+from suntzu_env.suntzu.values import read_value_net
 
 SMALL = ["--games", "40", "--epochs", "1", "--hidden", "8", "--threads", "1"]
 

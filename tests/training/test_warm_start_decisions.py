@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from experiments.warm_start import DecisionLog
+from experiments.warm_start import Decisions
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-
-from experiments.warm_start import DecisionLog, Decisions
 
 
 def _logged(rng: np.random.Generator, n: int, width: int, n_actions: int) -> tuple[Decisions, np.ndarray, np.ndarray]:

@@ -13,17 +13,36 @@ from typing import Any
 
 import numpy as np
 import pytest
-from helpers import PROVINCES, answer, expect, load, make_state, place
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
-from agents import AGENT_NAMES, Agent, GreedyAgent, HeuristicAgent, ISMCTSAgent, RandomAgent, make_agent
+from agents import AGENT_NAMES
+from agents import Agent
+from agents import GreedyAgent
+from agents import HeuristicAgent
+from agents import ISMCTSAgent
+from agents import RandomAgent
+from agents import make_agent
 from experiments.evaluate import play_game
+from hypothesis import given
+from hypothesis import settings
+from hypothesis import strategies as st
 from suntzu_env import Game
-from suntzu_env.suntzu.actions import A_PLACE, A_RECALL, ACTION_STRINGS
-from suntzu_env.suntzu.baselines.observed import borders, decision_province, decode, opp_hand_estimate, round_number
-from suntzu_env.suntzu.observation import OBSERVATION_SLICES, observation_views
+from suntzu_env.suntzu.actions import A_PLACE
+from suntzu_env.suntzu.actions import A_RECALL
+from suntzu_env.suntzu.actions import ACTION_STRINGS
+from suntzu_env.suntzu.baselines.observed import borders
+from suntzu_env.suntzu.baselines.observed import decision_province
+from suntzu_env.suntzu.baselines.observed import decode
+from suntzu_env.suntzu.baselines.observed import opp_hand_estimate
+from suntzu_env.suntzu.baselines.observed import round_number
+from suntzu_env.suntzu.observation import OBSERVATION_SLICES
+from suntzu_env.suntzu.observation import observation_views
 from suntzu_env.suntzu.rules import N_BASE_CARDS
+
+from helpers import PROVINCES
+from helpers import answer
+from helpers import expect
+from helpers import load
+from helpers import make_state
+from helpers import place
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 # blue, red, games per variant: 2,080 games over the four variants, every agent in both seats

@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from helpers import assert_blind_to_hidden
-
 from agents import make_agent
-from agents.ismcts import DEFAULT_ROLLOUT, ROLLOUTS, ISMCTSAgent
+from agents.ismcts import DEFAULT_ROLLOUT
+from agents.ismcts import ROLLOUTS
+from agents.ismcts import ISMCTSAgent
 from experiments.evaluate import play_games
 from suntzu_env import Game
 from suntzu_env.core.protocol import ask
 from suntzu_env.suntzu.rules import SEATS
+
+from helpers import assert_blind_to_hidden
 
 ITERATIONS = 30
 

@@ -8,10 +8,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import assert_blind_to_hidden, net_of, saved
-
 from agents import make_agent
-from agents.ismcts import VALUE_HORIZON, VALUE_ITERATIONS, ISMCTSAgent, learned_value
+from agents.ismcts import VALUE_HORIZON
+from agents.ismcts import VALUE_ITERATIONS
+from agents.ismcts import ISMCTSAgent
+from agents.ismcts import learned_value
 from suntzu_env import Game
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.policy_net import PolicyNet
@@ -19,7 +20,15 @@ from suntzu_env.core.protocol import ask
 from suntzu_env.suntzu import values
 from suntzu_env.suntzu.game import DEFAULT_ADJ
 from suntzu_env.suntzu.layout import ROUND
-from suntzu_env.suntzu.values import VALUE_FILE, VALUE_INPUTS, inputs_of, read_value_net, value_positions
+from suntzu_env.suntzu.values import VALUE_FILE
+from suntzu_env.suntzu.values import VALUE_INPUTS
+from suntzu_env.suntzu.values import inputs_of
+from suntzu_env.suntzu.values import read_value_net
+from suntzu_env.suntzu.values import value_positions
+
+from helpers import assert_blind_to_hidden
+from helpers import net_of
+from helpers import saved
 
 ITERATIONS = 30
 

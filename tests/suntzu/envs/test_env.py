@@ -6,7 +6,8 @@ import importlib
 import os
 import pickle
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,40 +16,44 @@ import pytest
 
 with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs through a deprecated path
     warnings.simplefilter("ignore", DeprecationWarning)
-    from pettingzoo.test import (
-        api_test,
-        parallel_api_test,
-        parallel_seed_test,
-        performance_benchmark,
-        render_test,
-        seed_test,
-        state_test,
-    )
+    from pettingzoo.test import api_test
+    from pettingzoo.test import parallel_api_test
+    from pettingzoo.test import parallel_seed_test
+    from pettingzoo.test import performance_benchmark
+    from pettingzoo.test import render_test
+    from pettingzoo.test import seed_test
+    from pettingzoo.test import state_test
     from pettingzoo.test import test_save_obs as save_obs_test  # renamed, or pytest would collect it
-    from pettingzoo.utils.conversions import aec_to_parallel, parallel_to_aec, turn_based_aec_to_parallel
+    from pettingzoo.utils.conversions import aec_to_parallel
+    from pettingzoo.utils.conversions import parallel_to_aec
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
-from suntzu_env import (
-    N_ACTIONS,
-    OBSERVATION_SIZE,
-    Game,
-    IllegalActionWarning,
-    describe_observation,
-    env,
-    parallel_env,
-    raw_env,
-)
-from suntzu_env.suntzu.actions import ACTION_GROUPS, ACTION_MEANINGS, ACTION_STRINGS
-from suntzu_env.suntzu.episode import EnvSettings, Episode
-from suntzu_env.suntzu.observation import (
-    OBSERVATION_INV_SCALE,
-    OBSERVATION_PIECES,
-    OBSERVATION_SCALE,
-    OBSERVATION_SLICES,
-    observation_views,
-)
+from suntzu_env import N_ACTIONS
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import Game
+from suntzu_env import IllegalActionWarning
+from suntzu_env import describe_observation
+from suntzu_env import env
+from suntzu_env import parallel_env
+from suntzu_env import raw_env
+from suntzu_env.suntzu.actions import ACTION_GROUPS
+from suntzu_env.suntzu.actions import ACTION_MEANINGS
+from suntzu_env.suntzu.actions import ACTION_STRINGS
+from suntzu_env.suntzu.episode import EnvSettings
+from suntzu_env.suntzu.episode import Episode
+from suntzu_env.suntzu.observation import OBSERVATION_INV_SCALE
+from suntzu_env.suntzu.observation import OBSERVATION_PIECES
+from suntzu_env.suntzu.observation import OBSERVATION_SCALE
+from suntzu_env.suntzu.observation import OBSERVATION_SLICES
+from suntzu_env.suntzu.observation import observation_views
 from suntzu_env.suntzu.options import Options
-from suntzu_env.suntzu.rules import CARDS, PROVINCES, SEATS
-from suntzu_env.suntzu.suntzu_v3 import SunTzuParallelEnv, describe_actions, flat_observation_box, observation_box
+from suntzu_env.suntzu.rules import CARDS
+from suntzu_env.suntzu.rules import PROVINCES
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.suntzu_v3 import SunTzuParallelEnv
+from suntzu_env.suntzu.suntzu_v3 import describe_actions
+from suntzu_env.suntzu.suntzu_v3 import flat_observation_box
+from suntzu_env.suntzu.suntzu_v3 import observation_box
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # "human" rendering without a display
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")

@@ -12,16 +12,20 @@ from test_env import checked
 
 with warnings.catch_warnings():  # pettingzoo.test loads its own classic envs through a deprecated path
     warnings.simplefilter("ignore", DeprecationWarning)
-    from pettingzoo.test import api_test, parallel_api_test
+    from pettingzoo.test import api_test
+    from pettingzoo.test import parallel_api_test
 
-from suntzu_env import N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv, env, parallel_env
-from suntzu_env.core.formats import (
-    agilerl_observations,
-    bool_masks,
-    box_observations,
-    observation_format,
-    rllib_observations,
-)
+from suntzu_env import N_ACTIONS
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import IllegalActionWarning
+from suntzu_env import SunTzuGymEnv
+from suntzu_env import env
+from suntzu_env import parallel_env
+from suntzu_env.core.formats import agilerl_observations
+from suntzu_env.core.formats import bool_masks
+from suntzu_env.core.formats import box_observations
+from suntzu_env.core.formats import observation_format
+from suntzu_env.core.formats import rllib_observations
 from suntzu_env.suntzu import episode as episode_module
 from suntzu_env.suntzu.suntzu_v3 import NOOP
 

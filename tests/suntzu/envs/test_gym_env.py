@@ -10,11 +10,14 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
+from agents import RandomAgent
 from gymnasium import spaces
 from gymnasium.utils.env_checker import check_env
-
-from agents import RandomAgent
-from suntzu_env import ENV_ID, N_ACTIONS, OBSERVATION_SIZE, IllegalActionWarning, SunTzuGymEnv
+from suntzu_env import ENV_ID
+from suntzu_env import N_ACTIONS
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import IllegalActionWarning
+from suntzu_env import SunTzuGymEnv
 from suntzu_env.suntzu.observation import observation_views
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")  # check_env builds the "human" mode too: no display here

@@ -32,40 +32,45 @@ mask must not change either.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
+from collections.abc import Iterable
+from collections.abc import Iterator
 from typing import NamedTuple
 
 import numpy as np
 import pytest
-from helpers import BASE_CARDS, expect, load, make_state, place, with_hands
-
 from suntzu_env import Game
 from suntzu_env.suntzu import engine
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.determinize import sample_determinization
-from suntzu_env.suntzu.layout import (
-    DEC_SIDE,
-    DECK,
-    DECK_CAPACITY,
-    DRAWN,
-    EVENT_DECK,
-    HAND,
-    HAND_RECYCLED,
-    PH_PLACEMENT,
-    PHASE,
-    PLACED,
-    PLACED_RECYCLED,
-    RECYCLED_PLAGUE,
-    WARLORD,
-)
-from suntzu_env.suntzu.observation import OBSERVATION_SIZE, encode_observation, observation_views
-from suntzu_env.suntzu.rules import (
-    CARD_PLAGUE,
-    N_CARD_KINDS,
-    N_PROVINCES,
-    N_WARLORDS_PER_SIDE,
-    SEATS,
-)
+from suntzu_env.suntzu.layout import DEC_SIDE
+from suntzu_env.suntzu.layout import DECK
+from suntzu_env.suntzu.layout import DECK_CAPACITY
+from suntzu_env.suntzu.layout import DRAWN
+from suntzu_env.suntzu.layout import EVENT_DECK
+from suntzu_env.suntzu.layout import HAND
+from suntzu_env.suntzu.layout import HAND_RECYCLED
+from suntzu_env.suntzu.layout import PH_PLACEMENT
+from suntzu_env.suntzu.layout import PHASE
+from suntzu_env.suntzu.layout import PLACED
+from suntzu_env.suntzu.layout import PLACED_RECYCLED
+from suntzu_env.suntzu.layout import RECYCLED_PLAGUE
+from suntzu_env.suntzu.layout import WARLORD
+from suntzu_env.suntzu.observation import OBSERVATION_SIZE
+from suntzu_env.suntzu.observation import encode_observation
+from suntzu_env.suntzu.observation import observation_views
+from suntzu_env.suntzu.rules import CARD_PLAGUE
+from suntzu_env.suntzu.rules import N_CARD_KINDS
+from suntzu_env.suntzu.rules import N_PROVINCES
+from suntzu_env.suntzu.rules import N_WARLORDS_PER_SIDE
+from suntzu_env.suntzu.rules import SEATS
+
+from helpers import BASE_CARDS
+from helpers import expect
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import with_hands
 
 NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
 P, P_STAR = CARD_PLAGUE, RECYCLED_PLAGUE  # a never-revealed Plague copy, a recycled one

@@ -14,21 +14,24 @@ if os.environ.get("CI"):
 else:
     pyspiel = pytest.importorskip("pyspiel")
 
-from open_spiel.python import policy as policy_lib
-from open_spiel.python.algorithms import (
-    cfr,
-    evaluate_bots,
-    exploitability,
-    external_sampling_mccfr,
-    get_all_states,
-    mcts,
-    outcome_sampling_mccfr,
-)
-
 from agents import make_agent
-from suntzu_env import OBSERVATION_SIZE, Game, Options
+from open_spiel.python import policy as policy_lib
+from open_spiel.python.algorithms import cfr
+from open_spiel.python.algorithms import evaluate_bots
+from open_spiel.python.algorithms import exploitability
+from open_spiel.python.algorithms import external_sampling_mccfr
+from open_spiel.python.algorithms import get_all_states
+from open_spiel.python.algorithms import mcts
+from open_spiel.python.algorithms import outcome_sampling_mccfr
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import Game
+from suntzu_env import Options
 from suntzu_env.suntzu.actions import N_ACTIONS
-from suntzu_env.suntzu.openspiel import GAME_NAME, MAX_GAME_LENGTH, AgentBot, ISMCTSBot, random_playout
+from suntzu_env.suntzu.openspiel import GAME_NAME
+from suntzu_env.suntzu.openspiel import MAX_GAME_LENGTH
+from suntzu_env.suntzu.openspiel import AgentBot
+from suntzu_env.suntzu.openspiel import ISMCTSBot
+from suntzu_env.suntzu.openspiel import random_playout
 
 CONFIGS = [{"variant": "standard", "events": False}, {"variant": "beginner", "events": True}]
 # A tiny game: one deal of the standard variant, the players taking over 6 decisions before the end of its random

@@ -9,8 +9,10 @@ import sys
 import numba
 import numpy as np
 import pytest
-
-from suntzu_env.core.threads import ThreadCount, candidate_counts, check_threads, max_threads
+from suntzu_env.core.threads import ThreadCount
+from suntzu_env.core.threads import candidate_counts
+from suntzu_env.core.threads import check_threads
+from suntzu_env.core.threads import max_threads
 
 
 def feed(threads: ThreadCount, seconds: dict[int, float], calls: int) -> list[int]:

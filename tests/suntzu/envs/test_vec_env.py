@@ -7,17 +7,21 @@ import ast
 import itertools
 import warnings
 from pathlib import Path
+from typing import Any
 
 import gymnasium
 import numpy as np
 import pytest
-from stable_baselines3.common.vec_env import VecEnv, VecMonitor
-
 import suntzu_env
-from suntzu_env import Game, IllegalActionWarning, SunTzuGymEnv
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env import VecMonitor
+from suntzu_env import Game
+from suntzu_env import IllegalActionWarning
+from suntzu_env import SunTzuGymEnv
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.observation import OBSERVATION_SIZE
-from suntzu_env.suntzu.vec_env import SunTzuVecEnv, SunTzuVectorEnv
+from suntzu_env.suntzu.vec_env import SunTzuVecEnv
+from suntzu_env.suntzu.vec_env import SunTzuVectorEnv
 
 
 def first_legal(observation: np.ndarray, mask: np.ndarray) -> int:
@@ -274,9 +278,9 @@ def test_maskable_ppo_learns_on_it() -> None:
 
 def test_self_play_policy_opponent_in_one_batch() -> None:
     """A learned policy as the opponent: every waiting game answered in one call per opponent round."""
+    from agents.ppo import PolicyActor
+    from agents.ppo import PPOAgent
     from sb3_contrib import MaskablePPO
-
-    from agents.ppo import PolicyActor, PPOAgent
 
     env = SunTzuVecEnv(6, opponents="random", seed=0)
     model = MaskablePPO(
@@ -307,7 +311,8 @@ def test_self_play_policy_opponent_in_one_batch() -> None:
 def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
     """A `PPOAgent` opponent plays inside the compiled step, never asked from Python, and makes the moves the same
     agent makes when asked from Python; sampling, it draws from each game's generator: the env's seed decides."""
-    from agents.ppo import PolicyActor, PPOAgent
+    from agents.ppo import PolicyActor
+    from agents.ppo import PPOAgent
     from suntzu_env.suntzu import vec_core as core
 
     rng = np.random.default_rng(0)
@@ -444,40 +449,32 @@ def test_a_policy_answering_illegally_changes_nothing() -> None:
         assert obs.shape == (4, OBSERVATION_SIZE)
 
 
+BAD_ARGUMENTS: list[tuple[int, dict[str, Any], type[Exception], str]] = [
+    (2, {"opponents": "champion"}, ValueError, "unknown agent 'champion'"),
+    (2, {"opponents": 42}, TypeError, "each opponent must be"),
+    (3, {"opponents": ["random", "random"]}, ValueError, "one opponent per env"),
+    (2, {"opponents": {}}, ValueError, "empty mix"),
+    (2, {"opponents": {"random": -1.0}}, ValueError, "weight"),
+    (2, {"opponents": {"random": 0.0}}, ValueError, "add up to 0"),
+    (2, {"opponents": "ismcts"}, ValueError, "searches the game"),
+    (2, {"seed": -1}, ValueError, r"seed must lie in \[0, 2\*\*63\)"),
+    (2, {"seed": "0"}, TypeError, "seed must be an integer or None"),
+    (2, {"seat": "green"}, ValueError, "seat must be one of"),
+    (2, {"shaped_reward": -1.0}, ValueError, "shaped_reward"),
+    (2, {"illegal_action": "ignore"}, ValueError, "illegal_action"),
+    (2, {"variant": "expert"}, ValueError, "variant"),
+    (2, {"colour": "blue"}, TypeError, "unexpected keyword argument 'colour'"),
+    (2, {"render_mode": "ansi"}, ValueError, "render_mode"),
+]
+
+
 def test_bad_arguments_are_named() -> None:
     for n_envs, error in ((0, ValueError), (-2, ValueError), ("4", TypeError), (True, TypeError), (2.0, TypeError)):
         with pytest.raises(error, match="n_envs"):
             SunTzuVecEnv(n_envs)
-    with pytest.raises(ValueError, match="unknown agent 'champion'"):
-        SunTzuVecEnv(2, opponents="champion")
-    with pytest.raises(TypeError, match="each opponent must be"):
-        SunTzuVecEnv(2, opponents=42)
-    with pytest.raises(ValueError, match="one opponent per env"):
-        SunTzuVecEnv(3, opponents=["random", "random"])
-    with pytest.raises(ValueError, match="empty mix"):
-        SunTzuVecEnv(2, opponents={})
-    with pytest.raises(ValueError, match="weight"):
-        SunTzuVecEnv(2, opponents={"random": -1.0})
-    with pytest.raises(ValueError, match="add up to 0"):
-        SunTzuVecEnv(2, opponents={"random": 0.0})
-    with pytest.raises(ValueError, match="searches the game"):
-        SunTzuVecEnv(2, opponents="ismcts")
-    with pytest.raises(ValueError, match=r"seed must lie in \[0, 2\*\*63\)"):
-        SunTzuVecEnv(2, seed=-1)
-    with pytest.raises(TypeError, match="seed must be an integer or None"):
-        SunTzuVecEnv(2, seed="0")
-    with pytest.raises(ValueError, match="seat must be one of"):
-        SunTzuVecEnv(2, seat="green")
-    with pytest.raises(ValueError, match="shaped_reward"):
-        SunTzuVecEnv(2, shaped_reward=-1.0)
-    with pytest.raises(ValueError, match="illegal_action"):
-        SunTzuVecEnv(2, illegal_action="ignore")
-    with pytest.raises(ValueError, match="variant"):
-        SunTzuVecEnv(2, variant="expert")
-    with pytest.raises(TypeError, match="unexpected keyword argument 'colour'"):
-        SunTzuVecEnv(2, colour="blue")
-    with pytest.raises(ValueError, match="render_mode"):
-        SunTzuVecEnv(2, render_mode="ansi")
+    for n_envs, kwargs, error, match in BAD_ARGUMENTS:
+        with pytest.raises(error, match=match):
+            SunTzuVecEnv(n_envs, **kwargs)
     env = SunTzuVecEnv(2, seed=0)
     with pytest.raises(RuntimeError, match="reset"):
         env.step(np.zeros(2, dtype=np.int64))

@@ -13,33 +13,33 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-
 from suntzu_env import Game
 from suntzu_env.suntzu import engine
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.determinize import rewind_secret_moves
-from suntzu_env.suntzu.layout import (
-    ARMIES,
-    DEC_KIND,
-    DEC_PROV,
-    DEC_SIDE,
-    DECISION_KINDS,
-    DECK,
-    DECK_CAPACITY,
-    DECK_LEN,
-    DK_PLACE,
-    DK_WARLORD,
-    DRAWN,
-    EVENT_DECK,
-    HAND,
-    PH_WARLORDS,
-    PHASE,
-    PLACE_PROV,
-    PLACED,
-    WARLORD,
-    WL_UNCHOSEN,
-)
-from suntzu_env.suntzu.rules import N_CARD_KINDS, N_PROVINCES, N_WARLORDS_PER_SIDE, SEATS
+from suntzu_env.suntzu.layout import ARMIES
+from suntzu_env.suntzu.layout import DEC_KIND
+from suntzu_env.suntzu.layout import DEC_PROV
+from suntzu_env.suntzu.layout import DEC_SIDE
+from suntzu_env.suntzu.layout import DECISION_KINDS
+from suntzu_env.suntzu.layout import DECK
+from suntzu_env.suntzu.layout import DECK_CAPACITY
+from suntzu_env.suntzu.layout import DECK_LEN
+from suntzu_env.suntzu.layout import DK_PLACE
+from suntzu_env.suntzu.layout import DK_WARLORD
+from suntzu_env.suntzu.layout import DRAWN
+from suntzu_env.suntzu.layout import EVENT_DECK
+from suntzu_env.suntzu.layout import HAND
+from suntzu_env.suntzu.layout import PH_WARLORDS
+from suntzu_env.suntzu.layout import PHASE
+from suntzu_env.suntzu.layout import PLACE_PROV
+from suntzu_env.suntzu.layout import PLACED
+from suntzu_env.suntzu.layout import WARLORD
+from suntzu_env.suntzu.layout import WL_UNCHOSEN
+from suntzu_env.suntzu.rules import N_CARD_KINDS
+from suntzu_env.suntzu.rules import N_PROVINCES
+from suntzu_env.suntzu.rules import N_WARLORDS_PER_SIDE
+from suntzu_env.suntzu.rules import SEATS
 
 CONFIGS = [("standard", False), ("standard", True), ("beginner", False), ("beginner", True)]
 SAMPLES = 6  # determinizations drawn per decision checked

@@ -10,17 +10,27 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import expect, expect_next_round, make_state, single_battle
-from hypothesis import given, settings
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-
 from suntzu_env import Game
 from suntzu_env.suntzu import engine
 from suntzu_env.suntzu.game import DEFAULT_ADJ
-from suntzu_env.suntzu.layout import LAST_REVEAL, PLACED, STATE_SIZE
+from suntzu_env.suntzu.layout import LAST_REVEAL
+from suntzu_env.suntzu.layout import PLACED
+from suntzu_env.suntzu.layout import STATE_SIZE
 from suntzu_env.suntzu.records import RecordError
 from suntzu_env.suntzu.render import board_text
-from suntzu_env.suntzu.rules import CARDS, N_PROVINCES, N_ROUNDS, SEATS, VARIANTS
+from suntzu_env.suntzu.rules import CARDS
+from suntzu_env.suntzu.rules import N_PROVINCES
+from suntzu_env.suntzu.rules import N_ROUNDS
+from suntzu_env.suntzu.rules import SEATS
+from suntzu_env.suntzu.rules import VARIANTS
+
+from helpers import expect
+from helpers import expect_next_round
+from helpers import make_state
+from helpers import single_battle
 
 ADJ = np.array(DEFAULT_ADJ, dtype=np.int64)
 

@@ -7,11 +7,15 @@ import random
 
 import numpy as np
 import pytest
-from helpers import State, load, make_state, place
-
-from suntzu_env import OBSERVATION_SIZE, Game
+from suntzu_env import OBSERVATION_SIZE
+from suntzu_env import Game
 from suntzu_env.core import checks
 from suntzu_env.suntzu import options
+
+from helpers import State
+from helpers import load
+from helpers import make_state
+from helpers import place
 
 
 def random_actions(g: Game, seed: int, n: int) -> list[str]:

@@ -14,9 +14,10 @@ import os
 import random
 
 import numpy as np
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck
+from hypothesis import given
+from hypothesis import settings
 from hypothesis import strategies as st
-
 from suntzu_env import Game
 from suntzu_env.suntzu.rules import SEATS
 

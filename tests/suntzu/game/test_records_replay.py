@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-
 from suntzu_env import Game
 from suntzu_env.suntzu.records import RecordError
 

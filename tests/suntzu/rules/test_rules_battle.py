@@ -7,19 +7,19 @@ battles are inert ties, so only the province under test changes.
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    ADJACENT,
-    PROVINCES,
-    answer,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    single_battle,
-)
+
+from helpers import ADJACENT
+from helpers import PROVINCES
+from helpers import answer
+from helpers import choose
+from helpers import expect
+from helpers import expect_next_round
+from helpers import legal
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import single_battle
 
 # --- R5.1 values ------------------------------------------------------------------------
 
@@ -272,9 +272,7 @@ def test_r5_5_mark_from_a_province_when_reserve_is_empty() -> None:
     """R5.5/R10: with an empty reserve the marking army comes from a province of red's choice."""
     s = make_state(red={"reserve": 0, "armies": [0, 10, 0, 11, 0]})
     g = single_battle(s, "6", "6", at=0)
-    expect(g, "source", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI")
-    g.apply("province:HAN-QI")
+    choose(g, "source", "red", provinces("CHU", "HAN-QI"), "province:HAN-QI")
     d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 10, 0, 10, 0]
     assert d["red"]["six_marks"] == [1, 0, 0, 0, 0]
@@ -337,9 +335,7 @@ def test_r5_7_r5_6_cost_after_army_movement() -> None:
     """
     s = make_state("standard", blue={"reserve": 2, "set_aside": 18, "armies": [1, 0, 0, 0, 0]})
     g = single_battle(s, "+2", "5")
-    expect(g, "source", "blue")
-    assert legal(g) == provinces("QIN", "WU")
-    g.apply("province:QIN")
+    choose(g, "source", "blue", provinces("QIN", "WU"), "province:QIN")
     d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 2]
     assert d["blue"]["reserve"] == 0
@@ -375,12 +371,8 @@ def test_r5_7_costs_before_events() -> None:
         red={"armies": [0, 2, 0, 0, 0]},
     )
     g = single_battle(s, "9", "+2")
-    expect(g, "source", "red")
-    assert legal(g) == {"reserve"} | provinces("CHU", "WU")
-    g.apply("reserve")
-    expect(g, "source", "blue")
-    assert legal(g) == {"reserve", "province:QIN"}
-    g.apply("province:QIN")
+    choose(g, "source", "red", {"reserve"} | provinces("CHU", "WU"), "reserve")
+    choose(g, "source", "blue", {"reserve", "province:QIN"}, "province:QIN")
     d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 2, 0, 0, 2]
     assert (d["red"]["reserve"], d["red"]["set_aside"]) == (16, 1)

@@ -5,20 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from helpers import (
-    answer,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    single_battle,
-    with_hands,
-)
-
 from suntzu_env import Game
+
+from helpers import answer
+from helpers import choose
+from helpers import expect_next_round
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import single_battle
+from helpers import warlord_picks
+from helpers import with_hands
 
 
 def test_r7_turned_up_card_whose_condition_holds_applies_at_once() -> None:
@@ -74,9 +72,7 @@ def test_r7_1_pandemic_from_a_province_when_reserve_is_empty() -> None:
         red={"plagues_revealed": 1},
     )
     g = single_battle(s, "3", "P")
-    expect(g, "source", "blue")
-    assert legal(g) == provinces("QIN", "CHU")
-    g.apply("province:CHU")
+    choose(g, "source", "blue", provinces("QIN", "CHU"), "province:CHU")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [10, 10, 0, 0, 0]
     assert d["blue"]["set_aside"] == 1
@@ -111,12 +107,8 @@ def test_r7_2_r10_champion_tie_both_pay_blue_first() -> None:
     """R7.2/R10: 9 against 9: both pay; each chooses its source, blue first, then red."""
     s = make_state(events=["champion", "hero"], blue={"armies": [2, 0, 0, 0, 0]}, red={"armies": [0, 2, 0, 0, 0]})
     g = single_battle(s, "9", "9")
-    expect(g, "source", "blue")
-    assert legal(g) == {"reserve", "province:QIN"}
-    g.apply("province:QIN")
-    expect(g, "source", "red")
-    assert legal(g) == {"reserve", "province:CHU"}
-    g.apply("reserve")
+    choose(g, "source", "blue", {"reserve", "province:QIN"}, "province:QIN")
+    choose(g, "source", "red", {"reserve", "province:CHU"}, "reserve")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [1, 0, 0, 0, 0]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (19, 1)
@@ -156,15 +148,8 @@ def test_r7_4_war_chariot_red_chooses_a_second_warlord() -> None:
         red={"held": ["double_six"], "six_marks": [1, 1, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
     )
     g = single_battle(s, "6", "6", at=2)
-    expect(g, "warlord", "red")
-    assert legal(g) == {
-        "warlord:purge",
-        "warlord:devastating_plague",
-        "warlord:counter_plague",
-        "warlord:recycle_plague",
-        "pass",
-    }
-    g.apply("warlord:counter_plague")
+    picks = warlord_picks("purge", "devastating_plague", "counter_plague", "recycle_plague") | {"pass"}
+    choose(g, "warlord", "red", picks, "warlord:counter_plague")
     d = expect_next_round(g, 2)
     assert sorted(d["red"]["warlords"]["held"]) == ["counter_plague", "double_six"]
     assert sorted(d["red"]["warlords"]["unchosen"]) == [
@@ -190,9 +175,8 @@ def test_r7_4_p8_blue_cannot_take_head_start_and_uses_its_pick_next_window() -> 
         },
     )
     g = single_battle(s, "6", "6", at=2)
-    expect(g, "warlord", "blue")
-    assert legal(g) == {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce", "pass"}
-    g.apply("warlord:reinforce")
+    picks = {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce", "pass"}
+    choose(g, "warlord", "blue", picks, "warlord:reinforce")
     answer(g, "window", "blue", "use", warlord="reinforce")  # the only target: QIN
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [2, 0, 0, 0, 0]
@@ -228,12 +212,8 @@ def test_p8_war_chariot_choice_after_the_step_payments() -> None:
     )
     g = single_battle(s, "P", "6", at=2)
     # Pandemic payments, blue first, from provinces (both reserves are empty).
-    expect(g, "source", "blue")
-    assert legal(g) == provinces("QIN", "WU")
-    g.apply("province:WU")
-    expect(g, "source", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI")
-    g.apply("province:CHU")
+    choose(g, "source", "blue", provinces("QIN", "WU"), "province:WU")
+    choose(g, "source", "red", provinces("CHU", "HAN-QI"), "province:CHU")
     # Then the war_chariot choice.
     answer(g, "warlord", "red", "warlord:purge")
     answer(g, "window", "red", "pass", warlord="purge")
@@ -315,9 +295,7 @@ def test_p12_light_infantry_follows_shortfall() -> None:
     """P12: red (behind, empty reserve) adds its 1 army from a neighbour of WU, its choice."""
     s = make_state(score=2, events=["light_infantry", "hero"], red={"reserve": 0, "armies": [0, 10, 0, 11, 0]})
     g = single_battle(s, "1", "1")
-    expect(g, "shortfall", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI")
-    g.apply("province:HAN-QI")
+    choose(g, "shortfall", "red", provinces("CHU", "HAN-QI"), "province:HAN-QI")
     d = expect_next_round(g, 2)
     assert d["red"]["armies"] == [0, 10, 0, 10, 1]
 

@@ -8,9 +8,15 @@ import re
 
 import numpy as np
 import pytest
-from helpers import PROVINCES, RECORD_CARD_ORDER, TOTAL_ARMIES, State, expect, load, make_state
-
 from suntzu_env import Game
+
+from helpers import PROVINCES
+from helpers import RECORD_CARD_ORDER
+from helpers import TOTAL_ARMIES
+from helpers import State
+from helpers import expect
+from helpers import load
+from helpers import make_state
 
 KINDS = {"warlord", "place", "window", "target", "reveal", "reactive", "source", "shortfall", "keep"}
 CARD = r"(10|[1-9]|\+[123]|-1|P)"

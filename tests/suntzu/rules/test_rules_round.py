@@ -4,21 +4,20 @@ scoring, draw, and the result."""
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    CARD_ORDER,
-    TIES,
-    answer,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    reveal,
-)
-
 from suntzu_env import Game
+
+from helpers import CARD_ORDER
+from helpers import TIES
+from helpers import answer
+from helpers import choose
+from helpers import expect
+from helpers import expect_next_round
+from helpers import legal
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import reveal
 
 # --- R4.1 placement ---------------------------------------------------------------------
 
@@ -26,9 +25,7 @@ from suntzu_env import Game
 def test_r4_1_placement_order_and_answers() -> None:
     """R4.1/R10: blue places QIN..WU, then red QIN..WU; one card per province from hand."""
     g = load(make_state())
-    expect(g, "place", "blue", province="QIN")
-    assert legal(g) == {f"place:{c}" for c in CARD_ORDER[:10]}
-    g.apply("place:2")
+    choose(g, "place", "blue", {f"place:{c}" for c in CARD_ORDER[:10]}, "place:2", province="QIN")
     expect(g, "place", "blue", province="CHU")
     assert "place:2" not in legal(g)  # the only `2` is on QIN now
     assert len(legal(g)) == 9
@@ -113,9 +110,7 @@ def test_r4_2_d2_recall_not_at_the_draw() -> None:
     for province, card in zip(["QIN", "CHU", "JIN-YAN", "HAN-QI", "WU"], place_rest, strict=True):
         answer(g, "place", "red", f"place:{card}", province=province)
     # Draw: blue still has an army set aside and a `P` in hand, yet only keeps are offered.
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:8", "keep:10"}
-    g.apply("keep:10")
+    choose(g, "keep", "blue", {"keep:8", "keep:10"}, "keep:10")
     d = expect_next_round(g, 2)
     assert d["blue"]["hand"] == ["1", "2", "3", "4", "5", "6", "10", "P"]
     assert d["blue"]["deck"] == ["8"]
@@ -394,9 +389,7 @@ def test_r4_6_draw_two_keep_one() -> None:
     g = load(s)
     cards = ["2", "3", "4", "5", "10"]
     place(g, cards, cards)
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:7", "keep:8"}
-    g.apply("keep:8")
+    choose(g, "keep", "blue", {"keep:7", "keep:8"}, "keep:8")
     d = expect_next_round(g, 2)
     assert d["blue"]["hand"] == ["1", "2", "3", "4", "5", "6", "8", "+1", "-1", "P"]
     assert d["blue"]["deck"] == ["9", "7"]
@@ -413,12 +406,8 @@ def test_r4_6_r10_played_one_draws_three_keeps_two_blue_first() -> None:
     g = load(s)
     cards = ["1", "2", "3", "4", "5"]
     place(g, cards, cards)
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:7", "keep:8", "keep:9"}
-    g.apply("keep:9")
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:7", "keep:8"}
-    g.apply("keep:7")
+    choose(g, "keep", "blue", {"keep:7", "keep:8", "keep:9"}, "keep:9")
+    choose(g, "keep", "blue", {"keep:7", "keep:8"}, "keep:7")
     expect(g, "keep", "red")
     assert legal(g) == {"keep:+1", "keep:-1"}
     g.apply("keep:-1")  # then only `+1` is left to choose from: kept with no decision

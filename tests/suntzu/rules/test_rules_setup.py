@@ -5,19 +5,17 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from helpers import (
-    BASE_CARDS,
-    CARD_ORDER,
-    DISPLAYS,
-    EVENTS,
-    FULL_DECK,
-    WARLORDS,
-    answer,
-    expect,
-    legal,
-)
-
 from suntzu_env import Game
+
+from helpers import BASE_CARDS
+from helpers import CARD_ORDER
+from helpers import DISPLAYS
+from helpers import EVENTS
+from helpers import FULL_DECK
+from helpers import WARLORDS
+from helpers import answer
+from helpers import choose
+from helpers import expect
 
 SEEDS = range(8)
 BEGINNER_DECK = {c: n for c, n in FULL_DECK.items() if c not in ("+2", "+3")}
@@ -82,12 +80,8 @@ def test_r3_2_base_cards_and_four_drawn(variant: str, deck_size: int) -> None:
 def test_r2_1_r3_3_standard_starts_with_warlord_choices() -> None:
     """R2.1/R3.3: in the standard variant blue, then red, choose one of their 5 warlords."""
     g = Game.new(seed=0, variant="standard")
-    expect(g, "warlord", "blue")
-    assert legal(g) == {f"warlord:{w}" for w in WARLORDS["blue"]}
-    g.apply("warlord:march")
-    expect(g, "warlord", "red")
-    assert legal(g) == {f"warlord:{w}" for w in WARLORDS["red"]}
-    g.apply("warlord:purge")
+    choose(g, "warlord", "blue", {f"warlord:{w}" for w in WARLORDS["blue"]}, "warlord:march")
+    choose(g, "warlord", "red", {f"warlord:{w}" for w in WARLORDS["red"]}, "warlord:purge")
     expect(g, "place", "blue", province="QIN")
     d = g.to_dict()
     assert d["score"] == 0

@@ -9,25 +9,26 @@ values are worked out from the rules; the arithmetic is in the comments.
 from __future__ import annotations
 
 import pytest
-from helpers import (
-    BASE_CARDS,
-    PROVINCES,
-    TIES,
-    State,
-    answer,
-    battle_cards,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    reveal,
-    single_battle,
-    sorted_warlords,
-    with_hands,
-)
+
+from helpers import BASE_CARDS
+from helpers import PROVINCES
+from helpers import TIES
+from helpers import State
+from helpers import answer
+from helpers import battle_cards
+from helpers import choose
+from helpers import expect
+from helpers import expect_next_round
+from helpers import legal
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import reveal
+from helpers import single_battle
+from helpers import sorted_warlords
+from helpers import warlord_picks
+from helpers import with_hands
 
 # --- R5.2 / D5: an active Plague cancels all effects of the opposing card ----------------
 
@@ -88,9 +89,7 @@ def test_r5_2_d5_r4_6_one_facing_plague_draws_two_keeps_one() -> None:
     (`7`, `8`) and keeps 1, not 3 and 2; the `7` goes under the `9`."""
     s = make_state(blue={"deck": ["7", "8", "9"]})
     g = single_battle(s, "1", "P")
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:7", "keep:8"}
-    g.apply("keep:8")
+    choose(g, "keep", "blue", {"keep:7", "keep:8"}, "keep:8")
     d = expect_next_round(g)
     assert d["blue"]["hand"] == [*BASE_CARDS, "8"]
     assert d["blue"]["deck"] == ["9", "7"]
@@ -102,9 +101,7 @@ def test_r5_2_r4_6_one_facing_countered_plague_draws_three_keeps_two() -> None:
     s = make_state("standard", blue={"deck": ["7", "8", "9"]}, red={"held": ["counter_plague"]})
     g = single_battle(s, "1", "P")
     answer(g, "reactive", "red", "use", warlord="counter_plague")
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:7", "keep:8", "keep:9"}
-    g.apply("keep:9")
+    choose(g, "keep", "blue", {"keep:7", "keep:8", "keep:9"}, "keep:9")
     answer(g, "keep", "blue", "keep:7")
     d = expect_next_round(g)
     assert d["blue"]["armies"] == [0, 0, 0, 0, 1]
@@ -152,9 +149,7 @@ def test_r7_4_third_six_in_only_two_marked_provinces() -> None:
         red={"held": ["double_six"], "six_marks": [2, 0, 0, 0, 0], "marked_armies": 2, "sixes_revealed": 2},
     )
     g = single_battle(s, "6", "6", at=1)
-    expect(g, "warlord", "red")
-    assert legal(g) == RED_PICKS | {"pass"}
-    g.apply("warlord:devastating_plague")
+    choose(g, "warlord", "red", RED_PICKS | {"pass"}, "warlord:devastating_plague")
     d = expect_next_round(g)
     assert sorted_warlords(d, "red")["held"] == ["devastating_plague", "double_six"]
     assert d["red"]["six_marks"] == [2, 1, 0, 0, 0]
@@ -172,15 +167,8 @@ def test_r7_4_chariot_choice_may_be_passed() -> None:
         "standard", round_=4, events=["war_chariot", "hero"], red={"held": ["recycle_plague"], "sixes_revealed": 2}
     )
     g = single_battle(s, "7", "6")
-    expect(g, "warlord", "red")
-    assert legal(g) == {
-        "warlord:double_six",
-        "warlord:purge",
-        "warlord:devastating_plague",
-        "warlord:counter_plague",
-        "pass",
-    }
-    g.apply("pass")
+    picks = warlord_picks("double_six", "purge", "devastating_plague", "counter_plague") | {"pass"}
+    choose(g, "warlord", "red", picks, "pass")
     d = expect_next_round(g, 5)
     assert sorted_warlords(d, "red") == {
         "held": ["recycle_plague"],
@@ -222,12 +210,9 @@ def test_r7_4_r10_both_third_sixes_both_choose_blue_first() -> None:
         red={"held": ["double_six"], **marks},
     )
     g = single_battle(s, "6", "6", at=2)
-    expect(g, "warlord", "blue")
-    assert legal(g) == {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce", "pass"}
-    g.apply("warlord:recycle_minus_one")
-    expect(g, "warlord", "red")
-    assert legal(g) == RED_PICKS | {"pass"}
-    g.apply("pass")
+    picks = {"warlord:march", "warlord:recycle_minus_one", "warlord:reinforce", "pass"}
+    choose(g, "warlord", "blue", picks, "warlord:recycle_minus_one")
+    choose(g, "warlord", "red", RED_PICKS | {"pass"}, "pass")
     d = expect_next_round(g)
     assert sorted_warlords(d, "blue")["held"] == ["feint", "recycle_minus_one"]
     assert sorted_warlords(d, "red")["held"] == ["double_six"]
@@ -248,9 +233,7 @@ def test_r7_4_p5_chariot_turned_up_when_a_side_already_has_three_sixes() -> None
         red={"held": ["double_six"], "six_marks": [1, 0, 0, 0, 0], "marked_armies": 1, "sixes_revealed": 3},
     )
     g = single_battle(s, "9", "10")
-    expect(g, "warlord", "red")
-    assert legal(g) == RED_PICKS | {"pass"}
-    g.apply("warlord:recycle_plague")
+    choose(g, "warlord", "red", RED_PICKS | {"pass"}, "warlord:recycle_plague")
     d = expect_next_round(g, 5)
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (20, 1)
     assert (d["red"]["armies"], d["red"]["reserve"]) == ([0, 0, 0, 0, 1], 19)
@@ -444,12 +427,8 @@ def test_r4_2_d2_r5_6_recall_at_a_cost_decision_gives_reserve() -> None:
     reserve 0 -> 1) asks again, now with `reserve`: the army goes back (set aside 1 -> 2)."""
     s = make_state("standard", blue={"reserve": 2, "set_aside": 2, "armies": [15, 0, 0, 0, 2]})
     g = single_battle(s, "+2", "5", blue_extra=["9"])
-    expect(g, "source", "blue")
-    assert legal(g) == provinces("QIN", "WU") | {"recall:9"}
-    g.apply("recall:9")
-    expect(g, "source", "blue")
-    assert legal(g) == {"reserve"} | provinces("QIN", "WU")
-    g.apply("reserve")
+    choose(g, "source", "blue", provinces("QIN", "WU") | {"recall:9"}, "recall:9")
+    choose(g, "source", "blue", {"reserve"} | provinces("QIN", "WU"), "reserve")
     d = expect_next_round(g)
     assert d["blue"]["armies"] == [15, 0, 0, 0, 4]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 2)
@@ -462,15 +441,11 @@ def test_r4_2_d2_r5_4_recall_at_a_shortfall() -> None:
     recall the last two come from CHU and HAN-QI (WU's neighbours): CHU 2 -> 1, HAN-QI 2 -> 1."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 2, "armies": [15, 2, 0, 2, 0]})
     g = single_battle(s, "5", "9", red_extra=["10", "+1"])
-    expect(g, "shortfall", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI") | {"recall:10", "recall:+1"}
-    g.apply("recall:10")
+    choose(g, "shortfall", "red", provinces("CHU", "HAN-QI") | {"recall:10", "recall:+1"}, "recall:10")
     expect(g, "shortfall", "red")  # the second army
     assert legal(g) == provinces("CHU", "HAN-QI") | {"recall:+1"}
     g.apply("recall:+1")
-    expect(g, "shortfall", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI")
-    g.apply("province:CHU")
+    choose(g, "shortfall", "red", provinces("CHU", "HAN-QI"), "province:CHU")
     answer(g, "shortfall", "red", "province:HAN-QI")
     d = expect_next_round(g)
     assert d["red"]["armies"] == [15, 1, 0, 1, 4]
@@ -482,9 +457,7 @@ def test_r4_2_d2_r5_5_recall_at_a_six_mark() -> None:
     recalled army goes to the reserve and the mark takes it from there (set aside 1 -> 0)."""
     s = make_state("standard", red={"reserve": 0, "set_aside": 1, "armies": [0, 10, 0, 10, 0]})
     g = single_battle(s, "6", "6", at=0, red_extra=["9"])
-    expect(g, "source", "red")
-    assert legal(g) == provinces("CHU", "HAN-QI") | {"recall:9"}
-    g.apply("recall:9")
+    choose(g, "source", "red", provinces("CHU", "HAN-QI") | {"recall:9"}, "recall:9")
     d = expect_next_round(g)
     assert d["red"]["armies"] == [0, 10, 0, 10, 0]
     assert (d["red"]["reserve"], d["red"]["set_aside"], d["red"]["marked_armies"]) == (0, 0, 1)
@@ -502,9 +475,7 @@ def test_r4_2_d2_r7_1_recall_at_a_pandemic_payment() -> None:
         red={"plagues_revealed": 1},
     )
     g = single_battle(s, "3", "P", blue_extra=["+1"])
-    expect(g, "source", "blue")
-    assert legal(g) == {"province:QIN", "recall:+1"}
-    g.apply("recall:+1")
+    choose(g, "source", "blue", {"province:QIN", "recall:+1"}, "recall:+1")
     d = expect_next_round(g)
     assert d["blue"]["armies"] == [20, 0, 0, 0, 0]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 1)

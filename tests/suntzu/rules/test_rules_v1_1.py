@@ -12,27 +12,26 @@ import copy
 
 import numpy as np
 import pytest
-from helpers import (
-    BASE_CARDS,
-    PROVINCES,
-    TIES,
-    State,
-    answer,
-    battle_cards,
-    canonical,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    single_battle,
-)
-
 from suntzu_env import Game
-from suntzu_env.suntzu.baselines.heuristic import DEFAULT_PARAMS_ARRAY, heuristic_act
+from suntzu_env.suntzu.baselines.heuristic import DEFAULT_PARAMS_ARRAY
+from suntzu_env.suntzu.baselines.heuristic import heuristic_act
 from suntzu_env.suntzu.rules import RULES_VERSION
+
+from helpers import BASE_CARDS
+from helpers import PROVINCES
+from helpers import TIES
+from helpers import State
+from helpers import answer
+from helpers import battle_cards
+from helpers import canonical
+from helpers import choose
+from helpers import expect
+from helpers import expect_next_round
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import single_battle
 
 
 def issue_state(**blue: object) -> State:
@@ -49,12 +48,8 @@ def test_d14_r5_4_shortfall_with_nothing_to_take_asks_recall_or_pass() -> None:
     set-aside army to the reserve, which is placed at once: `recall:+1` (QIN 18 -> 19, set aside 3 -> 2),
     `recall:10` (QIN 20, set aside 1); then no non-base card is left in hand, so the last 2 are dropped."""
     g = single_battle(issue_state(), "9", "5", at=0, blue_extra=["10", "+1"])
-    expect(g, "shortfall", "blue", province="QIN")
-    assert legal(g) == {"recall:10", "recall:+1", "pass"}
-    g.apply("recall:+1")
-    expect(g, "shortfall", "blue", province="QIN")
-    assert legal(g) == {"recall:10", "pass"}
-    g.apply("recall:10")
+    choose(g, "shortfall", "blue", {"recall:10", "recall:+1", "pass"}, "recall:+1", province="QIN")
+    choose(g, "shortfall", "blue", {"recall:10", "pass"}, "recall:10", province="QIN")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [20, 0, 0, 0, 0]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 1)
@@ -93,9 +88,7 @@ def test_d14_r5_5_six_mark_with_nothing_to_take_asks_recall_or_pass(action: str,
     brings a set-aside army to the reserve and the mark takes it (set aside 13 -> 12, marked 8 -> 9);
     `pass` makes the mark with no army (8 armies in 9 marks). The mark is made either way."""
     g = single_battle(no_army_state(), "6", "7", blue_extra=["10"])
-    expect(g, "source", "blue", province="WU")
-    assert legal(g) == {"recall:10", "pass"}
-    g.apply(action)
+    choose(g, "source", "blue", {"recall:10", "pass"}, action, province="WU")
     d = expect_next_round(g, 2)
     assert d["blue"]["six_marks"] == [2, 2, 2, 2, 1]
     assert (d["blue"]["reserve"], d["blue"]["marked_armies"], d["blue"]["set_aside"]) == (0, marked, set_aside)
@@ -168,12 +161,8 @@ def test_d16_reinforce_with_an_empty_reserve_recalls_first() -> None:
     g = load(reinforce_state(1))
     place(g, TIES, TIES)
     answer(g, "window", "blue", "use", warlord="reinforce")
-    expect(g, "target", "blue")
-    assert legal(g) == {"recall:10", "recall:+1"}
-    g.apply("recall:+1")
-    expect(g, "target", "blue")
-    assert legal(g) == provinces("QIN", "CHU")
-    g.apply("province:CHU")
+    choose(g, "target", "blue", {"recall:10", "recall:+1"}, "recall:+1")
+    choose(g, "target", "blue", provinces("QIN", "CHU"), "province:CHU")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [19, 2, 0, 0, 0]
     assert (d["blue"]["reserve"], d["blue"]["set_aside"]) == (0, 0)
@@ -271,9 +260,10 @@ def test_v1_environment_names_raise_saying_what_changed() -> None:
     import warnings
 
     import gymnasium
-
     import suntzu_env
-    from suntzu_env import RetiredEnvironmentError, env, parallel_env
+    from suntzu_env import RetiredEnvironmentError
+    from suntzu_env import env
+    from suntzu_env import parallel_env
 
     changed = r"rules v1.*D14.*D15.*D16.*SunTzu-v3"
     with pytest.raises(RetiredEnvironmentError, match=changed):

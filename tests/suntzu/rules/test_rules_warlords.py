@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
-from helpers import (
-    PROVINCES,
-    TIES,
-    answer,
-    expect,
-    expect_next_round,
-    legal,
-    load,
-    make_state,
-    place,
-    provinces,
-    single_battle,
-    sorted_warlords,
-)
+from helpers import PROVINCES
+from helpers import TIES
+from helpers import answer
+from helpers import choose
+from helpers import expect
+from helpers import expect_next_round
+from helpers import legal
+from helpers import load
+from helpers import make_state
+from helpers import place
+from helpers import provinces
+from helpers import single_battle
+from helpers import sorted_warlords
 
 # --- double_six, P4 ---------------------------------------------------------------------
 
@@ -81,9 +80,7 @@ def test_r8_d13_purge_before_battles() -> None:
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "red", "use", warlord="purge")
-    expect(g, "target", "red")
-    assert legal(g) == provinces("QIN", "WU")
-    g.apply("province:QIN")
+    choose(g, "target", "red", provinces("QIN", "WU"), "province:QIN")
     d = expect_next_round(g, 2)  # no second offer after the battles
     assert d["blue"]["armies"] == [2, 0, 0, 0, 1]
     assert d["blue"]["reserve"] == 18
@@ -135,12 +132,8 @@ def test_r8_p3_d1_march_source_then_destination() -> None:
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "blue", "use", warlord="march")
-    expect(g, "target", "blue")
-    assert legal(g) == provinces("QIN", "HAN-QI")
-    g.apply("province:HAN-QI")
-    expect(g, "target", "blue")
-    assert legal(g) == provinces("JIN-YAN", "WU")
-    g.apply("province:WU")
+    choose(g, "target", "blue", provinces("QIN", "HAN-QI"), "province:HAN-QI")
+    choose(g, "target", "blue", provinces("JIN-YAN", "WU"), "province:WU")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [3, 0, 0, 0, 1]
     assert d["blue"]["reserve"] == 17
@@ -184,9 +177,7 @@ def test_r8_reinforce() -> None:
     g = load(s)
     place(g, TIES, TIES)
     answer(g, "window", "blue", "use", warlord="reinforce")
-    expect(g, "target", "blue")
-    assert legal(g) == provinces("QIN", "CHU")
-    g.apply("province:CHU")
+    choose(g, "target", "blue", provinces("QIN", "CHU"), "province:CHU")
     d = expect_next_round(g, 2)
     assert d["blue"]["armies"] == [2, 2, 0, 0, 0]
     assert d["blue"]["reserve"] == 17
@@ -334,9 +325,7 @@ def test_r8_p11_recycle_plague() -> None:
     s = make_state("standard", red={"held": ["recycle_plague"], "deck": ["8", "9", "10"]})
     g = single_battle(s, "3", "P")
     answer(g, "reactive", "red", "use", warlord="recycle_plague")
-    expect(g, "keep", "red")
-    assert legal(g) == {"keep:9", "keep:10"}
-    g.apply("keep:10")
+    choose(g, "keep", "red", {"keep:9", "keep:10"}, "keep:10")
     d = expect_next_round(g, 2)
     assert d["red"]["deck"] == ["P*", "9"]
     assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "10"]
@@ -350,9 +339,7 @@ def test_d6_recycled_plague_does_not_count_again() -> None:
     s = make_state("standard", red={"held": ["recycle_plague"], "deck": ["8", "9"]})
     g = single_battle(s, "3", "P")
     answer(g, "reactive", "red", "use", warlord="recycle_plague")
-    expect(g, "keep", "red")
-    assert legal(g) == {"keep:9", "keep:P"}
-    g.apply("keep:P")
+    choose(g, "keep", "red", {"keep:9", "keep:P"}, "keep:P")
     d = expect_next_round(g, 2)
     assert d["red"]["deck"] == ["9"]
     assert d["red"]["hand"] == ["1", "2", "3", "4", "5", "6", "P*"]
@@ -382,9 +369,7 @@ def test_r8_recycle_minus_one() -> None:
     s = make_state("standard", blue={"held": ["recycle_minus_one"], "deck": ["9", "10"]})
     g = single_battle(s, "-1", "7")
     answer(g, "reactive", "blue", "use", warlord="recycle_minus_one")
-    expect(g, "keep", "blue")
-    assert legal(g) == {"keep:10", "keep:-1"}
-    g.apply("keep:10")
+    choose(g, "keep", "blue", {"keep:10", "keep:-1"}, "keep:10")
     d = expect_next_round(g, 2)
     assert d["red"]["armies"] == [0, 0, 0, 0, 1]
     assert d["blue"]["hand"] == ["1", "2", "3", "4", "5", "6", "10"]
