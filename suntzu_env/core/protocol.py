@@ -397,6 +397,8 @@ class GamePlugin:
     turn_limit_option: str | None = None
     """the option field that stops a game after that many turns (None: no limit); a game it stops has no winner
     ("draw", the `no_winner` "undecided") and its environments end it truncated, not terminated"""
+    spaces_owner: str | None = None
+    """whose spaces a model of other spaces is told of (`check_spaces`; None: the game's name)"""
 
     # ------------------------------------------------------------ options
     @property
@@ -589,11 +591,12 @@ class GamePlugin:
         return None
 
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
+        """Refuse a model whose observation or action space is not this game's (`IncompatibleModelError`)."""
         shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
         if shape != (self.observation_size,) or n != self.n_actions:
             raise IncompatibleModelError(
                 f"{path} was trained on observations of shape {shape} and {n} actions; "
-                f"{self.name} has ({self.observation_size},) and {self.n_actions}"
+                f"{self.spaces_owner or self.name} has ({self.observation_size},) and {self.n_actions}"
             )
 
     # ------------------------------------------------------------ training defaults
