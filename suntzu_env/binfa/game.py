@@ -49,6 +49,7 @@ from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
 from suntzu_env.core.checks import action_shown, check_seed, illegal_message
+from suntzu_env.core.fields import IntEntry
 from suntzu_env.core.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.core.state_game import StateGame
 
@@ -336,9 +337,7 @@ class Game(StateGame):
         """The winning player, "undecided" (max_turns reached, BD5; nobody left, BD21), or None while on."""
         return records.winner_of(self._s)
 
-    @property
-    def players(self) -> int:
-        return int(self._s[PLAYERS])
+    players = IntEntry("_s", PLAYERS, "The number of players.")
 
     def eliminated(self) -> list[int]:
         """The players out of the game (B12), in the order they went out."""
@@ -359,9 +358,7 @@ class Game(StateGame):
             out[w] = 1.0
         return out
 
-    @property
-    def turns(self) -> int:
-        return int(self._s[TURNS])
+    turns = IntEntry("_s", TURNS, "Turns played so far.")
 
     def clone(self) -> Game:
         """An independent copy."""

@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.core.checks import action_shown, check_seed, illegal_message
+from suntzu_env.core.fields import IntEntry
 from suntzu_env.core.rng import GENERATOR
 from suntzu_env.core.state_game import StateGame
 from suntzu_env.suntzu import determinize, engine, records
@@ -369,14 +370,8 @@ class Game(StateGame):
             )
         return self._options
 
-    @property
-    def round(self) -> int:
-        return int(self._s[ROUND])
-
-    @property
-    def score(self) -> int:
-        """The marker, + toward blue (R4.5)."""
-        return int(self._s[SCORE])
+    round = IntEntry("_s", ROUND, "The round, 1..9.")
+    score = IntEntry("_s", SCORE, "The marker, + toward blue (R4.5).")
 
     @property
     def next_scoring_round(self) -> int:
