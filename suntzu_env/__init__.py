@@ -24,6 +24,7 @@ from typing import Any
 import suntzu_env.core.numba_cache  # first: numba's cache folders are chosen before any code compiles
 import suntzu_env.core.threads  # noqa: F401  before any OpenMP runtime starts: idle threads sleep instead of spinning
 from suntzu_env.core import moved, retired
+from suntzu_env.core.lazy import lazy_names
 
 _PUBLIC: dict[str, str] = {
     "N_ACTIONS": "suntzu_env.suntzu.actions",
@@ -47,20 +48,12 @@ ENV_ID = "SunTzu-v3"
 """Sun Tzu's Gymnasium id, registered when the package is imported (the game loads when one is made)"""
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        value = getattr(importlib.import_module(_PUBLIC[name]), name)
-        globals()[name] = value
-        return value
-    target = moved.new_name(f"suntzu_env.{name}")
-    if target is not None:  # `suntzu_env.engine` as an attribute, as it was before the games had their own folders
-        return importlib.import_module(f"suntzu_env.{name}")
-    raise AttributeError(f"module 'suntzu_env' has no attribute {name!r}")
+def _moved_module(name: str) -> Any:
+    """`suntzu_env.engine` as an attribute, as it was before the games had their own folders; None for other names."""
+    return importlib.import_module(f"suntzu_env.{name}") if moved.new_name(f"suntzu_env.{name}") else None
 
 
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_PUBLIC})
-
+__getattr__, __dir__ = lazy_names(globals(), _PUBLIC, _moved_module)
 
 moved.install()  # `import suntzu_env.game` finds Sun Tzu's `suntzu_env.suntzu.game`
 retired.install()  # `import suntzu_env.suntzu_v1` says what replaced it

@@ -10,10 +10,8 @@ batched `vec_env.BinFaVecEnv`, the compiled agents (`agents`) and their ladder, 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
 from suntzu_env.core import retired
+from suntzu_env.core.lazy import lazy_names
 
 _PUBLIC: dict[str, str] = {
     "N_ACTIONS": "suntzu_env.binfa.actions",
@@ -35,16 +33,7 @@ ENV_ID = "BinFa-v2"
 """Bin'Fa's Gymnasium id, registered when the game's package is imported (the game loads when one is made)"""
 
 
-def __getattr__(name: str) -> Any:
-    if name in _PUBLIC:
-        value = getattr(importlib.import_module(_PUBLIC[name]), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'suntzu_env.binfa' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *_PUBLIC})
+__getattr__, __dir__ = lazy_names(globals(), _PUBLIC)
 
 
 def register() -> None:

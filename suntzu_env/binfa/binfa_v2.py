@@ -109,6 +109,7 @@ from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, describe_learn_actions
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, describe_observation, observation_bounds
 from suntzu_env.binfa.options import Options
+from suntzu_env.core.aec import AgentSpaces, dead_step, start_agents
 from suntzu_env.core.checks import IllegalActionWarning, check_choice, check_reset
 
 AGENT_NAMES = tuple(f"player_{i}" for i in range(6))
@@ -162,7 +163,7 @@ def seat_rewards(game: Game, seats: list[int], offender: int | None = None) -> d
     return out
 
 
-class raw_env(AECEnv[str, Any, Any]):
+class raw_env(AgentSpaces, AECEnv[str, Any, Any]):
     """Bin'Fa as a PettingZoo AEC environment without wrappers; see the module docstring.
 
     An illegal action raises `ValueError` here by default (`illegal_action="raise"`); `env()` ends the game.
@@ -199,23 +200,13 @@ class raw_env(AECEnv[str, Any, Any]):
         self._warned = False
         self._ended = False  # an illegal action ended the game (illegal_action="loss")
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         seed = check_reset(seed, options)
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game = Game.new(int(self._rng.integers(2**63)), self.rules)
         self.game = game
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        start_agents(self, self.possible_agents)
         self._skip_agent_selection = None
         self._ended = False
         assert game.current_player is not None
@@ -241,10 +232,9 @@ class raw_env(AECEnv[str, Any, Any]):
 
     def step(self, action: Any) -> None:
         """Answer the pending decision with a learning id (or an engine action string); None for a finished agent."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if dead_step(self, action):
             return
+        agent = self.agent_selection
         game = self.game
         assert game is not None
         seats = [self.possible_agents.index(a) for a in self.agents]

@@ -48,7 +48,8 @@ from suntzu_env.binfa.layout import (
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.render import board_text
-from suntzu_env.core.checks import check_seed
+from suntzu_env.core.checks import action_shown, check_seed, illegal_message
+from suntzu_env.core.fields import IntEntry
 from suntzu_env.core.rng import GENERATORS, LEGACY_GENERATOR
 from suntzu_env.core.state_game import StateGame
 
@@ -278,18 +279,12 @@ class Game(StateGame):
         return int(a)
 
     def _illegal_message(self, action: object, learn: bool = False) -> str:
-        shown = repr(action.item() if isinstance(action, np.integer) else action)
-        if learn:
-            shown = str(action)
-        elif isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
-            shown = f"{int(action)} ({action_to_string(int(action))})"
+        shown = f"{str(action) if learn else action_shown(action, N_ACTIONS, action_to_string):.80}"
         if not self._n:
-            return f"illegal action {shown:.80}: the game is over (winner {self.winner})"
+            return illegal_message(shown, None, over=f"winner {self.winner}")
         d = self.decision
         assert d is not None
-        about = f"player={d['player']} army={d['army']}"
-        legal = ", ".join(self.legal_action_strings())
-        return f"illegal action {shown:.80} for decision '{d['kind']}' ({about}); legal: {legal}"
+        return illegal_message(shown, d["kind"], f"player={d['player']} army={d['army']}", self.legal_action_strings())
 
     # ------------------------------------------------------------ the learning face (BD12)
 
@@ -342,9 +337,7 @@ class Game(StateGame):
         """The winning player, "undecided" (max_turns reached, BD5; nobody left, BD21), or None while on."""
         return records.winner_of(self._s)
 
-    @property
-    def players(self) -> int:
-        return int(self._s[PLAYERS])
+    players = IntEntry("_s", PLAYERS, "The number of players.")
 
     def eliminated(self) -> list[int]:
         """The players out of the game (B12), in the order they went out."""
@@ -365,9 +358,7 @@ class Game(StateGame):
             out[w] = 1.0
         return out
 
-    @property
-    def turns(self) -> int:
-        return int(self._s[TURNS])
+    turns = IntEntry("_s", TURNS, "Turns played so far.")
 
     def clone(self) -> Game:
         """An independent copy."""

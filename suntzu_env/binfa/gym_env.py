@@ -24,22 +24,21 @@ with that seat's observation and mask; `seat`: "random" (drawn at each reset, `i
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
 
 from suntzu_env.binfa import ENV_ID
 from suntzu_env.binfa.agents import AGENTS, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v2 import ILLEGAL_ACTIONS, RENDER_MODES, engine_action, observation_box
+from suntzu_env.binfa.binfa_v2 import RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.options import Options
-from suntzu_env.core.checks import IllegalActionWarning, check_choice, check_reset
+from suntzu_env.core.checks import check_choice, check_reset
 from suntzu_env.core.rng import rng_seed
+from suntzu_env.core.turn_gym import LearnerEnv
 
 Opponent = str | Callable[[np.ndarray, np.ndarray], Any] | Any
 
@@ -55,10 +54,11 @@ def check_opponent(opponent: Any) -> Any:
     )
 
 
-class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
+class BinFaGymEnv(LearnerEnv):
     """Bin'Fa for one learner against an opponent played inside `step`; see the module docstring."""
 
     metadata: ClassVar[dict[str, Any]] = {"render_modes": list(RENDER_MODES), "render_fps": 2}
+    illegal_note = "the episode ends"
 
     def __init__(
         self,
@@ -76,11 +76,7 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
             not isinstance(seat, (int, np.integer)) or isinstance(seat, bool) or not 0 <= seat < self.rules.players
         ):
             raise ValueError(f"seat must be 'random' or a seat 0..{self.rules.players - 1}, got {seat!r:.40}")
-        self.seat_choice = seat
-        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
-        if render_mode is not None:
-            check_choice(render_mode, "render_mode", RENDER_MODES)
-        self.render_mode = render_mode
+        self._set_up(seat, illegal_action, render_mode, RENDER_MODES)
         self.opponent = check_opponent(opponent)
         self.observation_space = observation_box()
         self.action_space = spaces.Discrete(N_LEARN_ACTIONS)
@@ -88,8 +84,6 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.game: Game | None = None
         self._rng_opponent = rng_seed(0)
         self._scratch = new_scratch()
-        self._warned = False
-        self._done = True
 
     def set_opponent(self, opponent: Opponent) -> None:
         """Play against `opponent` from now on."""
@@ -124,53 +118,32 @@ class BinFaGymEnv(gymnasium.Env[np.ndarray, np.int64]):
         self._play_opponent()
         return self.game.observation(self.seat), {"seat": self.seat, "action_mask": self._mask()}
 
+    def _observation(self) -> np.ndarray:
+        assert self.game is not None
+        return self.game.observation(self.seat)
+
     def _mask(self) -> np.ndarray:
         assert self.game is not None
         if self._done:
             return np.zeros(N_LEARN_ACTIONS, np.int8)
         return self.game.learn_mask(self.seat)
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's action, then the other seats' until the learner must act or its game ends."""
+    def _checked_action(self, action: Any) -> int:
+        assert self.game is not None
+        return engine_action(self.game, action)
+
+    def _outcome(self) -> tuple[float, bool, bool]:
+        """-1 once the learner is eliminated (B12), +1 when it wins (B13); truncated at `max_turns` (BD5)."""
         game = self.game
-        if game is None or self._done:
-            raise RuntimeError("step() needs a game in progress: call reset() first")
-        info: dict[str, Any] = {"seat": self.seat}
-        try:
-            a = engine_action(game, action)
-        except ValueError as error:
-            if self.illegal_action == "raise":
-                raise
-            self._done = True
-            info["illegal_action"] = True
-            info["action_mask"] = self._mask()
-            if not self._warned:
-                self._warned = True
-                message = f"{error}. With illegal_action='loss' the episode ends"
-                warnings.warn(message, IllegalActionWarning, stacklevel=2)
-            return game.observation(self.seat), -1.0, True, False, info
-        game.apply(a)
-        self._play_opponent()
+        assert game is not None
         out = self.seat in game.eliminated()
         over = game.current_player is None
         reward = -1.0 if out else (1.0 if game.winner == self.seat else 0.0)
         truncated = over and not out and game.winner == "undecided" and game.turns >= self.rules.max_turns
-        terminated = (out or over) and not truncated
-        self._done = terminated or truncated
-        if self._done:
-            info["winner"] = game.winner
-        info["action_mask"] = self._mask()
-        return game.observation(self.seat), reward, terminated, truncated, info
+        return reward, (out or over) and not truncated, truncated
 
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as booleans (all False once its episode is over)."""
-        if self.game is None:
-            raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
-        return self._mask().astype(bool)
-
-    def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
-            return None
+    def _text(self) -> str | None:
+        assert self.game is not None
         return self.game.render()
 
 

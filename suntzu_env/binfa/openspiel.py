@@ -68,6 +68,7 @@ from suntzu_env.binfa.geometry import UNITS_PER_ARMY
 from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE
 from suntzu_env.binfa.options import ARMIES_FOR, Options
 from suntzu_env.core.checks import check_seed
+from suntzu_env.core.openspiel import ParameterGame, VectorObserver, game_info, sequential_game_type, with_defaults
 
 GAME_NAME = "python_binfa"
 PLAYER_COUNTS = ARMIES_FOR[1]  # 2..6 players: the counts that play one army each (BD4)
@@ -82,21 +83,13 @@ THROW_OUTCOMES = [(o, 1.0 / N_THROWS) for o in range(N_THROWS)]
 TURN_DECISIONS = 2_000
 INT_MAX = 2**31 - 1  # OpenSpiel's game length is a C++ int
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Bin'Fa: The Tao of War (suntzu-env)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+GAME_TYPE = sequential_game_type(
+    GAME_NAME,
+    "Bin'Fa: The Tao of War",
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.PERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.GENERAL_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=max(PLAYER_COUNTS),
-    min_num_players=min(PLAYER_COUNTS),
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,  # the observation vector is not perfect recall
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=PARAMETERS,
+    perfect_information=True,
+    seat_counts=PLAYER_COUNTS,
+    parameters=PARAMETERS,
 )
 
 
@@ -105,10 +98,7 @@ def check_parameters(params: Mapping[str, Any]) -> tuple[Options, int]:
 
     A bad value raises ValueError naming the parameter and what it allows.
     """
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {unknown}; the game takes {sorted(PARAMETERS)}")
-    p = {**PARAMETERS, **params}
+    p = with_defaults(params, PARAMETERS)
     fields = {name: p[name] for name in PARAMETERS if name != "seed"}
     for name in LIST_OPTIONS:
         value = fields[name]
@@ -129,18 +119,6 @@ def max_game_length(options: Options) -> int:
     return min(setup + options.max_turns * TURN_DECISIONS, INT_MAX)
 
 
-def _game_info(options: Options) -> pyspiel.GameInfo:
-    return pyspiel.GameInfo(
-        num_distinct_actions=N_LEARN_ACTIONS,
-        max_chance_outcomes=N_THROWS,
-        num_players=options.players,
-        min_utility=-1.0,
-        max_utility=1.0,
-        utility_sum=None,
-        max_game_length=max_game_length(options),
-    )
-
-
 def throw_of(outcome: int) -> list[int]:
     """The two dice of chance outcome `outcome` (0..35); ValueError for any other."""
     if isinstance(outcome, bool) or not isinstance(outcome, (int, np.integer)) or not 0 <= outcome < N_THROWS:
@@ -148,28 +126,16 @@ def throw_of(outcome: int) -> list[int]:
     return [int(outcome) // DIE + 1, int(outcome) % DIE + 1]
 
 
-class BinFaGame(pyspiel.Game):
-    """The OpenSpiel game: the parameters are `binfa.Options`' and `seed` (see the module).
+class BinFaGame(ParameterGame):
+    """The OpenSpiel game: the parameters are `binfa.Options`' and `seed` (see the module), `options` the first."""
 
-    Everything about the game is read from `get_parameters()`: pyspiel keeps the parameters when it copies
-    or unpickles a game, but not a Python attribute.
-    """
+    GAME_TYPE = GAME_TYPE
+    check_parameters = staticmethod(check_parameters)
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**PARAMETERS, **(params or {})}
-        options, _ = check_parameters(params)
-        super().__init__(GAME_TYPE, _game_info(options), params)
-
-    @property
-    def options(self) -> Options:
-        """The rules the games are played under (from the parameters)."""
-        return check_parameters(self.get_parameters())[0]
-
-    def new_initial_state(self) -> BinFaState:
-        return BinFaState(self)
-
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> BinFaObserver:
-        return BinFaObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+    @staticmethod
+    def game_info(settings: tuple[Any, ...]) -> pyspiel.GameInfo:
+        options = settings[0]
+        return game_info(N_LEARN_ACTIONS, N_THROWS, options.players, max_game_length(options), utility_sum=None)
 
 
 class BinFaState(pyspiel.State):
@@ -245,20 +211,11 @@ class BinFaState(pyspiel.State):
         return f"{text}\n{self.pending()}" if self.answer is not None else text
 
 
-class BinFaObserver:
+class BinFaObserver(VectorObserver):
     """Tensors from the observation pieces of `binfa.observation`; strings (see the module)."""
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        self.perfect_recall = iig_obs_type.perfect_recall
-        self.dict: dict[str, np.ndarray] = {}
-        if self.perfect_recall:  # the information state has a string only (see the module)
-            self.tensor: np.ndarray | None = None
-            return
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        for piece in OBSERVATION_PIECES:
-            self.dict[piece.name] = self.tensor[piece.offset : piece.offset + piece.size]
+        super().__init__(iig_obs_type, params, OBSERVATION_SIZE, [(p.name, p.size) for p in OBSERVATION_PIECES])
 
     def set_from(self, state: BinFaState, player: int) -> None:
         if self.tensor is not None:
@@ -270,4 +227,5 @@ class BinFaObserver:
         return f"player {player}\n{state}"
 
 
+BinFaGame.STATE, BinFaGame.OBSERVER = BinFaState, BinFaObserver
 pyspiel.register_game(GAME_TYPE, BinFaGame)

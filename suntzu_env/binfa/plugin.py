@@ -14,7 +14,7 @@ id, as the learner did in training.
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -321,20 +321,14 @@ class BinFaRules(GamePlugin):
         except ValueError:
             return False
 
-    def play_batched(
-        self,
-        a: Any,
-        b: Any,
-        games: Sequence[tuple[Any, ...]],
-        options: Options | None = None,
-        on_game: Callable[[int, dict[str, Any]], None] | None = None,
-    ) -> list[dict[str, Any]]:
+    def batched_games(
+        self, a: Any, b: Any, games: Sequence[tuple[Any, ...]], rules: Options
+    ) -> Iterator[dict[str, Any]]:
         """Each game `(seed, a's seat, a's seed, b's seed per other seat in seat order)` of a against copies of b
-        (what `batchable` accepts), up to
-        `PLAY_BLOCK` at once in compiled code (threads over games): the games played one at a time with the agents
-        reset to those seeds (a policy plays the argmax, or samples from its seed, as its agent does)."""
+        (what `batchable` accepts), up to `PLAY_BLOCK` at once in compiled code (threads over games): the games
+        played one at a time with the agents reset to those seeds (a policy plays the argmax, or samples from its
+        seed, as its agent does). Every game is checked before any is played."""
         slots = [self._slot(agent) for agent in (a, b)]
-        rules = self.options(options)
         for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):  # every game checked before any is played
             check_seed(seed), _seat_index(a_seat, rules.players), check_seed(a_seed, "a's seed")
             if len(b_seeds) != rules.players - 1:
@@ -344,7 +338,6 @@ class BinFaRules(GamePlugin):
                 check_seed(b_seed, "b's seed")
         params, headers, width = pack_nets([net for _, net in slots])
         slot_agents = np.array([agent for agent, _ in slots], dtype=np.int64)
-        results: list[dict[str, Any]] = []
         for start in range(0, len(games), PLAY_BLOCK):
             block = games[start : start + PLAY_BLOCK]
             g = len(block)
@@ -381,12 +374,8 @@ class BinFaRules(GamePlugin):
                 actions = np.concatenate(moves[k]).tolist() if moves[k] else []
                 game.end_as_played(states[k], actions)
                 seat_game = SeatGame(game)
-                result = {"winner": seat_game.winner, "score": seat_game.score, "decisions": len(actions),
-                          "record": game.record()}  # fmt: skip
-                results.append(result)
-                if on_game is not None:
-                    on_game(start + k, result)
-        return results
+                yield {"winner": seat_game.winner, "score": seat_game.score, "decisions": len(actions),
+                       "record": game.record()}  # fmt: skip
 
     def random_playouts(self, games: int, seed: int = 0, options: Options | None = None) -> int | None:
         """`suntzu_env.binfa.playouts.play` under `options` (the defaults: level 1, 2 players, 300 turns)."""

@@ -1,5 +1,6 @@
 """Checks for the arguments users pass in, for any game: seeds, flags, choices, numbers, option keys, opponent
-mixes, `reset`'s arguments; and the warning an illegal action under `illegal_action="loss"` sends.
+mixes, `reset`'s arguments; an illegal action's message (`illegal_message`) and the warning it sends under
+`illegal_action="loss"`.
 
 Every public entry point (`Game`, the environments, the command lines) checks its arguments here, so a bad one
 gets the same clear error everywhere and nothing unchecked reaches compiled code. As in Python itself: a value of
@@ -137,6 +138,22 @@ def check_reset(seed: Any, options: Any) -> int | None:
                 stacklevel=3,
             )
     return seed
+
+
+def action_shown(action: Any, n_actions: int, action_string: Callable[[int], str]) -> str:
+    """An action as an illegal action's message names it: `id (its string)` for one of the game's ids, else its
+    repr (a numpy integer's as its Python value's)."""
+    if is_integer(action) and 0 <= action < n_actions:
+        return f"{int(action)} ({action_string(int(action))})"
+    return repr(action.item() if isinstance(action, np.integer) else action)
+
+
+def illegal_message(shown: str, kind: str | None, about: str = "", legal: Iterable[str] = (), over: str = "") -> str:
+    """The message of an illegal action, `shown` as `action_shown` writes it: for the pending decision of `kind`,
+    what it is `about` and its `legal` answers' strings; or, `kind` None, for a game over (`over`: how it ended)."""
+    if kind is None:
+        return f"illegal action {shown}: the game is over ({over})"
+    return f"illegal action {shown} for decision '{kind}' ({about}); legal: {', '.join(legal)}"
 
 
 def illegal_action_warning(error: ValueError, agent: str) -> str:

@@ -36,7 +36,8 @@ from __future__ import annotations
 
 import hashlib
 import typing
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, ClassVar
 
 import numpy as np
 import pyspiel
@@ -74,25 +75,70 @@ def hidden_information(rules: Any) -> bool:
     return hasattr(rules.new(0, rules.options()), "sample_determinization")
 
 
-def game_type(rules: Any) -> pyspiel.GameType:
-    counts = seat_counts(rules)
+def sequential_game_type(
+    short_name: str,
+    long_name: str,
+    *,
+    chance_mode: pyspiel.GameType.ChanceMode,
+    perfect_information: bool,
+    seat_counts: Sequence[int],
+    parameters: dict[str, Any],
+) -> pyspiel.GameType:
+    """The facts every game of ours has under OpenSpiel: sequential, rewarded at the end, zero-sum with two seats
+    only (general-sum with more), an information state string (no tensor: the observation is not perfect recall),
+    an observation string and tensor."""
     information = pyspiel.GameType.Information
     return pyspiel.GameType(
-        short_name=game_name(rules),
-        long_name=f"{rules.name} (suntzu-env)",
+        short_name=short_name,
+        long_name=f"{long_name} (suntzu-env)",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
-        information=information.IMPERFECT_INFORMATION if hidden_information(rules) else information.PERFECT_INFORMATION,
-        utility=pyspiel.GameType.Utility.ZERO_SUM if max(counts) == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
+        chance_mode=chance_mode,
+        information=information.PERFECT_INFORMATION if perfect_information else information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if max(seat_counts) == 2 else pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(counts),
-        min_num_players=min(counts),
+        max_num_players=max(seat_counts),
+        min_num_players=min(seat_counts),
         provides_information_state_string=True,
         provides_information_state_tensor=False,  # the observation is not perfect recall
         provides_observation_string=True,
         provides_observation_tensor=True,
-        parameter_specification={**plain_fields(rules), "seed": 0},
+        parameter_specification=parameters,
     )
+
+
+def game_type(rules: Any) -> pyspiel.GameType:
+    return sequential_game_type(
+        game_name(rules),
+        rules.name,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        perfect_information=not hidden_information(rules),
+        seat_counts=seat_counts(rules),
+        parameters={**plain_fields(rules), "seed": 0},
+    )
+
+
+def game_info(
+    n_actions: int, chance_outcomes: int, players: int, max_length: int, utility_sum: float | None
+) -> pyspiel.GameInfo:
+    """The sizes of a game of ours under OpenSpiel: its actions, chance outcomes (0: none), players, decisions at
+    most, and its utilities, in [-1, 1], summing to `utility_sum` (None: not constant)."""
+    return pyspiel.GameInfo(
+        num_distinct_actions=n_actions,
+        max_chance_outcomes=chance_outcomes,
+        num_players=players,
+        min_utility=-1.0,
+        max_utility=1.0,
+        utility_sum=utility_sum,
+        max_game_length=max_length,
+    )
+
+
+def with_defaults(params: Mapping[str, Any], defaults: Mapping[str, Any]) -> dict[str, Any]:
+    """A game's parameters, the defaults in place of the missing ones; ValueError naming the unknown ones."""
+    unknown = sorted(set(params) - set(defaults))
+    if unknown:
+        raise ValueError(f"unknown parameter(s) {unknown}; the game takes {sorted(defaults)}")
+    return {**defaults, **params}
 
 
 def register(rules: Any) -> str:
@@ -126,15 +172,13 @@ def load(rules: Any, options: Any) -> pyspiel.Game | None:
 def settings(name: str, params: dict[str, Any]) -> tuple[Any, Any, int]:
     """The rules, the options and the seed of a game's parameters; ValueError naming a bad one."""
     rules = RULES[name]
-    unknown = sorted(set(params) - {*plain_fields(rules), "seed"})
-    if unknown:
-        raise ValueError(
-            f"{name}: unknown parameter(s) {unknown}; the game takes {sorted({*plain_fields(rules), 'seed'})}"
-        )
-    fields = {k: v for k, v in params.items() if k != "seed"}
     try:
-        options = rules.options(fields)
-        seed = check_seed(params.get("seed", 0))
+        params = with_defaults(params, {**plain_fields(rules), "seed": 0})
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    try:
+        options = rules.options({k: v for k, v in params.items() if k != "seed"})
+        seed = check_seed(params["seed"])
     except TypeError as error:
         raise ValueError(f"{name}: {error}") from None
     return rules, options, int(seed)  # type: ignore[arg-type]
@@ -151,15 +195,8 @@ class TurnSpielGame(pyspiel.Game):
         rules, options, _ = settings(name, params)
         seats = len(rules.seats_of(options))
         bound = getattr(rules, "max_decisions", lambda options: None)(options)
-        info = pyspiel.GameInfo(
-            num_distinct_actions=rules.n_actions,
-            max_chance_outcomes=0,
-            num_players=seats,
-            min_utility=-1.0,
-            max_utility=1.0,
-            utility_sum=0.0 if seats == 2 else None,
-            max_game_length=int(bound) if bound is not None else MAX_DECISIONS,
-        )
+        length = int(bound) if bound is not None else MAX_DECISIONS
+        info = game_info(rules.n_actions, 0, seats, length, 0.0 if seats == 2 else None)
         super().__init__(TYPES[name], info, params)
 
     def new_initial_state(self) -> TurnSpielState:
@@ -232,16 +269,70 @@ class TurnSpielState(pyspiel.State):
         return text if text is not None else f"{self.name}: {self.turn.record()}"
 
 
-class TurnObserver:
+class VectorObserver:
+    """A game's observer: the observation tensor, a view of it per piece in `dict`; for the perfect-recall
+    information state (`iig_obs_type.perfect_recall`), no tensor, its string only. A game's observer adds
+    `set_from` and `string_from`, and may refuse other observation types (`check_type`)."""
+
+    def __init__(self, iig_obs_type: Any, params: Any, size: int, pieces: Iterable[tuple[str, int]]) -> None:
+        if params:
+            raise ValueError(f"observation parameters are not supported, got {params}")
+        self.check_type(iig_obs_type)
+        self.perfect_recall = iig_obs_type.perfect_recall
+        self.dict: dict[str, np.ndarray] = {}
+        self.tensor: np.ndarray | None = None
+        if self.perfect_recall:  # the information state has a string only
+            return
+        self.tensor = np.zeros(size, np.float32)
+        at = 0
+        for piece, width in pieces:
+            self.dict[piece] = self.tensor[at : at + width]
+            at += width
+
+    def check_type(self, iig_obs_type: Any) -> None:
+        """ValueError for an observation type the game does not provide (every one, here)."""
+
+
+class ParameterGame(pyspiel.Game):
+    """A game whose every setting is read from its parameters: pyspiel keeps them when it copies or unpickles a
+    game, but not a Python attribute. A subclass sets `GAME_TYPE` (its `parameter_specification` the defaults),
+    `STATE` and `OBSERVER` (the classes of its states and observer), and answers `check_parameters` (its settings,
+    the options first; ValueError naming a bad one) and `game_info` (of those settings)."""
+
+    GAME_TYPE: ClassVar[pyspiel.GameType]
+    STATE: ClassVar[type[pyspiel.State]]
+    OBSERVER: ClassVar[Callable[[Any, Any], Any]]
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = {**self.GAME_TYPE.parameter_specification, **(params or {})}
+        super().__init__(self.GAME_TYPE, self.game_info(self.check_parameters(params)), params)
+
+    @staticmethod
+    def check_parameters(params: Mapping[str, Any]) -> tuple[Any, ...]:
+        raise NotImplementedError
+
+    @staticmethod
+    def game_info(settings: tuple[Any, ...]) -> pyspiel.GameInfo:
+        raise NotImplementedError
+
+    @property
+    def options(self) -> Any:
+        """The rules the games are played under (from the parameters)."""
+        return self.check_parameters(self.get_parameters())[0]
+
+    def new_initial_state(self) -> pyspiel.State:
+        return self.STATE(self)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> Any:
+        return self.OBSERVER(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+
+
+class TurnObserver(VectorObserver):
     """The observation tensor (a seat's `observation`) and strings; a perfect-recall observer has the information
     state's string only."""
 
     def __init__(self, size: int, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
-        self.perfect_recall = iig_obs_type.perfect_recall
-        self.tensor: np.ndarray | None = None if self.perfect_recall else np.zeros(size, np.float32)
-        self.dict: dict[str, np.ndarray] = {} if self.tensor is None else {"observation": self.tensor}
+        super().__init__(iig_obs_type, params, size, [("observation", size)])
 
     def set_from(self, state: TurnSpielState, player: int) -> None:
         if self.tensor is not None:
@@ -254,4 +345,7 @@ class TurnObserver:
         return f"player {player}: " + " ".join(f"{v:g}" for v in np.asarray(seen, dtype=np.float32))
 
 
-__all__ = ["MAX_DECISIONS", "TurnSpielGame", "TurnSpielState", "game_name", "load", "register"]
+__all__ = [
+    "MAX_DECISIONS", "ParameterGame", "TurnSpielGame", "TurnSpielState", "VectorObserver", "game_name", "load",
+    "register", "sequential_game_type", "with_defaults",
+]  # fmt: skip

@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 from numba import njit, prange
 
+from suntzu_env.core.fields import IntEntry
 from suntzu_env.core.rng import rng_below
 
 ACTIVATIONS: tuple[str, ...] = ("Tanh", "ReLU")  # by id, named as torch names the layers
@@ -66,13 +67,8 @@ class CompiledNet:
         """ "mlp" or "cells" (`KINDS`), as its header says."""
         return KINDS[int(self.header[H_KIND])]
 
-    @property
-    def n_inputs(self) -> int:
-        return int(self.header[H_INPUTS])
-
-    @property
-    def n_outputs(self) -> int:
-        return int(self.header[H_OUTPUTS])
+    n_inputs = IntEntry("header", H_INPUTS, "the observation's width")
+    n_outputs = IntEntry("header", H_OUTPUTS, "the logits' width (the actions)")
 
     @property
     def work_size(self) -> int:

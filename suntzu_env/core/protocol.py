@@ -16,7 +16,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import typing
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, runtime_checkable
 
@@ -367,7 +367,8 @@ class GamePlugin:
     fields, every environment made from its turn games (PettingZoo AEC and Parallel, a batched learner env:
     `suntzu_env.core.turn_envs`; a Gymnasium learner env: `turn_gym`; an OpenSpiel game: `core.openspiel`), its
     text as the `ansi` render mode, a turn limit (`turn_limited`), its scripted agents' games played by
-    `play_batched`, agents by name, and training defaults: its first agent as the opponent, no warm start.
+    `play_batched` (one after another; a game with a compiled batch overrides `batched_games`), agents by name,
+    and training defaults: its first agent as the opponent, no warm start.
     """
 
     name: str
@@ -403,6 +404,8 @@ class GamePlugin:
     """where the game's face in the app is, `<module>:<attribute>` (a `suntzu_env.play.face.WebFace` in the game's
     own folder: its page's board, live game, replay, new-game form), imported by the app only; None: the app replays
     the game's records as its text, step by step"""
+    spaces_owner: str | None = None
+    """whose spaces a model of other spaces is told of (`check_spaces`; None: the game's name)"""
 
     # ------------------------------------------------------------ options
     @property
@@ -525,13 +528,21 @@ class GamePlugin:
         options: Any = None,
         on_game: Callable[[int, dict[str, Any]], None] | None = None,
     ) -> list[dict[str, Any]]:
-        """The games one after another, each agent reset to its seed before each (b: one agent per seat)."""
-        options = self.options(options)
+        """The results of `batched_games`, in order; `on_game(k, result)` as game k ends."""
+        out: list[dict[str, Any]] = []
+        for result in self.batched_games(a, b, games, self.options(options)):
+            out.append(result)
+            if on_game is not None:
+                on_game(len(out) - 1, result)
+        return out
+
+    def batched_games(self, a: Any, b: Any, games: Sequence[tuple[Any, ...]], options: Any) -> Iterator[dict[str, Any]]:
+        """Each game's result, in order (`play_batched`): here one after another, each agent reset to its seed
+        before each (b: one agent per seat); a game with a compiled batch plays many at once."""
         seats = tuple(self.seats_of(options))
         a_agent = self.make_agent(a) if isinstance(a, str) else a
         others = [self.make_agent(b) if isinstance(b, str) else copy.deepcopy(b) for _ in seats[1:]]
-        out = []
-        for k, (seed, a_seat, a_seed, *b_seeds) in enumerate(games):
+        for seed, a_seat, a_seed, *b_seeds in games:
             players, rest = {}, iter(zip(others, b_seeds, strict=True))
             for seat in seats:
                 agent, agent_seed = (a_agent, a_seed) if seat == a_seat else next(rest)
@@ -541,10 +552,7 @@ class GamePlugin:
             while (seat := game.current_player) is not None:
                 game.apply(ask(players[seat], game, seat))
                 decisions += 1
-            out.append({"winner": game.winner, "score": game.score, "decisions": decisions, "record": game.record()})
-            if on_game is not None:
-                on_game(k, out[-1])
-        return out
+            yield {"winner": game.winner, "score": game.score, "decisions": decisions, "record": game.record()}
 
     def picture(self, game: TurnGame, size: int = 480) -> Any:
         """No picture by default; a game with a board to draw answers a PIL image of it."""
@@ -595,11 +603,12 @@ class GamePlugin:
         return None
 
     def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
+        """Refuse a model whose observation or action space is not this game's (`IncompatibleModelError`)."""
         shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
         if shape != (self.observation_size,) or n != self.n_actions:
             raise IncompatibleModelError(
                 f"{path} was trained on observations of shape {shape} and {n} actions; "
-                f"{self.name} has ({self.observation_size},) and {self.n_actions}"
+                f"{self.spaces_owner or self.name} has ({self.observation_size},) and {self.n_actions}"
             )
 
     # ------------------------------------------------------------ training defaults

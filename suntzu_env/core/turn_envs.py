@@ -15,6 +15,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from suntzu_env.core.aec import AgentSpaces, dead_step, start_agents
 from suntzu_env.core.asking import ask
 from suntzu_env.core.policy_net import seated_state
 from suntzu_env.core.turn_limit import render_modes, text_of, truncated
@@ -29,7 +30,7 @@ def observation_and_action_spaces(rules: Any) -> tuple[spaces.Box, spaces.Discre
     return box, spaces.Discrete(rules.n_actions)
 
 
-class TurnAECEnv(AECEnv):
+class TurnAECEnv(AgentSpaces, AECEnv):
     """A game's PettingZoo AEC environment: each seat observes `{"observation", "action_mask"}` (its mask all
     zero while another seat is asked), and is rewarded its result (+1, -1, 0) when the game ends: terminated when
     its rules end it, truncated when a turn limit stops it (`suntzu_env.core.turn_limit`). Render mode "ansi": the
@@ -49,21 +50,11 @@ class TurnAECEnv(AECEnv):
         self.action_spaces = {a: actions for a in self.possible_agents}
         self.game: Any = None
 
-    def observation_space(self, agent: str) -> spaces.Space:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space:
-        return self.action_spaces[agent]
-
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is None:
             seed = int(np.random.SeedSequence().generate_state(1)[0])
         self.game = self.rules.new(seed, self.options)
-        self.agents = list(self.possible_agents)
-        self.rewards = {a: 0.0 for a in self.agents}
-        self._cumulative_rewards = {a: 0.0 for a in self.agents}
-        self.terminations = {a: False for a in self.agents}
-        self.truncations = {a: False for a in self.agents}
+        start_agents(self, self.possible_agents)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.game.current_player
 
@@ -74,10 +65,9 @@ class TurnAECEnv(AECEnv):
                 MASK: np.asarray(mask, dtype=np.int8)}  # fmt: skip
 
     def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if dead_step(self, action):
             return
+        agent = self.agent_selection
         self._cumulative_rewards[agent] = 0.0
         self.game.apply(int(action))
         self.rewards = {a: 0.0 for a in self.agents}

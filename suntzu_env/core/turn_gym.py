@@ -1,7 +1,9 @@
 """Gymnasium and PettingZoo Parallel environments made from any game's turn games, for a game without its own.
 
-`TurnLearnerEnv` is `GamePlugin.learner_env`'s default: one learner seat, every other seat played inside `step` by
-an opponent (one of the game's agents by name, an agent object, or a callable `(observation, mask) -> action`).
+`LearnerEnv` is what every game's one-learner env shares (Bin'Fa's `BinFaGymEnv` is one). `TurnLearnerEnv`, made
+from any game's turn games, is `GamePlugin.learner_env`'s default: one learner seat, every other seat played inside
+`step` by an opponent (one of the game's agents by name, an agent object, or a callable `(observation, mask) ->
+action`).
 
 - Observation: the learner's `observation(seat)`, a `Box` of the game's `observation_bounds`; action:
   `Discrete(n_actions)`; `action_masks()` gives the legal ones as booleans, every info `info["action_mask"]` (int8).
@@ -20,7 +22,7 @@ live agent's action and plays the one asked.
 from __future__ import annotations
 
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
@@ -59,7 +61,90 @@ def opponent_agent(rules: Any, opponent: Any, seed: int | None = None) -> Any:
     )
 
 
-class TurnLearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
+class LearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
+    """What a game's one-learner Gymnasium env does the same way, written once: its checked arguments, `step` (an
+    illegal action raised or ending the episode with -1, warned once; the learner's action, then the opponent's
+    until the learner is asked again or its episode ends), `action_masks` and `render`. A game's env sets the
+    spaces and writes `reset` (which sets `seat`, `game` and clears `_done`) and the hooks below."""
+
+    illegal_note = "the episode ends with -1"
+    """how a warned illegal action under `illegal_action="loss"` ends, after the action's message"""
+
+    def _set_up(self, seat: Any, illegal_action: str, render_mode: str | None, render_modes: Sequence[str]) -> None:
+        """The arguments every such env checks, and no game yet."""
+        self.seat_choice = seat
+        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
+        if render_mode is not None:
+            check_choice(render_mode, "render_mode", tuple(render_modes))
+        self.render_mode = render_mode
+        self.game: Any = None
+        self._done = True
+        self._warned = False
+
+    # ------------------------------------------------------------ the game's hooks
+    def _observation(self) -> np.ndarray:
+        """The learner's observation."""
+        raise NotImplementedError
+
+    def _mask(self) -> np.ndarray:
+        """The learner's legal actions (int8), all zero once its episode is over."""
+        raise NotImplementedError
+
+    def _checked_action(self, action: Any) -> int:
+        """The game's action for the learner's `action`; ValueError naming the legal ones (nothing changes)."""
+        raise NotImplementedError
+
+    def _play_opponent(self) -> None:
+        """The other seats' decisions until the learner is asked again or its episode ends."""
+        raise NotImplementedError
+
+    def _outcome(self) -> tuple[float, bool, bool]:
+        """After the opponent played: the learner's reward, whether its episode is terminated, truncated."""
+        raise NotImplementedError
+
+    def _text(self) -> str | None:
+        """The game as text (render mode "ansi")."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ the env
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
+        """Play the learner's action, then the other seats' until the learner is asked again or its episode ends."""
+        if self.game is None or self._done:
+            raise RuntimeError("step() needs a game in progress: call reset() first")
+        info: dict[str, Any] = {"seat": self.seat}
+        try:
+            checked = self._checked_action(action)
+        except ValueError as error:
+            if self.illegal_action == "raise":
+                raise
+            self._done = True
+            if not self._warned:
+                self._warned = True
+                message = f"{error}. With illegal_action='loss' {self.illegal_note}"
+                warnings.warn(message, IllegalActionWarning, stacklevel=2)
+            return self._observation(), -1.0, True, False, {**info, "illegal_action": True, "action_mask": self._mask()}
+        self.game.apply(checked)
+        self._play_opponent()
+        reward, terminated, cut = self._outcome()
+        if terminated or cut:
+            self._done = True
+            info["winner"] = self.game.winner
+        info["action_mask"] = self._mask()
+        return self._observation(), reward, terminated, cut, info
+
+    def action_masks(self) -> np.ndarray:
+        """The learner's legal actions as booleans (all False once its episode is over)."""
+        if self.game is None:
+            raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
+        return self._mask().astype(bool)
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.game is None:
+            return None
+        return self._text()
+
+
+class TurnLearnerEnv(LearnerEnv):
     """A game for one learner against an opponent played inside `step`; see the module docstring."""
 
     def __init__(
@@ -77,17 +162,10 @@ class TurnLearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
         self.metadata = {"render_modes": render_modes(rules, self.options), "render_fps": 1}
         if seat != "random" and seat not in self.seats:
             raise ValueError(f"seat must be 'random' or one of {self.seats}, got {seat!r:.40}")
-        self.seat_choice = seat
-        self.illegal_action = check_choice(illegal_action, "illegal_action", ILLEGAL_ACTIONS)
-        if render_mode is not None:
-            check_choice(render_mode, "render_mode", tuple(self.metadata["render_modes"]))
-        self.render_mode = render_mode
+        self._set_up(seat, illegal_action, render_mode, self.metadata["render_modes"])
         self.observation_space, self.action_space = observation_and_action_spaces(rules)
         self.opponent = opponent_agent(rules, rules.scripted_agents[0] if opponent is None else opponent)
         self.seat = self.seats[0]
-        self.game: Any = None
-        self._done = True
-        self._warned = False
 
     def set_opponent(self, opponent: Any) -> None:
         """Play against `opponent` from the next decision on (an agent spec, an agent or a callable)."""
@@ -101,9 +179,24 @@ class TurnLearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
             return np.zeros(self.rules.n_actions, np.int8)
         return np.asarray(self.game.legal_mask(), np.int8)
 
+    def _checked_action(self, action: Any) -> int:
+        legal = self.game.legal_actions()
+        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
+            raise ValueError(f"illegal action {action!r:.40} for {self.seat}; legal: {legal}")
+        return int(action)
+
     def _play_opponent(self) -> None:
         while (seat := self.game.current_player) is not None and seat != self.seat:
             self.game.apply(int(ask(self.opponent, self.game, seat)))
+
+    def _outcome(self) -> tuple[float, bool, bool]:
+        if self.game.current_player is not None:
+            return 0.0, False, False
+        cut = truncated(self.game)
+        return float(self.game.returns()[self.seat]), not cut, cut
+
+    def _text(self) -> str | None:
+        return text_of(self.game)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         super().reset(seed=check_reset(seed, options))
@@ -118,45 +211,6 @@ class TurnLearnerEnv(gymnasium.Env[np.ndarray, np.int64]):
                 break
         self._done = False
         return self._observation(), {"seat": self.seat, "action_mask": self._mask()}
-
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
-        """Play the learner's action, then the other seats' until the learner is asked again or the game ends."""
-        if self.game is None or self._done:
-            raise RuntimeError("step() needs a game in progress: call reset() first")
-        info: dict[str, Any] = {"seat": self.seat}
-        legal = self.game.legal_actions()
-        if isinstance(action, bool) or not isinstance(action, (int, np.integer)) or int(action) not in legal:
-            message = f"illegal action {action!r:.40} for {self.seat}; legal: {legal}"
-            if self.illegal_action == "raise":
-                raise ValueError(message)
-            self._done = True
-            if not self._warned:
-                self._warned = True
-                warnings.warn(f"{message}. With illegal_action='loss' the episode ends with -1", IllegalActionWarning,
-                              stacklevel=2)  # fmt: skip
-            return self._observation(), -1.0, True, False, {**info, "illegal_action": True, "action_mask": self._mask()}
-        self.game.apply(int(action))
-        self._play_opponent()
-        reward, terminated, cut = 0.0, False, False
-        if self.game.current_player is None:
-            self._done = True
-            cut = truncated(self.game)
-            terminated = not cut
-            reward = float(self.game.returns()[self.seat])
-            info["winner"] = self.game.winner
-        info["action_mask"] = self._mask()
-        return self._observation(), reward, terminated, cut, info
-
-    def action_masks(self) -> np.ndarray:
-        """The learner's legal actions as booleans (all False once its episode is over)."""
-        if self.game is None:
-            raise RuntimeError("action_masks() before reset(): there is no game yet, call reset() first")
-        return self._mask().astype(bool)
-
-    def render(self) -> str | None:
-        if self.render_mode is None or self.game is None:
-            return None
-        return text_of(self.game)
 
 
 def turn_parallel_env(aec: Any) -> Any:

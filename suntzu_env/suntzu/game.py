@@ -7,7 +7,8 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.core.checks import check_seed
+from suntzu_env.core.checks import action_shown, check_seed, illegal_message
+from suntzu_env.core.fields import IntEntry
 from suntzu_env.core.rng import GENERATOR
 from suntzu_env.core.state_game import StateGame
 from suntzu_env.suntzu import determinize, engine, records
@@ -301,22 +302,17 @@ class Game(StateGame):
 
     def _placement_message(self, seat: str, action: object, mask: np.ndarray) -> str:
         province = PROVINCES[int(self._s[PLACE_PROV + SEATS.index(seat)])]
-        legal = ", ".join(ACTION_STRINGS[a] for a in np.flatnonzero(mask))
-        return f"illegal action {action!r} for decision 'place' (player={seat} province={province}); legal: {legal}"
+        legal = (ACTION_STRINGS[a] for a in np.flatnonzero(mask))
+        return illegal_message(repr(action), "place", f"player={seat} province={province}", legal)
 
     def _illegal_message(self, action: object) -> str:
-        shown = repr(action.item() if isinstance(action, np.integer) else action)
-        if isinstance(action, (int, np.integer)) and not isinstance(action, bool) and 0 <= action < N_ACTIONS:
-            shown = f"{int(action)} ({ACTION_STRINGS[action]})"
+        shown = action_shown(action, N_ACTIONS, ACTION_STRINGS.__getitem__)
         if not self._n_legal:
-            return f"illegal action {shown}: the game is over ({self.winner})"
+            return illegal_message(shown, None, over=str(self.winner))
         d = self.decision
         assert d is not None
         about = " ".join(f"{k}={v}" for k, v in d.items() if v is not None and k != "kind")
-        return (
-            f"illegal action {shown} for decision '{d['kind']}' ({about}); "
-            f"legal: {', '.join(self.legal_action_strings())}"
-        )
+        return illegal_message(shown, d["kind"], about, self.legal_action_strings())
 
     @property
     def winner(self) -> str | None:
@@ -374,14 +370,8 @@ class Game(StateGame):
             )
         return self._options
 
-    @property
-    def round(self) -> int:
-        return int(self._s[ROUND])
-
-    @property
-    def score(self) -> int:
-        """The marker, + toward blue (R4.5)."""
-        return int(self._s[SCORE])
+    round = IntEntry("_s", ROUND, "The round, 1..9.")
+    score = IntEntry("_s", SCORE, "The marker, + toward blue (R4.5).")
 
     @property
     def next_scoring_round(self) -> int:

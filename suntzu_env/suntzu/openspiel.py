@@ -55,6 +55,7 @@ import pyspiel
 from open_spiel.python.algorithms import ismcts
 
 from suntzu_env.core.checks import check_bool, is_integer
+from suntzu_env.core.openspiel import ParameterGame, VectorObserver, game_info, sequential_game_type, with_defaults
 from suntzu_env.suntzu.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.suntzu.game import Game
 from suntzu_env.suntzu.observation import OBSERVATION_PIECES, OBSERVATION_SIZE
@@ -98,21 +99,13 @@ def max_game_length() -> int:
 
 MAX_GAME_LENGTH = max_game_length()
 
-GAME_TYPE = pyspiel.GameType(
-    short_name=GAME_NAME,
-    long_name="Sun Tzu (suntzu-env)",
-    dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+GAME_TYPE = sequential_game_type(
+    GAME_NAME,
+    "Sun Tzu",
     chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
-    information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
-    utility=pyspiel.GameType.Utility.ZERO_SUM,
-    reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-    max_num_players=N_PLAYERS,
-    min_num_players=N_PLAYERS,
-    provides_information_state_string=True,
-    provides_information_state_tensor=False,  # the observation vector is not perfect recall
-    provides_observation_string=True,
-    provides_observation_tensor=True,
-    parameter_specification=PARAMETERS,
+    perfect_information=False,
+    seat_counts=[N_PLAYERS],
+    parameters=PARAMETERS,
 )
 
 
@@ -121,10 +114,7 @@ def check_parameters(params: Mapping[str, Any]) -> tuple[Options, int, int]:
 
     A bad value raises ValueError naming the parameter.
     """
-    unknown = sorted(set(params) - set(PARAMETERS))
-    if unknown:
-        raise ValueError(f"unknown parameter(s) {unknown}; the game takes {sorted(PARAMETERS)}")
-    p = {**PARAMETERS, **params}
+    p = with_defaults(params, PARAMETERS)
     try:
         options = Options(variant=check_variant(p["variant"]), events=check_bool(p["events"], "events"))
     except TypeError as error:
@@ -133,18 +123,6 @@ def check_parameters(params: Mapping[str, Any]) -> tuple[Options, int, int]:
         if not is_integer(p[name]) or p[name] < low:
             raise ValueError(f"{name} must be a whole number >= {low}, got {p[name]!r}")
     return options, int(p["deals"]), int(p["endgame"])
-
-
-def _game_info(deals: int) -> pyspiel.GameInfo:
-    return pyspiel.GameInfo(
-        num_distinct_actions=N_ACTIONS,
-        max_chance_outcomes=deals,
-        num_players=N_PLAYERS,
-        min_utility=-1.0,
-        max_utility=1.0,
-        utility_sum=0.0,
-        max_game_length=MAX_GAME_LENGTH,
-    )
 
 
 def _chain(trace: bytes, data: bytes) -> bytes:
@@ -163,28 +141,16 @@ def random_playout(game: Game, deal: int) -> list[int]:
     return actions
 
 
-class SunTzuGame(pyspiel.Game):
-    """The OpenSpiel game: parameters `variant`, `events`, `deals`, `endgame` (see the module).
+class SunTzuGame(ParameterGame):
+    """The OpenSpiel game: parameters `variant`, `events`, `deals`, `endgame` (see the module); `options` the rules
+    the first two make."""
 
-    Everything about the game is read from `get_parameters()`: pyspiel keeps the parameters when it copies
-    or unpickles a game, but not a Python attribute.
-    """
+    GAME_TYPE = GAME_TYPE
+    check_parameters = staticmethod(check_parameters)
 
-    def __init__(self, params: dict[str, Any] | None = None) -> None:
-        params = {**PARAMETERS, **(params or {})}
-        _, deals, _ = check_parameters(params)
-        super().__init__(GAME_TYPE, _game_info(deals), params)
-
-    @property
-    def options(self) -> Options:
-        """The rules the games are played under (from the parameters)."""
-        return check_parameters(self.get_parameters())[0]
-
-    def new_initial_state(self) -> SunTzuState:
-        return SunTzuState(self)
-
-    def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> SunTzuObserver:
-        return SunTzuObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+    @staticmethod
+    def game_info(settings: tuple[Any, ...]) -> pyspiel.GameInfo:
+        return game_info(N_ACTIONS, settings[1], N_PLAYERS, MAX_GAME_LENGTH, utility_sum=0.0)  # settings[1]: deals
 
 
 class SunTzuState(pyspiel.State):
@@ -282,24 +248,15 @@ class SunTzuState(pyspiel.State):
         return f"{about} state {g.state.tobytes().hex()}"
 
 
-class SunTzuObserver:
+class SunTzuObserver(VectorObserver):
     """Tensors from the observation pieces of `suntzu_env.suntzu.observation`; strings (see the module)."""
 
     def __init__(self, iig_obs_type: Any, params: Any) -> None:
-        if params:
-            raise ValueError(f"observation parameters are not supported, got {params}")
+        super().__init__(iig_obs_type, params, OBSERVATION_SIZE, [(p.name, p.size) for p in OBSERVATION_PIECES])
+
+    def check_type(self, iig_obs_type: Any) -> None:
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("only a player's own observation (public and its private information) is provided")
-        self.perfect_recall = iig_obs_type.perfect_recall
-        self.dict: dict[str, np.ndarray] = {}
-        if self.perfect_recall:  # the information state has a string only (see the module)
-            self.tensor: np.ndarray | None = None
-            return
-        self.tensor = np.zeros(OBSERVATION_SIZE, np.float32)
-        at = 0
-        for piece in OBSERVATION_PIECES:
-            self.dict[piece.name] = self.tensor[at : at + piece.size]
-            at += piece.size
 
     def set_from(self, state: SunTzuState, player: int) -> None:
         if self.tensor is None:
@@ -352,4 +309,5 @@ class ISMCTSBot(ismcts.ISMCTSBot):
         self.reset()
 
 
+SunTzuGame.STATE, SunTzuGame.OBSERVER = SunTzuState, SunTzuObserver
 pyspiel.register_game(GAME_TYPE, SunTzuGame)

@@ -10,13 +10,12 @@ from __future__ import annotations
 import hashlib
 import re
 from collections.abc import Callable, Mapping, Sequence
-from pathlib import Path
 from typing import Any, Literal
 
 import numpy as np
 
 from suntzu_env.core import players as core_players
-from suntzu_env.core.agent import IncompatibleModelError, ModelError
+from suntzu_env.core.agent import ModelError
 from suntzu_env.core.protocol import GamePlugin, OptionFlag, Rung, TurnGame, ValueLearning
 from suntzu_env.suntzu import players
 from suntzu_env.suntzu.actions import N_ACTIONS, action_to_string
@@ -80,6 +79,7 @@ class SunTzuRules(GamePlugin):
     eval_opponents = ("random", "greedy", "heuristic")
     teacher = "heuristic"
     shaping = True
+    spaces_owner = "this version of suntzu-env"
     teacher_opponents = ("random", "greedy", None)
 
     # ------------------------------------------------------------ options
@@ -253,15 +253,6 @@ class SunTzuRules(GamePlugin):
     def trained_model(self, spec: str) -> str | None:
         """The path of a `ppo:` or `rllib:` spec."""
         return core_players.model_path(spec)
-
-    def check_spaces(self, observation_space: Any, action_space: Any, path: Path) -> None:
-        """Refuse a model whose observation or action space is not this version's (`IncompatibleModelError`)."""
-        shape, n = getattr(observation_space, "shape", None), getattr(action_space, "n", None)
-        if shape != (self.observation_size,) or n != self.n_actions:
-            raise IncompatibleModelError(
-                f"{path} was trained on observations of shape {shape} and {n} actions; this version of "
-                f"suntzu-env has ({self.observation_size},) and {self.n_actions}"
-            )
 
     def __repr__(self) -> str:
         return "SUNTZU"

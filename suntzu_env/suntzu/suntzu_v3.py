@@ -166,6 +166,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
+from suntzu_env.core.aec import AgentSpaces, dead_step, start_agents
 from suntzu_env.core.checks import IllegalActionWarning, check_choice, check_reset
 from suntzu_env.suntzu.actions import ACTION_GROUPS, ACTION_MEANINGS, N_ACTIONS
 from suntzu_env.suntzu.episode import EnvSettings, Episode, render_modes
@@ -302,7 +303,7 @@ class EnvFace:
         return state
 
 
-class _SunTzuTable(EnvFace):
+class _SunTzuTable(EnvFace, AgentSpaces):
     """What the AEC and Parallel environments share: arguments, spaces, observations."""
 
     metadata: ClassVar[dict[str, Any]] = {
@@ -334,12 +335,6 @@ class _SunTzuTable(EnvFace):
     def flat_observation(self) -> bool:
         return self.settings.flat_observation
 
-    def observation_space(self, agent: str) -> spaces.Space[Any]:
-        return self.observation_spaces[agent]
-
-    def action_space(self, agent: str) -> spaces.Space[Any]:
-        return self.action_spaces[agent]
-
     def _new_game(self, seed: int | None) -> Game:
         self.episode.seed(seed)
         return self.episode.new_game()
@@ -359,11 +354,7 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         game = self._new_game(check_reset(seed, options))
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        start_agents(self, self.possible_agents)
         self.agent_selection = game.current_player
         self._set_infos()
         if self.render_mode == "human":
@@ -384,10 +375,9 @@ class raw_env(_SunTzuTable, AECEnv[str, Any, Any]):
 
     def step(self, action: Any) -> None:
         """Answer the pending decision with an action id (or its string); None for a finished agent."""
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
+        if dead_step(self, action):
             return
+        agent = self.agent_selection
         episode = self.episode
         error = episode.attempt(agent, action)  # one side decides at a time here
         self.rewards = episode.settle(() if error is None else (agent,))
