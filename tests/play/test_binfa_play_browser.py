@@ -127,6 +127,7 @@ def _new_game(server: tuple[Any, str], page: Any, agent: str, seed: int, **choic
     return app.state.games["binfa"].get(page.url.split("/binfa/play/")[1])  # type: ignore[no-any-return]
 
 
+@pytest.mark.slow  # half a minute of clicks; the short game below stays in the first check
 def test_a_game_played_by_clicks(server: tuple[Any, str], browser: Any, shots: Path) -> None:
     """Level 3 against `greedy`: units placed by clicking triangles, the pawn by clicking a circle, the dice
     thrown by a button, stacks moved by clicking a stack and then where it goes."""

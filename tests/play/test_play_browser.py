@@ -41,6 +41,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Any, str,
         yield app, url, root
 
 
+@pytest.mark.slow  # a whole game of clicks: half a minute; the replay viewer stays in the first check
 def test_whole_game_by_clicks_against_random(server: tuple[Any, str, Path], browser: Any, shots: Path) -> None:
     """A person plays blue against `random` with events on, by clicking cards, provinces and buttons."""
     app, url, _ = server

@@ -422,6 +422,7 @@ def _wait_for(condition: Any, seconds: float = 60) -> bool:
     return True
 
 
+@pytest.mark.slow  # two servers started as a user starts them
 def test_the_play_command_line_ignores_a_taken_default_port(tmp_path: Path) -> None:
     """Checks of the flags come before the port's: with port 8765 taken, each error is still its own."""
     import subprocess

@@ -92,7 +92,10 @@ def first_view_leak(
     return None
 
 
-@pytest.mark.parametrize(("variant", "events"), CONFIGS)
+@pytest.mark.parametrize(
+    ("variant", "events"),  # one in the first check, the others with the slow tests (ten seconds each)
+    [c if c == ("standard", True) else pytest.param(*c, marks=pytest.mark.slow) for c in CONFIGS],
+)
 def test_r9_text_views_show_only_what_their_viewer_knows(variant: str, events: bool) -> None:
     """R9: text, str and repr, public and per seat, ignore everything their viewer may not know."""
     leak = first_view_leak(text_views, [(variant, events)], GAMES_PER_CONFIG)
