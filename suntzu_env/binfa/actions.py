@@ -35,13 +35,17 @@ from suntzu_env.binfa.geometry import (
 MAX_N = N_UNITS  # the largest number of units one action can carry
 MAX_ADVANCE = 12  # pawn:+k, k one die or the total (B29)
 
-ACTION_GROUPS: tuple[tuple[str, int], ...] = (
+# The groups the learning action space (`suntzu_env.binfa.encoding`) shares with this one, id for id.
+SHARED_GROUPS: tuple[tuple[str, int], ...] = (
     ("deploy", N_TRIANGLES),
     ("pawn", N_CIRCLES),
     ("army", N_COLOURS),
     ("roll", 1),
     ("resupply", 1),
     ("stop", 1),
+)
+ACTION_GROUPS: tuple[tuple[str, int], ...] = (
+    *SHARED_GROUPS,
     ("dislodge", N_EDGES),
     ("move", N_EDGES * MAX_N),
     ("transfer", N_TRIANGLES * MAX_N),
