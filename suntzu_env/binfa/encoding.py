@@ -77,7 +77,7 @@ L_MOVE = LEARN_OFFSET["move"]
 L_TRANSFER = LEARN_OFFSET["transfer"]
 L_RETREAT = LEARN_OFFSET["retreat"]
 L_ADVANCE = LEARN_OFFSET["advance"]
-assert LEARN_OFFSET["stop"] - L_ROLL == actions.A_STOP - actions.A_ROLL == 2
+assert L_DISLODGE == actions.A_DISLODGE  # the shared groups keep their ids
 
 
 def _edge_directions() -> np.ndarray:
@@ -196,36 +196,23 @@ def learn_action_name(c: int) -> str:
         raise ValueError(f"action {c} is out of range: actions are 0..{N_LEARN_ACTIONS - 1}")
     c = int(c)
 
-    def count(slot: int) -> str:
-        return "all" if slot == WHOLE else str(slot + 1)
-
-    if c < L_ROLL:
-        return actions.action_to_string(_fixed_engine_action(c))
-    if c < L_DISLODGE:
-        return actions.action_to_string(actions.A_ROLL + c - L_ROLL)
-    if c < L_MOVE:
-        v, d = divmod(c - L_DISLODGE, N_DIRECTIONS)
-        return f"dislodge:{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}"
-    if c < L_TRANSFER:
-        cell, slot = divmod(c - L_MOVE, COUNT_SLOTS)
-        v, d = divmod(cell, N_DIRECTIONS)
-        return f"move:{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}:{count(slot)}"
-    if c < L_RETREAT:
-        w, slot = divmod(c - L_TRANSFER, COUNT_SLOTS)
-        return f"transfer:w{w}:{count(slot)}"
-    if c < L_ADVANCE:
-        d, slot = divmod(c - L_RETREAT, COUNT_SLOTS)
-        return f"retreat:{DIRECTIONS[d]}:{count(slot)}"
-    return actions.action_to_string(actions.A_ADVANCE + c - L_ADVANCE)
+    if c < L_DISLODGE:  # the groups both action spaces share, id for id
+        return actions.action_to_string(c)
+    group, i = actions.locate(LEARN_GROUPS, c)
+    if group == "advance":
+        return actions.action_to_string(actions.A_ADVANCE + i)
+    if group == "dislodge":
+        return f"dislodge:{_cell_name(i)}"
+    i, slot = divmod(i, COUNT_SLOTS)
+    count = "all" if slot == WHOLE else str(slot + 1)
+    place = _cell_name(i) if group == "move" else f"w{i}" if group == "transfer" else DIRECTIONS[i]
+    return f"{group}:{place}:{count}"
 
 
-def _fixed_engine_action(c: int) -> int:
-    """The engine action of a deploy, pawn or army id for a viewer at sector 0."""
-    if c < L_PAWN:
-        return actions.A_DEPLOY + c - L_DEPLOY
-    if c < L_ARMY:
-        return actions.A_PAWN + c - L_PAWN
-    return actions.A_ARMY + c - L_ARMY
+def _cell_name(cell: int) -> str:
+    """`<triangle>><direction>`: a triangle and the way out of it, of a dislodge or move cell."""
+    v, d = divmod(cell, N_DIRECTIONS)
+    return f"{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}"
 
 
 def describe_learn_actions() -> str:
