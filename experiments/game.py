@@ -13,7 +13,6 @@ import dataclasses
 import functools
 import inspect
 import itertools
-import sys
 import textwrap
 import typing
 from collections.abc import Mapping, Sequence
@@ -21,7 +20,7 @@ from typing import Annotated, Any, TypeVar
 
 import tyro
 
-from experiments.cli import ConfigError, UserError
+from experiments.cli import ConfigError, UserError, early_flag
 from suntzu_env.core import games
 from suntzu_env.core.protocol import GameOptions, GameRules
 
@@ -62,19 +61,9 @@ def game_name(game: GameLike) -> str:
     return game if isinstance(game, str) else games.key(game)
 
 
-@dataclasses.dataclass
-class _GameFlag:
-    game: str | None = None
-
-
 def game_flag(argv: Sequence[str] | None) -> str | None:
     """The `--game` of a command line, read before the rest (whose flags depend on the game)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        found, _ = tyro.cli(_GameFlag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
-    except SystemExit:  # a malformed --game: the full parse reports it
-        return None
-    return found.game
+    return early_flag("game", argv)
 
 
 @functools.cache
