@@ -16,7 +16,7 @@ import itertools
 import textwrap
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Self, TypeVar
 
 import tyro
 
@@ -107,6 +107,21 @@ def _config_class(base: type, name: str, defaults: tuple[tuple[str, Any], ...]) 
     cls.__doc__, cls.__module__, cls.__qualname__ = base.__doc__, base.__module__, base.__qualname__
     setattr(cls, GAME_CLASS, True)
     return cls
+
+
+class GameConfig:
+    """A config dataclass whose fields depend on its game: `Config(...)` is a config of the class of its `game`
+    (`for_game`: its option fields and defaults)."""
+
+    @classmethod
+    def for_game(cls, game: GameLike) -> type[Self]:
+        """The config class of `game`."""
+        raise NotImplementedError
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        if not cls.__dict__.get(GAME_CLASS):
+            cls = cls.for_game(kwargs.get("game", DEFAULT))
+        return super().__new__(cls)
 
 
 def with_game(base: type[T], game: GameLike, defaults: Mapping[str, Any] | None = None) -> type[T]:
