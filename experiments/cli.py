@@ -126,6 +126,18 @@ def parse(cls: type[T], argv: Sequence[str] | None, prog: str, default: T | None
         fail(prog, str(refused))
 
 
+def early_flag(name: str, argv: Sequence[str] | None) -> str | None:
+    """The string flag `--<name>` of a command line, read before the rest (whose flags or defaults depend on it);
+    None where it is absent or malformed (the full parse then reports it)."""
+    one_flag = dataclasses.make_dataclass(f"_{name}_flag", [(name, str | None, None)])
+    args = list(sys.argv[1:] if argv is None else argv)
+    try:
+        found, _ = tyro.cli(one_flag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
+    except SystemExit:
+        return None
+    return getattr(found, name)
+
+
 def fail(prog: str, message: str, status: int = USAGE_EXIT) -> NoReturn:
     """Print `prog: error: message` as one line and exit."""
     print(f"{prog}: error: {' '.join(message.split())}", file=sys.stderr, flush=True)

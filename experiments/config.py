@@ -22,7 +22,7 @@ from typing import Any, Literal
 from experiments.cli import ConfigError
 from experiments.game import (
     DEFAULT,
-    GAME_CLASS,
+    GameConfig,
     GameLike,
     game_name,
     game_of,
@@ -62,7 +62,7 @@ def fixed_on_resume(game: GameLike) -> tuple[str, ...]:
 
 
 @dataclasses.dataclass
-class TrainConfig:
+class TrainConfig(GameConfig):
     """MaskablePPO, warm-started by imitating the game's teacher (the strongest scripted agent), then trained
     against a mix of scripted agents and frozen snapshots of itself.
 
@@ -177,11 +177,9 @@ class TrainConfig:
     """save a checkpoint every this many timesteps (0: none but the warm start and the final model; None: a
     quarter of --total-timesteps, in whole rollouts); a resume continues from one exactly"""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> TrainConfig:
-        """`TrainConfig(...)` is a config of the class of its `game` (its option fields and defaults)."""
-        if not cls.__dict__.get(GAME_CLASS):
-            cls = train_config_class(kwargs.get("game", DEFAULT), cls)
-        return super().__new__(cls)
+    @classmethod
+    def for_game(cls, game: GameLike) -> type[TrainConfig]:
+        return train_config_class(game, cls)
 
     def __post_init__(self) -> None:
         self._check_types()

@@ -47,7 +47,7 @@ from typing import Any
 from experiments.cli import ConfigError, UserError, parse, run_cli
 from experiments.game import (
     DEFAULT,
-    GAME_CLASS,
+    GameConfig,
     GameLike,
     describe,
     game_flag,
@@ -112,7 +112,7 @@ MAX_GAMES = 100_000_000  # per pairing: far beyond any evaluation, and its plan 
 
 
 @dataclass
-class EvaluateConfig:
+class EvaluateConfig(GameConfig):
     """Round-robin evaluation of agents over paired, seat-swapped games: win rates with Wilson 95% intervals,
     Bradley-Terry ratings, the game's ladder, and a results folder."""
 
@@ -146,11 +146,9 @@ class EvaluateConfig:
     overwrite: bool = False
     """replace an existing --out folder (once the new results are complete)"""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> EvaluateConfig:
-        """`EvaluateConfig(...)` is a config of the class of its `game` (its option fields, its agents)."""
-        if not cls.__dict__.get(GAME_CLASS):
-            cls = evaluate_config_class(kwargs.get("game", DEFAULT))
-        return super().__new__(cls)
+    @classmethod
+    def for_game(cls, game: GameLike) -> type[EvaluateConfig]:
+        return evaluate_config_class(game)
 
     def __post_init__(self) -> None:
         rules = game_of(self.game)

@@ -13,15 +13,14 @@ import dataclasses
 import functools
 import inspect
 import itertools
-import sys
 import textwrap
 import typing
 from collections.abc import Mapping, Sequence
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, Self, TypeVar
 
 import tyro
 
-from experiments.cli import ConfigError, UserError
+from experiments.cli import ConfigError, UserError, early_flag
 from suntzu_env.core import games
 from suntzu_env.core.protocol import GameOptions, GameRules
 
@@ -62,19 +61,9 @@ def game_name(game: GameLike) -> str:
     return game if isinstance(game, str) else games.key(game)
 
 
-@dataclasses.dataclass
-class _GameFlag:
-    game: str | None = None
-
-
 def game_flag(argv: Sequence[str] | None) -> str | None:
     """The `--game` of a command line, read before the rest (whose flags depend on the game)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        found, _ = tyro.cli(_GameFlag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
-    except SystemExit:  # a malformed --game: the full parse reports it
-        return None
-    return found.game
+    return early_flag("game", argv)
 
 
 @functools.cache
@@ -118,6 +107,21 @@ def _config_class(base: type, name: str, defaults: tuple[tuple[str, Any], ...]) 
     cls.__doc__, cls.__module__, cls.__qualname__ = base.__doc__, base.__module__, base.__qualname__
     setattr(cls, GAME_CLASS, True)
     return cls
+
+
+class GameConfig:
+    """A config dataclass whose fields depend on its game: `Config(...)` is a config of the class of its `game`
+    (`for_game`: its option fields and defaults)."""
+
+    @classmethod
+    def for_game(cls, game: GameLike) -> type[Self]:
+        """The config class of `game`."""
+        raise NotImplementedError
+
+    def __new__(cls, *args: Any, **kwargs: Any) -> Self:
+        if not cls.__dict__.get(GAME_CLASS):
+            cls = cls.for_game(kwargs.get("game", DEFAULT))
+        return super().__new__(cls)
 
 
 def with_game(base: type[T], game: GameLike, defaults: Mapping[str, Any] | None = None) -> type[T]:

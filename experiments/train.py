@@ -22,7 +22,6 @@ newest readable checkpoint (the warm start is the first), or from the start when
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import shutil
 import sys
@@ -32,7 +31,6 @@ from typing import Any
 
 import numpy as np
 import torch
-import tyro
 
 from agents.ppo import (
     MODEL_FILE,
@@ -49,7 +47,7 @@ from experiments.checkpoint import (
     state_path,
 )
 from experiments.checkpoint import segments as checkpoint_segments
-from experiments.cli import UserError, flag, on_terminal, parse, run_cli
+from experiments.cli import UserError, early_flag, flag, on_terminal, parse, run_cli
 from experiments.config import (
     SMOKE_VARIABLE,
     TrainConfig,
@@ -174,19 +172,9 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
     return summary
 
 
-@dataclasses.dataclass
-class _ResumeFlag:
-    resume: str | None = None
-
-
 def resume_flag(argv: list[str] | None) -> str | None:
     """The `--resume` of a command line, read before the rest (whose defaults then come from that run)."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    try:
-        found, _ = tyro.cli(_ResumeFlag, args=args, return_unknown_args=True, add_help=False, console_outputs=False)
-    except SystemExit:  # a malformed --resume: the full parse reports it
-        return None
-    return found.resume or None
+    return early_flag("resume", argv) or None
 
 
 def configure(argv: list[str] | None) -> Start:

@@ -28,7 +28,16 @@ from typing import Any
 import numpy as np
 
 from experiments.cli import ConfigError, parse, run_cli
-from experiments.game import DEFAULT, GAME_CLASS, GameLike, game_flag, game_name, game_of, options_of, with_game
+from experiments.game import (
+    DEFAULT,
+    GameConfig,
+    GameLike,
+    game_flag,
+    game_name,
+    game_of,
+    options_of,
+    with_game,
+)
 from experiments.runs import write_json
 from experiments.seal import add_seal, is_sealed, keep_only
 from suntzu_env.core.files import TEMPORARY
@@ -44,7 +53,7 @@ RESUMABLE = ("iterations", "address")  # settings a resumed run may change
 
 
 @dataclasses.dataclass
-class RLlibConfig:
+class RLlibConfig(GameConfig):
     """RLlib's PPO, with legal-action masking in the model, against the scripted baselines and itself, its rollout
     workers on a Ray cluster; saves an RLlib checkpoint that plays as `rllib:<folder>/checkpoint`."""
 
@@ -73,11 +82,9 @@ class RLlibConfig:
     game: str = DEFAULT
     """the game (a registered name, or <module>:<attribute>)"""
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> RLlibConfig:
-        """`RLlibConfig(...)` is a config of the class of its `game` (its option fields, its opponents)."""
-        if not cls.__dict__.get(GAME_CLASS):
-            cls = rllib_config_class(kwargs.get("game", DEFAULT))
-        return super().__new__(cls)
+    @classmethod
+    def for_game(cls, game: GameLike) -> type[RLlibConfig]:
+        return rllib_config_class(game)
 
     def __post_init__(self) -> None:
         for name in ("iterations", "train_batch_size", "minibatch_size", "epochs"):

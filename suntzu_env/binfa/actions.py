@@ -20,32 +20,26 @@ covered (B7).
 
 from __future__ import annotations
 
-from suntzu_env.binfa.geometry import (
-    COLOURS,
-    EDGE_FROM,
-    EDGE_TO,
-    N_CIRCLES,
-    N_COLOURS,
-    N_EDGES,
-    N_TRIANGLES,
-    N_UNITS,
-    TRIANGLE_NAMES,
-)
+from suntzu_env.binfa import geometry
 
-MAX_N = N_UNITS  # the largest number of units one action can carry
+MAX_N = geometry.N_UNITS  # the largest number of units one action can carry
 MAX_ADVANCE = 12  # pawn:+k, k one die or the total (B29)
 
-ACTION_GROUPS: tuple[tuple[str, int], ...] = (
-    ("deploy", N_TRIANGLES),
-    ("pawn", N_CIRCLES),
-    ("army", N_COLOURS),
+# The groups the learning action space (`suntzu_env.binfa.encoding`) shares with this one, id for id.
+SHARED_GROUPS: tuple[tuple[str, int], ...] = (
+    ("deploy", geometry.N_TRIANGLES),
+    ("pawn", geometry.N_CIRCLES),
+    ("army", geometry.N_COLOURS),
     ("roll", 1),
     ("resupply", 1),
     ("stop", 1),
-    ("dislodge", N_EDGES),
-    ("move", N_EDGES * MAX_N),
-    ("transfer", N_TRIANGLES * MAX_N),
-    ("retreat", N_TRIANGLES * MAX_N),
+)
+ACTION_GROUPS: tuple[tuple[str, int], ...] = (
+    *SHARED_GROUPS,
+    ("dislodge", geometry.N_EDGES),
+    ("move", geometry.N_EDGES * MAX_N),
+    ("transfer", geometry.N_TRIANGLES * MAX_N),
+    ("retreat", geometry.N_TRIANGLES * MAX_N),
     ("advance", MAX_ADVANCE),
 )
 
@@ -72,44 +66,47 @@ A_TRANSFER = GROUP_OFFSET["transfer"]  # + whirlpool * MAX_N + n - 1
 A_RETREAT = GROUP_OFFSET["retreat"]  # + triangle * MAX_N + n - 1
 A_ADVANCE = GROUP_OFFSET["advance"]  # + k - 1
 
-_EDGE_INDEX = {(int(a), int(b)): e for e, (a, b) in enumerate(zip(EDGE_FROM, EDGE_TO, strict=True))}
-_TRI = {n: i for i, n in enumerate(TRIANGLE_NAMES)}
+_EDGE_INDEX = {(int(a), int(b)): e for e, (a, b) in enumerate(zip(geometry.EDGE_FROM, geometry.EDGE_TO, strict=True))}
+_TRI = {n: i for i, n in enumerate(geometry.TRIANGLE_NAMES)}
 HINT = (
     "actions look like 'deploy:red-4-6', 'pawn:3', 'army:red', 'roll', 'resupply', 'stop', "
     "'dislodge:red-2-1>red-2-2', 'move:red-2-1>red-2-2:3', 'transfer:red-3-1:2', 'retreat:red-3-1:2', 'pawn:+5'"
 )
 
 
+def locate(groups: tuple[tuple[str, int], ...], c: int) -> tuple[str, int]:
+    """The group of id `c` in a flat id space declared as (name, size) groups in order, and its index there."""
+    for name, size in groups:
+        if c < size:
+            return name, c
+        c -= size
+    raise ValueError(f"id {c} is past the last group")
+
+
 def action_to_string(a: int) -> str:
     """The string of action id `a`."""
     if isinstance(a, bool) or not 0 <= a < N_ACTIONS:
         raise ValueError(f"action {a} is out of range: actions are 0..{N_ACTIONS - 1}")
-    a = int(a)
-    if a < A_PAWN:
-        return f"deploy:{TRIANGLE_NAMES[a - A_DEPLOY]}"
-    if a < A_ARMY:
-        return f"pawn:{a - A_PAWN}"
-    if a < A_ROLL:
-        return f"army:{COLOURS[a - A_ARMY]}"
-    if a == A_ROLL:
-        return "roll"
-    if a == A_RESUPPLY:
-        return "resupply"
-    if a == A_STOP:
-        return "stop"
-    if a < A_MOVE:
-        e = a - A_DISLODGE
-        return f"dislodge:{TRIANGLE_NAMES[EDGE_FROM[e]]}>{TRIANGLE_NAMES[EDGE_TO[e]]}"
-    if a < A_TRANSFER:
-        e, n = divmod(a - A_MOVE, MAX_N)
-        return f"move:{TRIANGLE_NAMES[EDGE_FROM[e]]}>{TRIANGLE_NAMES[EDGE_TO[e]]}:{n + 1}"
-    if a < A_RETREAT:
-        t, n = divmod(a - A_TRANSFER, MAX_N)
-        return f"transfer:{TRIANGLE_NAMES[t]}:{n + 1}"
-    if a < A_ADVANCE:
-        t, n = divmod(a - A_RETREAT, MAX_N)
-        return f"retreat:{TRIANGLE_NAMES[t]}:{n + 1}"
-    return f"pawn:+{a - A_ADVANCE + 1}"
+    group, i = locate(ACTION_GROUPS, int(a))
+    if group in ("roll", "resupply", "stop"):
+        return group
+    if group == "advance":
+        return f"pawn:+{i + 1}"
+    if group in ("move", "transfer", "retreat"):  # a place, then n = 1..72 units
+        i, n = divmod(i, MAX_N)
+        return f"{group}:{_place(group, i)}:{n + 1}"
+    return f"{group}:{_place(group, i)}"
+
+
+def _place(group: str, i: int) -> str:
+    """What the action of index `i` in `group` names: a circle, an army, an edge or a triangle."""
+    if group == "pawn":
+        return str(i)
+    if group == "army":
+        return geometry.COLOURS[i]
+    if group in ("dislodge", "move"):
+        return f"{geometry.TRIANGLE_NAMES[geometry.EDGE_FROM[i]]}>{geometry.TRIANGLE_NAMES[geometry.EDGE_TO[i]]}"
+    return geometry.TRIANGLE_NAMES[i]
 
 
 def _count(text: str) -> int:
@@ -125,14 +122,14 @@ def _parse(text: str) -> int:
     if head == "deploy":
         return A_DEPLOY + _TRI[rest]
     if head == "army":
-        return A_ARMY + COLOURS.index(rest)
+        return A_ARMY + geometry.COLOURS.index(rest)
     if head == "pawn":
         if rest.startswith("+"):
             k = rest[1:]
             if not k.isdigit() or not 1 <= int(k) <= MAX_ADVANCE:
                 raise KeyError(text)
             return A_ADVANCE + int(k) - 1
-        if not rest.isdigit() or not 0 <= int(rest) < N_CIRCLES:
+        if not rest.isdigit() or not 0 <= int(rest) < geometry.N_CIRCLES:
             raise KeyError(text)
         return A_PAWN + int(rest)
     if head == "dislodge":

@@ -336,6 +336,30 @@ def agent_action(agent: int, s: np.ndarray, legal: np.ndarray, n: int, rng: np.n
 
 
 @njit(cache=True)
+def game_arrays(players: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """What a compiled game loop plays with: a state, a spare state, the legal answers, a generator per seat."""
+    s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
+    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
+    rngs = np.zeros((players, 1), dtype=np.int64)
+    return s, scratch, legal, rngs
+
+
+@njit(cache=True)
+def start_game(
+    s: np.ndarray, legal: np.ndarray, rngs: np.ndarray, seed: int, agent_seeds: np.ndarray, setup: tuple[int, ...]
+) -> int:
+    """Game `seed` set up in `s` under `setup` = (level, players, armies, random_deploy, max_turns), seat p's
+    generator `rngs[p]` seeded from `agent_seeds[p]`; returns the number of legal answers of the first decision
+    (in `legal`)."""
+    level, players, armies, random_deploy, max_turns = setup
+    for p in range(players):
+        rngs[p] = rng_seed(agent_seeds[p])
+    empty = np.zeros(0, dtype=np.int64)
+    return init_state(s, seed, level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
+
+
+@njit(cache=True)
 def play_games(
     seeds: np.ndarray,
     seat_agents: np.ndarray,
@@ -350,17 +374,10 @@ def play_games(
     """Plays game g from `seeds[g]` with agent `seat_agents[g, p]` in seat p (its generator seeded from
     `agent_seeds[g, p]`, its evaluation weighted by `weights[agent]`). Rows: winner (6 undecided), decisions,
     turns."""
-    games = seeds.shape[0]
-    out = np.zeros((games, 3), dtype=np.int64)
-    s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
-    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.int64)
-    rngs = np.zeros((players, 1), dtype=np.int64)
-    for g in range(games):
-        for p in range(players):
-            rngs[p] = rng_seed(agent_seeds[g, p])
-        n = init_state(s, seeds[g], level, players, armies, random_deploy, max_turns, 0, empty, empty, legal)
+    out = np.zeros((seeds.shape[0], 3), dtype=np.int64)
+    s, scratch, legal, rngs = game_arrays(players)
+    for g in range(seeds.shape[0]):
+        n = start_game(s, legal, rngs, seeds[g], agent_seeds[g], (level, players, armies, random_deploy, max_turns))
         decisions = 0
         while n > 0:
             p = s[TO_ACT]

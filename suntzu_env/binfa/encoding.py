@@ -35,22 +35,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from suntzu_env.binfa.actions import (
-    A_ADVANCE,
-    A_ARMY,
-    A_DEPLOY,
-    A_DISLODGE,
-    A_MOVE,
-    A_PAWN,
-    A_RETREAT,
-    A_ROLL,
-    A_STOP,
-    A_TRANSFER,
-    MAX_ADVANCE,
-    MAX_N,
-    action_to_string,
-    group_offsets,
-)
+from suntzu_env.binfa import actions
 from suntzu_env.binfa.geometry import (
     CIRCLES_PER_SECTOR,
     DIRECTIONS,
@@ -73,21 +58,16 @@ COUNT_SLOTS = UNITS_PER_ARMY + 1  # n = 1..12, then a whole stack of more than 1
 WHOLE = UNITS_PER_ARMY  # the count slot of a whole stack of more than 12 units
 
 LEARN_GROUPS: tuple[tuple[str, int], ...] = (
-    ("deploy", N_TRIANGLES),
-    ("pawn", N_CIRCLES),
-    ("army", N_COLOURS),
-    ("roll", 1),
-    ("resupply", 1),
-    ("stop", 1),
+    *actions.SHARED_GROUPS,
     ("dislodge", N_TRIANGLES * N_DIRECTIONS),
     ("move", N_TRIANGLES * N_DIRECTIONS * COUNT_SLOTS),
     ("transfer", N_WHIRLPOOLS * COUNT_SLOTS),
     ("retreat", N_DIRECTIONS * COUNT_SLOTS),
-    ("advance", MAX_ADVANCE),
+    ("advance", actions.MAX_ADVANCE),
 )
 
 
-LEARN_OFFSET, N_LEARN_ACTIONS = group_offsets(LEARN_GROUPS)
+LEARN_OFFSET, N_LEARN_ACTIONS = actions.group_offsets(LEARN_GROUPS)
 L_DEPLOY = LEARN_OFFSET["deploy"]
 L_PAWN = LEARN_OFFSET["pawn"]
 L_ARMY = LEARN_OFFSET["army"]
@@ -97,7 +77,7 @@ L_MOVE = LEARN_OFFSET["move"]
 L_TRANSFER = LEARN_OFFSET["transfer"]
 L_RETREAT = LEARN_OFFSET["retreat"]
 L_ADVANCE = LEARN_OFFSET["advance"]
-assert LEARN_OFFSET["stop"] - L_ROLL == A_STOP - A_ROLL == 2
+assert L_DISLODGE == actions.A_DISLODGE  # the shared groups keep their ids
 
 
 def _edge_directions() -> np.ndarray:
@@ -163,26 +143,26 @@ def direction(t: int, u: int) -> int:
 @njit(cache=True)
 def learn_id(s: np.ndarray, a: int, rot: int) -> int:
     """The learning id of engine action `a`, for the viewer whose base is sector `rot`."""
-    if A_MOVE <= a < A_TRANSFER:  # the most frequent answers first
-        e, k = divmod(a - A_MOVE, MAX_N)
+    if actions.A_MOVE <= a < actions.A_TRANSFER:  # the most frequent answers first
+        e, k = divmod(a - actions.A_MOVE, actions.MAX_N)
         return L_MOVE + VIEW_CELL[rot, e] * COUNT_SLOTS + count_slot(k + 1)
-    if a < A_PAWN:
-        return L_DEPLOY + to_view(a - A_DEPLOY, rot)
-    if a < A_ARMY:
-        return L_PAWN + (a - A_PAWN - CIRCLES_PER_SECTOR * rot) % N_CIRCLES
-    if a < A_ROLL:
-        return L_ARMY + (a - A_ARMY - rot) % N_COLOURS
-    if a <= A_STOP:
-        return L_ROLL + a - A_ROLL
-    if a < A_MOVE:
-        return L_DISLODGE + VIEW_CELL[rot, a - A_DISLODGE]
-    if a < A_RETREAT:
-        w, k = divmod(a - A_TRANSFER, MAX_N)
+    if a < actions.A_PAWN:
+        return L_DEPLOY + to_view(a - actions.A_DEPLOY, rot)
+    if a < actions.A_ARMY:
+        return L_PAWN + (a - actions.A_PAWN - CIRCLES_PER_SECTOR * rot) % N_CIRCLES
+    if a < actions.A_ROLL:
+        return L_ARMY + (a - actions.A_ARMY - rot) % N_COLOURS
+    if a <= actions.A_STOP:
+        return L_ROLL + a - actions.A_ROLL
+    if a < actions.A_MOVE:
+        return L_DISLODGE + VIEW_CELL[rot, a - actions.A_DISLODGE]
+    if a < actions.A_RETREAT:
+        w, k = divmod(a - actions.A_TRANSFER, actions.MAX_N)
         return L_TRANSFER + whirlpool_rank(s, w, rot) * COUNT_SLOTS + count_slot(k + 1)
-    if a < A_ADVANCE:
-        u, k = divmod(a - A_RETREAT, MAX_N)
+    if a < actions.A_ADVANCE:
+        u, k = divmod(a - actions.A_RETREAT, actions.MAX_N)
         return L_RETREAT + direction(s[RETREAT_AT], u) * COUNT_SLOTS + count_slot(k + 1)
-    return L_ADVANCE + a - A_ADVANCE
+    return L_ADVANCE + a - actions.A_ADVANCE
 
 
 @njit(cache=True)
@@ -216,36 +196,23 @@ def learn_action_name(c: int) -> str:
         raise ValueError(f"action {c} is out of range: actions are 0..{N_LEARN_ACTIONS - 1}")
     c = int(c)
 
-    def count(slot: int) -> str:
-        return "all" if slot == WHOLE else str(slot + 1)
-
-    if c < L_ROLL:
-        return action_to_string(_fixed_engine_action(c))
-    if c < L_DISLODGE:
-        return action_to_string(A_ROLL + c - L_ROLL)
-    if c < L_MOVE:
-        v, d = divmod(c - L_DISLODGE, N_DIRECTIONS)
-        return f"dislodge:{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}"
-    if c < L_TRANSFER:
-        cell, slot = divmod(c - L_MOVE, COUNT_SLOTS)
-        v, d = divmod(cell, N_DIRECTIONS)
-        return f"move:{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}:{count(slot)}"
-    if c < L_RETREAT:
-        w, slot = divmod(c - L_TRANSFER, COUNT_SLOTS)
-        return f"transfer:w{w}:{count(slot)}"
-    if c < L_ADVANCE:
-        d, slot = divmod(c - L_RETREAT, COUNT_SLOTS)
-        return f"retreat:{DIRECTIONS[d]}:{count(slot)}"
-    return action_to_string(A_ADVANCE + c - L_ADVANCE)
+    if c < L_DISLODGE:  # the groups both action spaces share, id for id
+        return actions.action_to_string(c)
+    group, i = actions.locate(LEARN_GROUPS, c)
+    if group == "advance":
+        return actions.action_to_string(actions.A_ADVANCE + i)
+    if group == "dislodge":
+        return f"dislodge:{_cell_name(i)}"
+    i, slot = divmod(i, COUNT_SLOTS)
+    count = "all" if slot == WHOLE else str(slot + 1)
+    place = _cell_name(i) if group == "move" else f"w{i}" if group == "transfer" else DIRECTIONS[i]
+    return f"{group}:{place}:{count}"
 
 
-def _fixed_engine_action(c: int) -> int:
-    """The engine action of a deploy, pawn or army id for a viewer at sector 0."""
-    if c < L_PAWN:
-        return A_DEPLOY + c - L_DEPLOY
-    if c < L_ARMY:
-        return A_PAWN + c - L_PAWN
-    return A_ARMY + c - L_ARMY
+def _cell_name(cell: int) -> str:
+    """`<triangle>><direction>`: a triangle and the way out of it, of a dislodge or move cell."""
+    v, d = divmod(cell, N_DIRECTIONS)
+    return f"{TRIANGLE_NAMES[v]}>{DIRECTIONS[d]}"
 
 
 def describe_learn_actions() -> str:

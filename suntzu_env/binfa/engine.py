@@ -1330,28 +1330,20 @@ def random_game(
 
 
 @njit(cache=True)
-def random_playouts(
-    n_games: int,
-    seed: int,
-    level: int,
-    players: int,
-    armies: int,
-    random_deploy: int,
-    max_turns: int,
-    check: bool,
-    patient: bool,
-) -> np.ndarray:
-    """Plays `n_games` uniformly random games (`random_game` of seeds seed..seed+n-1). Rows: winner,
-    decisions, turns, and with `check` the first broken invariant (0 none) and the decision after which it
-    broke (-1 none). `patient` players never stop while they have another answer: more fighting."""
+def random_playouts(n_games: int, seed: int, configurations: np.ndarray, max_turns: int, check: bool) -> np.ndarray:
+    """Plays `n_games` uniformly random games (`random_game` of seeds seed..seed+n-1), seed `x` in the
+    configuration `configurations[x % len(configurations)]` = (level, players, armies, random_deploy, patient).
+    Rows: winner, decisions, turns, and with `check` the first broken invariant (0 none) and the decision after
+    which it broke (-1 none). `patient` players never stop while they have another answer: more fighting."""
     out = np.zeros((n_games, 5), dtype=np.int64)
     s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
     legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
     spare = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
     none = np.zeros(0, dtype=np.int64)
     for g in range(n_games):
+        c = configurations[(seed + g) % configurations.shape[0]]
         w, steps, turns, code, at = random_game(
-            s, seed + g, level, players, armies, random_deploy, max_turns, check, patient, legal, spare, none
+            s, seed + g, c[0], c[1], c[2], c[3], max_turns, check, c[4] == 1, legal, spare, none
         )
         out[g, 0] = w
         out[g, 1] = steps

@@ -24,7 +24,6 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any, NamedTuple
 
 import numpy as np
-from numba import njit
 
 from suntzu_env.binfa import engine
 from suntzu_env.binfa.game import Game
@@ -67,29 +66,6 @@ TABLE = np.array(CONFIGURATIONS, dtype=np.int64)
 COLUMNS = ("winner", "decisions", "turns", "invariant", "decision")  # a row per game
 
 
-@njit(cache=True)
-def sweep(first: int, n: int, table: np.ndarray, max_turns: int) -> np.ndarray:
-    """Plays seeds first..first+n-1, seed `x` in configuration `table[x % len(table)]`, checked; rows as
-    `COLUMNS`."""
-    out = np.zeros((n, 5), dtype=np.int64)
-    s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
-    legal = np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)
-    spare = np.zeros(engine.LEGAL_CAPACITY, dtype=np.int32)
-    none = np.zeros(0, dtype=np.int64)
-    for g in range(n):
-        seed = first + g
-        c = table[seed % table.shape[0]]
-        w, steps, turns, code, at = engine.random_game(
-            s, seed, c[0], c[1], c[2], c[3], max_turns, True, c[4] == 1, legal, spare, none
-        )
-        out[g, 0] = w
-        out[g, 1] = steps
-        out[g, 2] = turns
-        out[g, 3] = code
-        out[g, 4] = at
-    return out
-
-
 def configuration(seed: int) -> Configuration:
     """The configuration game `seed` plays."""
     return CONFIGURATIONS[seed % len(CONFIGURATIONS)]
@@ -97,7 +73,7 @@ def configuration(seed: int) -> Configuration:
 
 def run_seeds(first: int, n: int, max_turns: int = MAX_TURNS) -> np.ndarray:
     """Rows (`COLUMNS`) of the checked games of seeds first..first+n-1."""
-    return sweep(first, n, TABLE, max_turns)
+    return engine.random_playouts(n, first, TABLE, max_turns, True)
 
 
 class Totals:

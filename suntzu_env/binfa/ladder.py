@@ -83,10 +83,9 @@ def ladder(
     agent_seeds = (seed * 7919 + players * g[:, None] + np.arange(players)[None, :]).astype(np.int64)
     iterations = max(a_iterations, b_iterations)
     if iterations:
-        tree = SearchTree(iterations)
-        arrays = (tree.nodes, tree.edges, tree.edge_values, tree.work, tree.legal, tree.path, tree.values)
+        tree = SearchTree(iterations).arrays
         out = play_search_games(seeds, seat_agents, agent_seeds, level, players, 0, max_turns, iterations,
-                                ROLLOUT_DECISIONS, SETTINGS, *arrays)  # fmt: skip
+                                ROLLOUT_DECISIONS, SETTINGS, tree)  # fmt: skip
     else:
         out = play_games(seeds, seat_agents, agent_seeds, level, players, 1, 0, max_turns, weights)
     wins = int((out[:, 0] == a_seat).sum())

@@ -17,6 +17,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from suntzu_env.binfa import layout
 from suntzu_env.binfa.encoding import to_view
 from suntzu_env.binfa.geometry import (
     CIRCLES_PER_SECTOR,
@@ -26,47 +27,6 @@ from suntzu_env.binfa.geometry import (
     N_UNITS,
     STORE_TOKENS,
     UNITS_PER_ARMY,
-)
-from suntzu_env.binfa.layout import (
-    ALIVE,
-    ARMY_PLAYER,
-    ATTACK_FROM,
-    ATTACK_TO,
-    DEC_KIND,
-    DECISION_KINDS,
-    DICE,
-    FRESH,
-    HEIGHT,
-    LEVEL,
-    MAX_PLAYERS,
-    MAX_TURNS,
-    MODE,
-    MODES,
-    MOVES_LEFT,
-    PAWN,
-    PH_DEPLOY,
-    PH_OVER,
-    PHASE,
-    PLAYER_SECTOR,
-    PLAYERS,
-    RETREAT_AT,
-    RETREAT_N,
-    RETREAT_STEP,
-    RULES,
-    RULES_V1,
-    RUN,
-    STORE,
-    TERRAIN,
-    TO_ACT,
-    TOKENS,
-    TOP,
-    TRANSFER_FROM,
-    TRANSFER_TO,
-    TRANSIT,
-    TURN_ARMY,
-    TURN_PLAYER,
-    TURNS,
-    UNIT_AT,
 )
 
 MAX_STACK = N_UNITS / UNITS_PER_ARMY  # a stack's height over 12 is at most 6 (every unit of 6 armies)
@@ -110,12 +70,12 @@ O_STRENGTH      = _piece("army_units", N_COLOURS, MAX_STACK, "per army: its unit
 O_TOKENS        = _piece("army_tokens", N_COLOURS, 1, "per army: its supply tokens / 60 (B36)")
 O_PAWNS         = _piece("pawns", N_COLOURS * N_CIRCLES, 1, "per army: 1 on the circle of its pawn (B24)")
 O_LEVEL         = _piece("level", 4, 1, "one-hot: level 1..4 (B0.7)")
-O_PLAYERS       = _piece("players", MAX_PLAYERS - 1, 1, "one-hot: 2..6 players")
+O_PLAYERS       = _piece("players", layout.MAX_PLAYERS - 1, 1, "one-hot: 2..6 players")
 O_STORE         = _piece("store", 1, 1, "tokens in the store / 60")
 O_DICE          = _piece("dice", 12, 1, "the last throw: two one-hot dice (B3)")
 O_MOVES         = _piece("moves_left", 1, 1, "moves of the throw still to make / 5 (B5)")
-O_MODE          = _piece("mode", len(MODES), 1, "one-hot: nothing thrown yet, moving, resupplying (B26)")
-O_DECISION      = _piece("decision", len(DECISION_KINDS), 1, "one-hot: the pending decision's kind")
+O_MODE          = _piece("mode", len(layout.MODES), 1, "one-hot: nothing thrown yet, moving, resupplying (B26)")
+O_DECISION      = _piece("decision", len(layout.DECISION_KINDS), 1, "one-hot: the pending decision's kind")
 O_RETREAT_STEP  = _piece("retreat_step", 3, 1, "one-hot: a six (B16), first or second step of a double six (B18)")
 O_RETREAT_N     = _piece("retreat_units", 1, MAX_STACK, "units making a double six's second step / 12 (B19)")
 O_TRANSIT       = _piece("in_transit", 1, MAX_STACK, "units passing between whirlpools / 12 (B39)")
@@ -130,9 +90,14 @@ OBSERVATION_SIZE = OBSERVATION_PIECES[-1].offset + OBSERVATION_PIECES[-1].size
 def hidden(s: np.ndarray, viewer: int, t: int) -> bool:
     """BD6 (rules v1.1): the stack on triangle `t` is hidden from player `viewer` (-1: nobody, the whole state):
     during deployment, every stack of another player's army (bases hold one army's units until play starts)."""
-    if viewer < 0 or s[PHASE] != PH_DEPLOY or s[RULES] == RULES_V1 or s[HEIGHT + t] == 0:
+    if (
+        viewer < 0
+        or s[layout.PHASE] != layout.PH_DEPLOY
+        or s[layout.RULES] == layout.RULES_V1
+        or s[layout.HEIGHT + t] == 0
+    ):
         return False
-    return s[ARMY_PLAYER + s[TOP + t]] != viewer
+    return s[layout.ARMY_PLAYER + s[layout.TOP + t]] != viewer
 
 
 @njit(cache=True)
@@ -140,65 +105,67 @@ def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
     """Writes what `player` sees (BD12) into the float32 vector `out` of OBSERVATION_SIZE; during deployment,
     not the other players' units (BD6)."""
     out[:] = 0.0
-    rot = s[PLAYER_SECTOR + player]
+    rot = s[layout.PLAYER_SECTOR + player]
     for t in range(N_TRIANGLES):
         v = to_view(t, rot)
-        if s[TERRAIN + t] == 1:
+        if s[layout.TERRAIN + t] == 1:
             out[O_MARKER + v] = 1.0
-        elif s[TERRAIN + t] == 2:
+        elif s[layout.TERRAIN + t] == 2:
             out[O_WHIRLPOOL + v] = 1.0
-        h = s[HEIGHT + t]
+        h = s[layout.HEIGHT + t]
         if h > 0 and not hidden(s, player, t):
-            c = (s[TOP + t] - rot) % N_COLOURS
+            c = (s[layout.TOP + t] - rot) % N_COLOURS
             out[O_HEIGHT + v] = h / UNITS_PER_ARMY
             out[O_COLOUR + c * N_TRIANGLES + v] = 1.0
-            out[O_RUN + v] = s[RUN + t] / UNITS_PER_ARMY
+            out[O_RUN + v] = s[layout.RUN + t] / UNITS_PER_ARMY
             out[O_STRENGTH + c] += h / UNITS_PER_ARMY
-            out[O_FRESH + v] = s[FRESH + t]
-        if s[TRANSFER_TO + t] != 0:  # the vector is zero elsewhere
-            out[O_TRANSFER_TO + v] = s[TRANSFER_TO + t]
-    if s[HEIGHT + TRANSIT] > 0:
-        out[O_STRENGTH + (s[TOP + TRANSIT] - rot) % N_COLOURS] += s[HEIGHT + TRANSIT] / UNITS_PER_ARMY
+            out[O_FRESH + v] = s[layout.FRESH + t]
+        if s[layout.TRANSFER_TO + t] != 0:  # the vector is zero elsewhere
+            out[O_TRANSFER_TO + v] = s[layout.TRANSFER_TO + t]
+    if s[layout.HEIGHT + layout.TRANSIT] > 0:
+        out[O_STRENGTH + (s[layout.TOP + layout.TRANSIT] - rot) % N_COLOURS] += (
+            s[layout.HEIGHT + layout.TRANSIT] / UNITS_PER_ARMY
+        )
     for colour in range(N_COLOURS):
-        if s[ARMY_PLAYER + colour] != player:
+        if s[layout.ARMY_PLAYER + colour] != player:
             continue
         for u in range(colour * UNITS_PER_ARMY, (colour + 1) * UNITS_PER_ARMY):
-            at = s[UNIT_AT + u]
+            at = s[layout.UNIT_AT + u]
             if 0 <= at < N_TRIANGLES:
                 out[O_OWN + to_view(at, rot)] += 1.0 / UNITS_PER_ARMY
-    if s[ATTACK_FROM] >= 0:
-        out[O_ATTACK_FROM + to_view(s[ATTACK_FROM], rot)] = 1.0
-        out[O_ATTACK_TO + to_view(s[ATTACK_TO], rot)] = 1.0
-    if s[RETREAT_AT] >= 0:
-        out[O_RETREAT_AT + to_view(s[RETREAT_AT], rot)] = 1.0
-    if s[TRANSFER_FROM] >= 0:
-        out[O_TRANSFER_FROM + to_view(s[TRANSFER_FROM], rot)] = 1.0
+    if s[layout.ATTACK_FROM] >= 0:
+        out[O_ATTACK_FROM + to_view(s[layout.ATTACK_FROM], rot)] = 1.0
+        out[O_ATTACK_TO + to_view(s[layout.ATTACK_TO], rot)] = 1.0
+    if s[layout.RETREAT_AT] >= 0:
+        out[O_RETREAT_AT + to_view(s[layout.RETREAT_AT], rot)] = 1.0
+    if s[layout.TRANSFER_FROM] >= 0:
+        out[O_TRANSFER_FROM + to_view(s[layout.TRANSFER_FROM], rot)] = 1.0
     for colour in range(N_COLOURS):
         c = (colour - rot) % N_COLOURS
-        out[O_ALIVE + c] = s[ALIVE + colour]
-        out[O_MINE + c] = 1.0 if s[ARMY_PLAYER + colour] == player else 0.0
-        out[O_TOKENS + c] = s[TOKENS + colour] / STORE_TOKENS
-        if s[PAWN + colour] >= 0:
-            out[O_PAWNS + c * N_CIRCLES + (s[PAWN + colour] - CIRCLES_PER_SECTOR * rot) % N_CIRCLES] = 1.0
-    if s[TURN_ARMY] >= 0:
-        out[O_TURN_ARMY + (s[TURN_ARMY] - rot) % N_COLOURS] = 1.0
-    out[O_LEVEL + s[LEVEL] - 1] = 1.0
-    out[O_PLAYERS + s[PLAYERS] - 2] = 1.0
-    out[O_STORE] = s[STORE] / STORE_TOKENS
-    if s[DICE] > 0:
-        out[O_DICE + s[DICE] - 1] = 1.0
-        out[O_DICE + 6 + s[DICE + 1] - 1] = 1.0
-    out[O_MOVES] = s[MOVES_LEFT] / 5.0
-    out[O_MODE + s[MODE]] = 1.0
-    out[O_DECISION + s[DEC_KIND]] = 1.0
-    if s[RETREAT_AT] >= 0:
-        out[O_RETREAT_STEP + s[RETREAT_STEP]] = 1.0
-        out[O_RETREAT_N] = s[RETREAT_N] / UNITS_PER_ARMY
-    out[O_TRANSIT] = s[HEIGHT + TRANSIT] / UNITS_PER_ARMY
-    if s[PHASE] != PH_OVER:
-        out[O_TO_ACT] = 1.0 if s[TO_ACT] == player else 0.0
-        out[O_MY_TURN] = 1.0 if s[TURN_PLAYER] == player and s[TURN_ARMY] >= 0 else 0.0
-    out[O_TURNS] = min(s[TURNS], s[MAX_TURNS]) / s[MAX_TURNS]
+        out[O_ALIVE + c] = s[layout.ALIVE + colour]
+        out[O_MINE + c] = 1.0 if s[layout.ARMY_PLAYER + colour] == player else 0.0
+        out[O_TOKENS + c] = s[layout.TOKENS + colour] / STORE_TOKENS
+        if s[layout.PAWN + colour] >= 0:
+            out[O_PAWNS + c * N_CIRCLES + (s[layout.PAWN + colour] - CIRCLES_PER_SECTOR * rot) % N_CIRCLES] = 1.0
+    if s[layout.TURN_ARMY] >= 0:
+        out[O_TURN_ARMY + (s[layout.TURN_ARMY] - rot) % N_COLOURS] = 1.0
+    out[O_LEVEL + s[layout.LEVEL] - 1] = 1.0
+    out[O_PLAYERS + s[layout.PLAYERS] - 2] = 1.0
+    out[O_STORE] = s[layout.STORE] / STORE_TOKENS
+    if s[layout.DICE] > 0:
+        out[O_DICE + s[layout.DICE] - 1] = 1.0
+        out[O_DICE + 6 + s[layout.DICE + 1] - 1] = 1.0
+    out[O_MOVES] = s[layout.MOVES_LEFT] / 5.0
+    out[O_MODE + s[layout.MODE]] = 1.0
+    out[O_DECISION + s[layout.DEC_KIND]] = 1.0
+    if s[layout.RETREAT_AT] >= 0:
+        out[O_RETREAT_STEP + s[layout.RETREAT_STEP]] = 1.0
+        out[O_RETREAT_N] = s[layout.RETREAT_N] / UNITS_PER_ARMY
+    out[O_TRANSIT] = s[layout.HEIGHT + layout.TRANSIT] / UNITS_PER_ARMY
+    if s[layout.PHASE] != layout.PH_OVER:
+        out[O_TO_ACT] = 1.0 if s[layout.TO_ACT] == player else 0.0
+        out[O_MY_TURN] = 1.0 if s[layout.TURN_PLAYER] == player and s[layout.TURN_ARMY] >= 0 else 0.0
+    out[O_TURNS] = min(s[layout.TURNS], s[layout.MAX_TURNS]) / s[layout.MAX_TURNS]
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:

@@ -35,7 +35,8 @@ def play(
 ) -> np.ndarray:
     """Rows per game: winner (6 undecided), decisions, turns, first broken invariant (0 none), the decision
     after which it broke (-1 none)."""
-    return random_playouts(games, seed, level, players, armies, int(random_deploy), max_turns, check, patient)
+    configuration = np.array([[level, players, armies, int(random_deploy), int(patient)]], dtype=np.int64)
+    return random_playouts(games, seed, configuration, max_turns, check)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -42,9 +42,11 @@ from suntzu_env.binfa.agents import (
     agent_action,
     evaluate,
     formation_deploy,
+    game_arrays,
     greedy_action,
+    start_game,
 )
-from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, generator_state, init_state, step, store_generator
+from suntzu_env.binfa.engine import LEGAL_CAPACITY, apply_action, generator_state, step, store_generator
 from suntzu_env.binfa.layout import (
     ARMY_PLAYER,
     DEC_KIND,
@@ -66,7 +68,7 @@ from suntzu_env.binfa.layout import (
     UNDECIDED,
     WINNER,
 )
-from suntzu_env.core.rng import rng_below, rng_seed
+from suntzu_env.core.rng import rng_below
 
 SEARCH = "mcts"  # the agent's name; `mcts:<iterations>` sets its budget
 AG_SEARCH = len(AGENTS)  # its id beside the compiled agents' (`play_search_games`)
@@ -92,17 +94,21 @@ E_SUM, E_PRIOR, E_POLICY = range(3)
 
 
 class SearchTree:
-    """The arrays one search agent reuses at every decision, sized for `iterations`."""
+    """The arrays one search agent reuses at every decision, sized for `iterations`; the compiled search takes
+    them as the one tuple `arrays`: nodes, edges, edge values, work states, legal buffers, path, values."""
 
     def __init__(self, iterations: int) -> None:
         nodes = iterations + 2
-        self.nodes = np.zeros((nodes, 5), dtype=np.int64)
-        self.edges = np.zeros((nodes * EDGES_PER_NODE + LEGAL_CAPACITY, 3), dtype=np.int64)
-        self.edge_values = np.zeros((self.edges.shape[0], 3), dtype=np.float64)
-        self.work = np.zeros((3, STATE_SIZE), dtype=STATE_DTYPE)  # the walked copy, a scratch, a rollout's
-        self.legal = np.zeros((2, LEGAL_CAPACITY), dtype=np.int32)
-        self.path = np.zeros((MAX_DEPTH, 2), dtype=np.int64)  # edge, chooser
-        self.values = np.zeros(8, dtype=np.float64)
+        edges = nodes * EDGES_PER_NODE + LEGAL_CAPACITY
+        self.arrays = (
+            np.zeros((nodes, 5), dtype=np.int64),  # N_* fields
+            np.zeros((edges, 3), dtype=np.int64),  # E_ACTION, E_VISITS, E_CHILD
+            np.zeros((edges, 3), dtype=np.float64),  # E_SUM, E_PRIOR, E_POLICY
+            np.zeros((3, STATE_SIZE), dtype=STATE_DTYPE),  # the walked copy, a scratch, a rollout's
+            np.zeros((2, LEGAL_CAPACITY), dtype=np.int32),  # the legal answers of the walk, a spare
+            np.zeros((MAX_DEPTH, 2), dtype=np.int64),  # edge, chooser
+            np.zeros(8, dtype=np.float64),  # a value per player
+        )
 
 
 def check_iterations(text: str) -> int:
@@ -265,18 +271,13 @@ def search_action(
     iterations: int,
     rollout: int,
     settings: np.ndarray,
-    nodes: np.ndarray,
-    edges: np.ndarray,
-    edge_values: np.ndarray,
-    work: np.ndarray,
-    buffers: np.ndarray,
-    path: np.ndarray,
-    vals: np.ndarray,
+    tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> int:
     """The search's answer among `legal[:n]` in position `root` (the module docstring), after `iterations`
-    iterations drawing the dice from `rng`; the other arrays are a `SearchTree`'s."""
+    iterations drawing the dice from `rng`; `tree` is a `SearchTree`'s arrays."""
     if root[DEC_KIND] == DK_DEPLOY:
         return formation_deploy(root, legal, n)  # BD6: the others' placements are not the searcher's to read
+    nodes, edges, edge_values, work, buffers, path, vals = tree
     w = settings[len(SETTING_NAMES) :]
     s = work[0]
     scratch = work[1]
@@ -353,8 +354,7 @@ def search_action(
 
 def search(s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, iterations: int, tree: SearchTree) -> int:
     """`search_action` with the arrays of `tree` (sized for at least `iterations`)."""
-    arrays = (tree.nodes, tree.edges, tree.edge_values, tree.work, tree.legal, tree.path, tree.values)
-    return int(search_action(s, legal, n, rng, iterations, ROLLOUT_DECISIONS, SETTINGS, *arrays))
+    return int(search_action(s, legal, n, rng, iterations, ROLLOUT_DECISIONS, SETTINGS, tree.arrays))
 
 
 @njit(cache=True)
@@ -369,36 +369,22 @@ def play_search_games(
     iterations: int,
     rollout: int,
     settings: np.ndarray,
-    nodes: np.ndarray,
-    edges: np.ndarray,
-    edge_values: np.ndarray,
-    work: np.ndarray,
-    buffers: np.ndarray,
-    path: np.ndarray,
-    vals: np.ndarray,
+    tree: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray],
 ) -> np.ndarray:
     """`agents.play_games` (one army each) with the search as agent `AG_SEARCH` beside the compiled agents, its
-    budget `iterations`, its arrays a `SearchTree`'s. Rows: winner (6 undecided), decisions, turns, and the
+    budget `iterations`, `tree` a `SearchTree`'s arrays. Rows: winner (6 undecided), decisions, turns, and the
     search's decisions."""
-    games = seeds.shape[0]
-    out = np.zeros((games, 4), dtype=np.int64)
-    s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
-    scratch = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
-    legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
-    empty = np.zeros(0, dtype=np.int64)
-    rngs = np.zeros((players, 1), dtype=np.int64)
-    for g in range(games):
-        for p in range(players):
-            rngs[p] = rng_seed(agent_seeds[g, p])
-        n = init_state(s, seeds[g], level, players, 1, random_deploy, max_turns, 0, empty, empty, legal)
+    out = np.zeros((seeds.shape[0], 4), dtype=np.int64)
+    s, scratch, legal, rngs = game_arrays(players)
+    for g in range(seeds.shape[0]):
+        n = start_game(s, legal, rngs, seeds[g], agent_seeds[g], (level, players, 1, random_deploy, max_turns))
         decisions = 0
         searched = 0
         while n > 0:
             p = s[TO_ACT]
             agent = seat_agents[g, p]
             if agent == AG_SEARCH:
-                a = search_action(s, legal, n, rngs[p], iterations, rollout, settings, nodes, edges, edge_values, work,
-                                  buffers, path, vals)  # fmt: skip
+                a = search_action(s, legal, n, rngs[p], iterations, rollout, settings, tree)
                 searched += 1
             else:
                 a = agent_action(agent, s, legal, n, rngs[p], scratch)

@@ -31,56 +31,12 @@ import numpy as np
 from numba import njit
 
 from suntzu_env.core.rng import shuffle
+from suntzu_env.suntzu import layout, rules
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.engine import advance, card_kind, check_invariants, legal_mask, rng_below, rng_seed
 from suntzu_env.suntzu.engine.board import add_to_hand
-from suntzu_env.suntzu.layout import (
-    DEC_KIND,
-    DEC_SIDE,
-    DEC_WARLORD,
-    DECK,
-    DECK_CAPACITY,
-    DECK_LEN,
-    DK_REACTIVE,
-    DK_WINDOW,
-    DRAWN,
-    EVENT_DECK,
-    EVENT_DECK_LEN,
-    HAND,
-    HAND_RECYCLED,
-    PH_PLACEMENT,
-    PH_WARLORDS,
-    PHASE,
-    PLACE_PROV,
-    PLACED,
-    PLACED_RECYCLED,
-    RECYCLED_PLAGUE,
-    REVEALED,
-    SIX_MARKS,
-    STATE_DTYPE,
-    STATE_SIZE,
-    STEP,
-    TASK_LEN,
-    WARLORD,
-    WARLORDS_ON,
-    WINNER,
-    WL_HELD,
-    WL_UNCHOSEN,
-    WL_USED,
-)
-from suntzu_env.suntzu.rules import (
-    CARD_PLAGUE,
-    CARD_SIX,
-    N_BASE_CARDS,
-    N_CARD_KINDS,
-    N_PROVINCES,
-    N_WARLORDS_PER_SIDE,
-    SEATS,
-    W_DOUBLE_SIX,
-    W_HEAD_START,
-)
 
-NP, NK, NW = N_PROVINCES, N_CARD_KINDS, N_WARLORDS_PER_SIDE
+NP, NK, NW = rules.N_PROVINCES, rules.N_CARD_KINDS, rules.N_WARLORDS_PER_SIDE
 MAX_TRIES = 10_000  # rejection draws before giving up (the real state is consistent, so a deal exists)
 POOL_CAPACITY = 32  # more than a side's 20 cards
 
@@ -99,38 +55,42 @@ def _shuffle_run(rng: np.ndarray, s: np.ndarray, at: int, n: int, scratch: np.nd
 @njit(cache=True)
 def _six_allowed(t: np.ndarray, opp: int, p: int) -> bool:
     """R4.1, P4: the opponent may have a `6` face down in province p."""
-    marks = t[SIX_MARKS + opp * NP + p]
+    marks = t[layout.SIX_MARKS + opp * NP + p]
     if marks == 0:
         return True
-    return opp == 1 and marks < 2 and t[WARLORD + W_DOUBLE_SIX] == WL_HELD
+    return opp == 1 and marks < 2 and t[layout.WARLORD + rules.W_DOUBLE_SIX] == layout.WL_HELD
 
 
 @njit(cache=True)
 def _draw_warlords(t: np.ndarray, opp: int, rng: np.random.Generator, scratch: np.ndarray) -> None:
     """Redraw which of the opponent's unused warlords it holds, keeping how many."""
-    at = WARLORD + opp * NW
+    at = layout.WARLORD + opp * NW
     held = 0
     for j in range(NW):
-        if t[at + j] == WL_HELD:
+        if t[at + j] == layout.WL_HELD:
             held += 1
     if held == 0:
         return
     kept = -1
-    asked = t[DEC_WARLORD] - opp * NW
-    if t[DEC_SIDE] == opp and (t[DEC_KIND] == DK_WINDOW or t[DEC_KIND] == DK_REACTIVE) and 0 <= asked < NW:
+    asked = t[layout.DEC_WARLORD] - opp * NW
+    if (
+        t[layout.DEC_SIDE] == opp
+        and (t[layout.DEC_KIND] == layout.DK_WINDOW or t[layout.DEC_KIND] == layout.DK_REACTIVE)
+        and 0 <= asked < NW
+    ):
         kept = asked  # it is being asked about this one
     n = 0
     for j in range(NW):
-        if t[at + j] == WL_USED or j == kept:
+        if t[at + j] == layout.WL_USED or j == kept:
             continue
-        if opp == 0 and j == W_HEAD_START and t[PHASE] != PH_WARLORDS:
+        if opp == 0 and j == rules.W_HEAD_START and t[layout.PHASE] != layout.PH_WARLORDS:
             continue  # chosen, it is spent at once (R3.3)
         scratch[n] = j
         n += 1
-        t[at + j] = WL_UNCHOSEN
+        t[at + j] = layout.WL_UNCHOSEN
     shuffle(rng, scratch, n)
     for i in range(held - (1 if kept >= 0 else 0)):
-        t[at + scratch[i]] = WL_HELD
+        t[at + scratch[i]] = layout.WL_HELD
 
 
 @njit(cache=True)
@@ -138,33 +98,37 @@ def _deal(t: np.ndarray, opp: int, rng: np.ndarray, pool: np.ndarray, slots: np.
     """Pool the opponent's unseen cards (deck entries: kind ids, RECYCLED_PLAGUE for `P*`) and deal them again."""
     n_hand = 0
     for k in range(NK):
-        n_hand += t[HAND + opp * NK + k]
-    recycled_in_hand = t[HAND_RECYCLED + opp]
+        n_hand += t[layout.HAND + opp * NK + k]
+    recycled_in_hand = t[layout.HAND_RECYCLED + opp]
     n = 0
     for k in range(NK):  # the hand, never-revealed copies counted apart from `P*`
-        c = t[HAND + opp * NK + k] - (recycled_in_hand if k == CARD_PLAGUE else 0)
+        c = t[layout.HAND + opp * NK + k] - (recycled_in_hand if k == rules.CARD_PLAGUE else 0)
         for _ in range(c):
             pool[n] = k
             n += 1
     for _ in range(recycled_in_hand):
-        pool[n] = RECYCLED_PLAGUE
+        pool[n] = layout.RECYCLED_PLAGUE
         n += 1
     n_face = 0
     for p in range(NP):  # face-down cards: their provinces, in placement order
-        if t[PLACED + opp * NP + p] >= 0 and t[REVEALED + p] == 0:
+        if t[layout.PLACED + opp * NP + p] >= 0 and t[layout.REVEALED + p] == 0:
             slots[n_face] = p
             n_face += 1
-            pool[n] = RECYCLED_PLAGUE if t[PLACED_RECYCLED + opp * NP + p] == 1 else t[PLACED + opp * NP + p]
+            pool[n] = (
+                layout.RECYCLED_PLAGUE
+                if t[layout.PLACED_RECYCLED + opp * NP + p] == 1
+                else t[layout.PLACED + opp * NP + p]
+            )
             n += 1
-    deck_at = DECK + opp * DECK_CAPACITY
-    n_deck = t[DECK_LEN + opp]
+    deck_at = layout.DECK + opp * layout.DECK_CAPACITY
+    n_deck = t[layout.DECK_LEN + opp]
     for i in range(n_deck):
         pool[n] = t[deck_at + i]
         n += 1
     n_drawn = 0
     for i in range(3):
-        if t[DRAWN + opp * 3 + i] >= 0:
-            pool[n] = t[DRAWN + opp * 3 + i]
+        if t[layout.DRAWN + opp * 3 + i] >= 0:
+            pool[n] = t[layout.DRAWN + opp * 3 + i]
             n += 1
             n_drawn += 1
     pool[:n].sort()  # canonical: from here on only what the seat knows and rng decide
@@ -175,9 +139,9 @@ def _deal(t: np.ndarray, opp: int, rng: np.ndarray, pool: np.ndarray, slots: np.
     n_others = 0
     six = -1
     for i in range(n):
-        if pool[i] == CARD_SIX:
+        if pool[i] == rules.CARD_SIX:
             six = i
-        elif pool[i] >= N_BASE_CARDS:
+        elif pool[i] >= rules.N_BASE_CARDS:
             others[n_others] = pool[i]
             n_others += 1
     if six >= 0:  # the `6` first, to a place that allows it
@@ -189,11 +153,11 @@ def _deal(t: np.ndarray, opp: int, rng: np.ndarray, pool: np.ndarray, slots: np.
         for i in range(n_open):
             if i < n_hand or _six_allowed(t, opp, slots[i - n_hand]):
                 if pick == 0:
-                    deal[i] = CARD_SIX
+                    deal[i] = rules.CARD_SIX
                     break
                 pick -= 1
     for i in range(n):  # the other base cards, to free hand or face-down places
-        if pool[i] < N_BASE_CARDS and pool[i] != CARD_SIX:
+        if pool[i] < rules.N_BASE_CARDS and pool[i] != rules.CARD_SIX:
             free = 0
             for j in range(n_open):
                 if deal[j] < 0:
@@ -212,23 +176,23 @@ def _deal(t: np.ndarray, opp: int, rng: np.ndarray, pool: np.ndarray, slots: np.
             deal[i] = others[o]
             o += 1
     for k in range(NK):
-        t[HAND + opp * NK + k] = 0
-    t[HAND_RECYCLED + opp] = 0
+        t[layout.HAND + opp * NK + k] = 0
+    t[layout.HAND_RECYCLED + opp] = 0
     for i in range(n_hand):
         c = deal[i]
-        t[HAND + opp * NK + card_kind(c)] += 1
-        if c == RECYCLED_PLAGUE:
-            t[HAND_RECYCLED + opp] += 1
+        t[layout.HAND + opp * NK + card_kind(c)] += 1
+        if c == layout.RECYCLED_PLAGUE:
+            t[layout.HAND_RECYCLED + opp] += 1
     for i in range(n_face):
         c = deal[n_hand + i]
-        t[PLACED + opp * NP + slots[i]] = card_kind(c)
-        t[PLACED_RECYCLED + opp * NP + slots[i]] = 1 if c == RECYCLED_PLAGUE else 0
+        t[layout.PLACED + opp * NP + slots[i]] = card_kind(c)
+        t[layout.PLACED_RECYCLED + opp * NP + slots[i]] = 1 if c == layout.RECYCLED_PLAGUE else 0
     for i in range(n_deck):
         t[deck_at + i] = deal[n_open + i]
     j = n_open + n_deck
     for i in range(3):
-        if t[DRAWN + opp * 3 + i] >= 0:
-            t[DRAWN + opp * 3 + i] = deal[j]
+        if t[layout.DRAWN + opp * 3 + i] >= 0:
+            t[layout.DRAWN + opp * 3 + i] = deal[j]
             j += 1
 
 
@@ -240,14 +204,14 @@ def _consistent(t: np.ndarray, opp: int, mask: np.ndarray) -> bool:
     # P14: a face-down `P*` while a never-revealed `P` stayed in hand or went face down later.
     seen_recycled = False
     for p in range(NP):
-        if t[PLACED + opp * NP + p] == CARD_PLAGUE and t[REVEALED + p] == 0:
-            if t[PLACED_RECYCLED + opp * NP + p] == 1:
+        if t[layout.PLACED + opp * NP + p] == rules.CARD_PLAGUE and t[layout.REVEALED + p] == 0:
+            if t[layout.PLACED_RECYCLED + opp * NP + p] == 1:
                 seen_recycled = True
             elif seen_recycled:
                 return False
-    if seen_recycled and t[HAND + opp * NK + CARD_PLAGUE] > t[HAND_RECYCLED + opp]:
+    if seen_recycled and t[layout.HAND + opp * NK + rules.CARD_PLAGUE] > t[layout.HAND_RECYCLED + opp]:
         return False
-    return t[DEC_SIDE] != opp or legal_mask(t, mask) >= 2
+    return t[layout.DEC_SIDE] != opp or legal_mask(t, mask) >= 2
 
 
 @njit(cache=True)
@@ -263,11 +227,11 @@ def determinize(s: np.ndarray, seat: int, rng: np.ndarray, out: np.ndarray) -> N
     slots = np.empty(NP, dtype=np.int64)
     mask = np.zeros(N_ACTIONS, dtype=np.int8)
     base = s.copy()
-    _shuffle_run(rng, base, DECK + seat * DECK_CAPACITY, s[DECK_LEN + seat], scratch)
-    _shuffle_run(rng, base, EVENT_DECK, s[EVENT_DECK_LEN], scratch)
+    _shuffle_run(rng, base, layout.DECK + seat * layout.DECK_CAPACITY, s[layout.DECK_LEN + seat], scratch)
+    _shuffle_run(rng, base, layout.EVENT_DECK, s[layout.EVENT_DECK_LEN], scratch)
     for _ in range(MAX_TRIES):
         out[:] = base
-        if out[WARLORDS_ON] == 1:
+        if out[layout.WARLORDS_ON] == 1:
             _draw_warlords(out, opp, rng, scratch)
         _deal(out, opp, rng, pool, slots)
         if _consistent(out, opp, mask):
@@ -289,20 +253,20 @@ def rewind_secret_moves(t: np.ndarray, seat: int, mask: np.ndarray) -> int:
     into `mask`), or -1 when there is nothing to undo and `t` is unchanged.
     """
     opp = 1 - seat
-    if t[TASK_LEN] > 0 or t[WINNER] >= 0 or t[DEC_SIDE] != seat:
+    if t[layout.TASK_LEN] > 0 or t[layout.WINNER] >= 0 or t[layout.DEC_SIDE] != seat:
         return -1
-    if t[PHASE] == PH_PLACEMENT and t[PLACE_PROV + opp] > 0:
-        for p in range(t[PLACE_PROV + opp]):
+    if t[layout.PHASE] == layout.PH_PLACEMENT and t[layout.PLACE_PROV + opp] > 0:
+        for p in range(t[layout.PLACE_PROV + opp]):
             i = opp * NP + p
-            add_to_hand(t, opp, RECYCLED_PLAGUE if t[PLACED_RECYCLED + i] == 1 else t[PLACED + i])
-            t[PLACED + i] = -1
-            t[PLACED_RECYCLED + i] = 0
-        t[PLACE_PROV + opp] = 0
-    elif t[PHASE] == PH_WARLORDS and seat == 1 and t[STEP] == 1:
+            add_to_hand(t, opp, layout.RECYCLED_PLAGUE if t[layout.PLACED_RECYCLED + i] == 1 else t[layout.PLACED + i])
+            t[layout.PLACED + i] = -1
+            t[layout.PLACED_RECYCLED + i] = 0
+        t[layout.PLACE_PROV + opp] = 0
+    elif t[layout.PHASE] == layout.PH_WARLORDS and seat == 1 and t[layout.STEP] == 1:
         for j in range(NW):
-            if t[WARLORD + j] == WL_HELD:
-                t[WARLORD + j] = WL_UNCHOSEN
-        t[STEP] = 0
+            if t[layout.WARLORD + j] == layout.WL_HELD:
+                t[layout.WARLORD + j] = layout.WL_UNCHOSEN
+        t[layout.STEP] = 0
     else:
         return -1
     return advance(t, mask)
@@ -314,9 +278,9 @@ def sample_determinization(state: np.ndarray, seat: str, rng: np.random.Generato
     `rng` is a numpy Generator or a seed (None: fresh entropy); the result depends only on what `seat`
     knows and on `rng`. Raises ValueError for a seat other than "blue" or "red".
     """
-    if seat not in SEATS:
-        raise ValueError(f"seat must be one of {SEATS}, got {seat!r}")
+    if seat not in rules.SEATS:
+        raise ValueError(f"seat must be one of {rules.SEATS}, got {seat!r}")
     generator = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
-    out = np.empty(STATE_SIZE, dtype=STATE_DTYPE)
-    determinize(state, SEATS.index(seat), rng_seed(int(generator.integers(2**63))), out)
+    out = np.empty(layout.STATE_SIZE, dtype=layout.STATE_DTYPE)
+    determinize(state, rules.SEATS.index(seat), rng_seed(int(generator.integers(2**63))), out)
     return out

@@ -19,65 +19,8 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit
 
+from suntzu_env.suntzu import layout
 from suntzu_env.suntzu.engine import card_kind
-from suntzu_env.suntzu.layout import (
-    ADJ,
-    ARMIES,
-    BATTLE_PROV,
-    CANCELLED,
-    COUNTER_ON,
-    DEC_CAUSE,
-    DEC_KIND,
-    DEC_PROV,
-    DEC_SIDE,
-    DEC_WARLORD,
-    DECISION_KINDS,
-    DECK,
-    DECK_CAPACITY,
-    DECK_LEN,
-    DEVASTATE_ON,
-    DK_KEEP,
-    DK_PLACE,
-    DRAWN,
-    EVENT_DECK,
-    EVENT_DECK_LEN,
-    EVENT_UP,
-    EVENTS_ON,
-    FEINT_ON,
-    HAND,
-    HAND_RECYCLED,
-    KEEP_LEFT,
-    KIND_COPIES,
-    MARCH_FROM,
-    MARKED,
-    ORDER_HOLDER,
-    OUT,
-    PAYMENT_CAUSES,
-    PH_DRAW,
-    PH_PLACEMENT,
-    PHASE,
-    PHASE_NAMES,
-    PLACE_PROV,
-    PLACED,
-    PLACED_RECYCLED,
-    PLAGUES_SEEN,
-    PRIVILEGE,
-    RECYCLED,
-    RECYCLED_PLAGUE,
-    RESERVE,
-    REVEALED,
-    ROUND,
-    SCORE,
-    SET_ASIDE,
-    SIX_MARKS,
-    SIXES,
-    VALUES,
-    WARLORD,
-    WARLORDS_ON,
-    WINNER,
-    WL_HELD,
-    WL_USED,
-)
 from suntzu_env.suntzu.rules import (
     ARMIES_PER_SIDE,
     CARD_PLAGUE,
@@ -127,12 +70,14 @@ MAP_PAIRS = np.array(list(combinations(range(N_PROVINCES), 2)), dtype=np.int64)
 # fmt: off
 OBSERVATION_PIECES: tuple[Piece, ...] = (
     Piece("my_seat", 2, "one-hot: I am blue, I am red"),
-    Piece("decision_kind", len(DECISION_KINDS), f"one-hot decision asked of me: {', '.join(DECISION_KINDS)}"),
+    Piece("decision_kind", len(layout.DECISION_KINDS),
+          f"one-hot decision asked of me: {', '.join(layout.DECISION_KINDS)}"),
     Piece("decision_province", NP, "one-hot province concerned (placement, battle, payment target), else 0"),
     Piece("decision_warlord", 2 * NW, "one-hot warlord concerned (blue's five, then red's five), else 0"),
-    Piece("decision_cause", len(PAYMENT_CAUSES), f"one-hot why an army is paid: {', '.join(PAYMENT_CAUSES)}"),
+    Piece("decision_cause", len(layout.PAYMENT_CAUSES),
+          f"one-hot why an army is paid: {', '.join(layout.PAYMENT_CAUSES)}"),
     Piece("march_from", NP, "one-hot province march takes its army from, once chosen"),
-    Piece("phase", len(PHASE_NAMES), f"one-hot phase: {', '.join(PHASE_NAMES)}"),
+    Piece("phase", len(layout.PHASE_NAMES), f"one-hot phase: {', '.join(layout.PHASE_NAMES)}"),
     Piece("round", N_ROUNDS, "one-hot round 1..9"),
     Piece("my_score", 1, "the marker, toward me", float(MAX_SCORE), low=-MAX_SCORE),
     Piece("province_values", N_SCORINGS * NP, "per province, value at the scorings of rounds 3, 6, 9", MOST_VALUE),
@@ -150,8 +95,8 @@ OBSERVATION_PIECES: tuple[Piece, ...] = (
     Piece("my_out", NK, "my cards out of the game, per kind", MOST_COPIES),
     Piece("opp_out", NK, "opponent cards out of the game, per kind", MOST_COPIES),
     Piece("opp_unseen", NK, "opponent cards in hand, deck or face down (unknown which), per kind", MOST_COPIES),
-    Piece("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's)", float(DECK_CAPACITY),
-          high=CARDS_PER_SIDE),
+    Piece("card_counts", 4, "hand sizes (mine, opponent's) and deck sizes (mine, opponent's)",
+          float(layout.DECK_CAPACITY), high=CARDS_PER_SIDE),
     Piece("my_placed", NP * NK, "per province, one-hot card I placed this round"),
     Piece("opp_revealed", NP * NK, "per province, one-hot opponent card once revealed this round"),
     Piece("revealed", NP, "1 where this round's battle has begun"),
@@ -242,124 +187,128 @@ def encode_observation(s: np.ndarray, me: int, out: np.ndarray) -> None:
     k_ = OBSERVATION_INV_SCALE
     out[:] = 0.0
     out[O_SEAT + me] = 1.0
-    if s[PHASE] == PH_PLACEMENT and s[PLACE_PROV + me] < NP and s[WINNER] < 0:  # R4.1: both sides place
-        out[O_DKIND + DK_PLACE] = 1.0
-        out[O_DPROV + s[PLACE_PROV + me]] = 1.0
-    elif s[DEC_SIDE] == me:
-        out[O_DKIND + s[DEC_KIND]] = 1.0
-        if s[DEC_PROV] >= 0:
-            out[O_DPROV + s[DEC_PROV]] = 1.0
-        if s[DEC_WARLORD] >= 0:
-            out[O_DWL + s[DEC_WARLORD]] = 1.0
-        if s[DEC_CAUSE] >= 0:
-            out[O_DCAUSE + s[DEC_CAUSE]] = 1.0
-        if s[MARCH_FROM] >= 0:
-            out[O_MARCH + s[MARCH_FROM]] = 1.0
+    if (
+        s[layout.PHASE] == layout.PH_PLACEMENT and s[layout.PLACE_PROV + me] < NP and s[layout.WINNER] < 0
+    ):  # R4.1: both sides place
+        out[O_DKIND + layout.DK_PLACE] = 1.0
+        out[O_DPROV + s[layout.PLACE_PROV + me]] = 1.0
+    elif s[layout.DEC_SIDE] == me:
+        out[O_DKIND + s[layout.DEC_KIND]] = 1.0
+        if s[layout.DEC_PROV] >= 0:
+            out[O_DPROV + s[layout.DEC_PROV]] = 1.0
+        if s[layout.DEC_WARLORD] >= 0:
+            out[O_DWL + s[layout.DEC_WARLORD]] = 1.0
+        if s[layout.DEC_CAUSE] >= 0:
+            out[O_DCAUSE + s[layout.DEC_CAUSE]] = 1.0
+        if s[layout.MARCH_FROM] >= 0:
+            out[O_MARCH + s[layout.MARCH_FROM]] = 1.0
     else:
         out[O_DKIND] = 1.0  # nothing asked of me now
-    out[O_PHASE + s[PHASE]] = 1.0
-    rnd = s[ROUND]
+    out[O_PHASE + s[layout.PHASE]] = 1.0
+    rnd = s[layout.ROUND]
     out[O_ROUND + rnd - 1] = 1.0
-    out[O_SCORE] = s[SCORE] * k_[O_SCORE] * (1.0 if me == 0 else -1.0)
+    out[O_SCORE] = s[layout.SCORE] * k_[O_SCORE] * (1.0 if me == 0 else -1.0)
     for i in range(N_SCORINGS * NP):
-        out[O_VALUES + i] = s[VALUES + i] * k_[O_VALUES + i]
+        out[O_VALUES + i] = s[layout.VALUES + i] * k_[O_VALUES + i]
     out[O_NEXT + next_scoring_column(rnd)] = 1.0
     for p in range(NP):
-        out[O_MY_ARMIES + p] = s[ARMIES + me * NP + p] * k_[O_MY_ARMIES + p]
-        out[O_OPP_ARMIES + p] = s[ARMIES + opp * NP + p] * k_[O_OPP_ARMIES + p]
-        out[O_MY_MARKS + p] = s[SIX_MARKS + me * NP + p] * k_[O_MY_MARKS + p]
-        out[O_OPP_MARKS + p] = s[SIX_MARKS + opp * NP + p] * k_[O_OPP_MARKS + p]
-    for j, field in enumerate((RESERVE, SET_ASIDE, MARKED)):
+        out[O_MY_ARMIES + p] = s[layout.ARMIES + me * NP + p] * k_[O_MY_ARMIES + p]
+        out[O_OPP_ARMIES + p] = s[layout.ARMIES + opp * NP + p] * k_[O_OPP_ARMIES + p]
+        out[O_MY_MARKS + p] = s[layout.SIX_MARKS + me * NP + p] * k_[O_MY_MARKS + p]
+        out[O_OPP_MARKS + p] = s[layout.SIX_MARKS + opp * NP + p] * k_[O_OPP_MARKS + p]
+    for j, field in enumerate((layout.RESERVE, layout.SET_ASIDE, layout.MARKED)):
         out[O_MY_POOLS + j] = s[field + me] * k_[O_MY_POOLS + j]
         out[O_OPP_POOLS + j] = s[field + opp] * k_[O_OPP_POOLS + j]
     # Counts are gathered as whole numbers in their own entries (exact in float32), then divided by their scale.
-    if s[PHASE] != PH_DRAW:  # opponent cards revealed this round are seen (in the draw phase: back or out)
+    if (
+        s[layout.PHASE] != layout.PH_DRAW
+    ):  # opponent cards revealed this round are seen (in the draw phase: back or out)
         for p in range(NP):
-            k = s[PLACED + opp * NP + p]
-            if s[REVEALED + p] == 1 and k >= 0 and s[RECYCLED + opp * NP + p] == 0:
+            k = s[layout.PLACED + opp * NP + p]
+            if s[layout.REVEALED + p] == 1 and k >= 0 and s[layout.RECYCLED + opp * NP + p] == 0:
                 out[O_OPP_UNSEEN + k] += 1.0
-    for i in range(s[DECK_LEN + me]):
-        c = s[DECK + me * DECK_CAPACITY + i]
+    for i in range(s[layout.DECK_LEN + me]):
+        c = s[layout.DECK + me * layout.DECK_CAPACITY + i]
         out[O_MY_DECK + card_kind(c)] += 1.0
-        if c == RECYCLED_PLAGUE:
+        if c == layout.RECYCLED_PLAGUE:
             out[O_MY_PSTAR + 1] += 1.0
     out[O_MY_PSTAR + 1] = out[O_MY_PSTAR + 1] * k_[O_MY_PSTAR + 1]
     my_hand = 0
     for k in range(NK):
-        out[O_MY_HAND + k] = s[HAND + me * NK + k] * k_[O_MY_HAND + k]
-        my_hand += s[HAND + me * NK + k]
-        out[O_MY_OUT + k] = s[OUT + me * NK + k] * k_[O_MY_OUT + k]
-        out[O_OPP_OUT + k] = s[OUT + opp * NK + k] * k_[O_OPP_OUT + k]
-        unseen = s[KIND_COPIES + k] - s[OUT + opp * NK + k] - out[O_OPP_UNSEEN + k]
+        out[O_MY_HAND + k] = s[layout.HAND + me * NK + k] * k_[O_MY_HAND + k]
+        my_hand += s[layout.HAND + me * NK + k]
+        out[O_MY_OUT + k] = s[layout.OUT + me * NK + k] * k_[O_MY_OUT + k]
+        out[O_OPP_OUT + k] = s[layout.OUT + opp * NK + k] * k_[O_OPP_OUT + k]
+        unseen = s[layout.KIND_COPIES + k] - s[layout.OUT + opp * NK + k] - out[O_OPP_UNSEEN + k]
         out[O_OPP_UNSEEN + k] = unseen * k_[O_OPP_UNSEEN + k]
         out[O_MY_DECK + k] = out[O_MY_DECK + k] * k_[O_MY_DECK + k]
-    out[O_MY_PSTAR] = s[HAND_RECYCLED + me] * k_[O_MY_PSTAR]
-    if s[DEC_KIND] == DK_KEEP and s[DEC_SIDE] == me:
+    out[O_MY_PSTAR] = s[layout.HAND_RECYCLED + me] * k_[O_MY_PSTAR]
+    if s[layout.DEC_KIND] == layout.DK_KEEP and s[layout.DEC_SIDE] == me:
         for i in range(3):
-            c = s[DRAWN + me * 3 + i]
+            c = s[layout.DRAWN + me * 3 + i]
             if c >= 0:
                 kind = card_kind(c)
                 out[O_MY_DRAWN + kind] += k_[O_MY_DRAWN + kind]
-        out[O_KEEP] = s[KEEP_LEFT + me] * k_[O_KEEP]
+        out[O_KEEP] = s[layout.KEEP_LEFT + me] * k_[O_KEEP]
     opp_hand = 0
     for k in range(NK):
-        opp_hand += s[HAND + opp * NK + k]
+        opp_hand += s[layout.HAND + opp * NK + k]
     out[O_COUNTS] = my_hand * k_[O_COUNTS]
     out[O_COUNTS + 1] = opp_hand * k_[O_COUNTS + 1]
-    out[O_COUNTS + 2] = s[DECK_LEN + me] * k_[O_COUNTS + 2]
-    out[O_COUNTS + 3] = s[DECK_LEN + opp] * k_[O_COUNTS + 3]
+    out[O_COUNTS + 2] = s[layout.DECK_LEN + me] * k_[O_COUNTS + 2]
+    out[O_COUNTS + 3] = s[layout.DECK_LEN + opp] * k_[O_COUNTS + 3]
     for p in range(NP):
-        k = s[PLACED + me * NP + p]
+        k = s[layout.PLACED + me * NP + p]
         if k >= 0:
             out[O_MY_PLACED + p * NK + k] = 1.0
-        k = s[PLACED + opp * NP + p]
-        if k >= 0 and s[REVEALED + p] == 1:
+        k = s[layout.PLACED + opp * NP + p]
+        if k >= 0 and s[layout.REVEALED + p] == 1:
             out[O_OPP_REVEALED + p * NK + k] = 1.0
-        out[O_REVEALED + p] = s[REVEALED + p]
-    if s[BATTLE_PROV] >= 0:
-        out[O_BATTLE] = s[FEINT_ON]
-        out[O_BATTLE + 1] = s[COUNTER_ON]
-        out[O_BATTLE + 2] = s[DEVASTATE_ON]
-    out[O_HOLDER + _relative(s[ORDER_HOLDER], me)] = 1.0
-    out[O_PRIV + _relative(s[PRIVILEGE], me)] = 1.0
+        out[O_REVEALED + p] = s[layout.REVEALED + p]
+    if s[layout.BATTLE_PROV] >= 0:
+        out[O_BATTLE] = s[layout.FEINT_ON]
+        out[O_BATTLE + 1] = s[layout.COUNTER_ON]
+        out[O_BATTLE + 2] = s[layout.DEVASTATE_ON]
+    out[O_HOLDER + _relative(s[layout.ORDER_HOLDER], me)] = 1.0
+    out[O_PRIV + _relative(s[layout.PRIVILEGE], me)] = 1.0
     for j in range(NW):
-        status = s[WARLORD + me * NW + j]
-        out[O_MY_WL + j] = 1.0 if status == WL_HELD else 0.0
-        out[O_MY_WL + NW + j] = 1.0 if status == WL_USED else 0.0
-        out[O_OPP_WL + j] = 1.0 if s[WARLORD + opp * NW + j] == WL_USED else 0.0
-    out[O_EV_ON] = s[EVENTS_ON]
-    if s[EVENT_UP] >= 0:
-        out[O_EV_UP + s[EVENT_UP]] = 1.0
-    for i in range(s[EVENT_DECK_LEN]):
-        out[O_EV_DECK + s[EVENT_DECK + i]] = 1.0
-    out[O_PLAGUES] = (s[PLAGUES_SEEN] + s[PLAGUES_SEEN + 1]) * k_[O_PLAGUES]
-    out[O_BEGINNER] = 1 - s[WARLORDS_ON]
-    out[O_SIXES] = s[SIXES + me] * k_[O_SIXES]
-    out[O_SIXES + 1] = s[SIXES + opp] * k_[O_SIXES + 1]
-    out[O_PCOPIES] = s[PLAGUES_SEEN + me] * k_[O_PCOPIES]
-    out[O_PCOPIES + 1] = s[PLAGUES_SEEN + opp] * k_[O_PCOPIES + 1]
+        status = s[layout.WARLORD + me * NW + j]
+        out[O_MY_WL + j] = 1.0 if status == layout.WL_HELD else 0.0
+        out[O_MY_WL + NW + j] = 1.0 if status == layout.WL_USED else 0.0
+        out[O_OPP_WL + j] = 1.0 if s[layout.WARLORD + opp * NW + j] == layout.WL_USED else 0.0
+    out[O_EV_ON] = s[layout.EVENTS_ON]
+    if s[layout.EVENT_UP] >= 0:
+        out[O_EV_UP + s[layout.EVENT_UP]] = 1.0
+    for i in range(s[layout.EVENT_DECK_LEN]):
+        out[O_EV_DECK + s[layout.EVENT_DECK + i]] = 1.0
+    out[O_PLAGUES] = (s[layout.PLAGUES_SEEN] + s[layout.PLAGUES_SEEN + 1]) * k_[O_PLAGUES]
+    out[O_BEGINNER] = 1 - s[layout.WARLORDS_ON]
+    out[O_SIXES] = s[layout.SIXES + me] * k_[O_SIXES]
+    out[O_SIXES + 1] = s[layout.SIXES + opp] * k_[O_SIXES + 1]
+    out[O_PCOPIES] = s[layout.PLAGUES_SEEN + me] * k_[O_PCOPIES]
+    out[O_PCOPIES + 1] = s[layout.PLAGUES_SEEN + opp] * k_[O_PCOPIES + 1]
     out[O_OPP_PSTAR] = recycled_plagues_in_play(s, opp) * k_[O_OPP_PSTAR]
     for p in range(NP):
-        if s[REVEALED + p] == 1:
-            out[O_MY_CANCEL + p] = s[CANCELLED + me * NP + p]
-            out[O_OPP_CANCEL + p] = s[CANCELLED + opp * NP + p]
+        if s[layout.REVEALED + p] == 1:
+            out[O_MY_CANCEL + p] = s[layout.CANCELLED + me * NP + p]
+            out[O_OPP_CANCEL + p] = s[layout.CANCELLED + opp * NP + p]
     for i in range(len(MAP_PAIRS)):
-        out[O_MAP + i] = (s[ADJ + MAP_PAIRS[i, 0]] >> MAP_PAIRS[i, 1]) & 1
+        out[O_MAP + i] = (s[layout.ADJ + MAP_PAIRS[i, 0]] >> MAP_PAIRS[i, 1]) & 1
 
 
 @njit(cache=True)
 def recycled_plagues_in_play(s: np.ndarray, side: int) -> int:
     """The side's recycled Plague copies not yet out of the game: public, since recycling is public (R9)."""
-    n = s[HAND_RECYCLED + side]
-    for i in range(s[DECK_LEN + side]):
-        if s[DECK + side * DECK_CAPACITY + i] == RECYCLED_PLAGUE:
+    n = s[layout.HAND_RECYCLED + side]
+    for i in range(s[layout.DECK_LEN + side]):
+        if s[layout.DECK + side * layout.DECK_CAPACITY + i] == layout.RECYCLED_PLAGUE:
             n += 1
     for i in range(3):
-        if s[DRAWN + side * 3 + i] == RECYCLED_PLAGUE:
+        if s[layout.DRAWN + side * 3 + i] == layout.RECYCLED_PLAGUE:
             n += 1
-    if s[PHASE] != PH_DRAW:
+    if s[layout.PHASE] != layout.PH_DRAW:
         for p in range(NP):
-            if s[PLACED_RECYCLED + side * NP + p] == 1 and s[RECYCLED + side * NP + p] == 0:
+            if s[layout.PLACED_RECYCLED + side * NP + p] == 1 and s[layout.RECYCLED + side * NP + p] == 0:
                 n += 1
     return n
 

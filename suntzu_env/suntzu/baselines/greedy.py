@@ -102,6 +102,16 @@ def _contest(n: int) -> float:
     return max(0.15, 1.0 - abs(n) / 8.0)
 
 
+@njit(cache=True, inline="always")
+def spare(x: np.ndarray, planned: np.ndarray, k: int) -> bool:
+    """I hold more cards of kind `k` than `planned` (a card kind per province, -1 none) places."""
+    uses = 0
+    for p in range(NP):
+        if planned[p] == k:
+            uses += 1
+    return x[O_MY_HAND + k] > uses
+
+
 @njit(cache=True)
 def plan(x: np.ndarray) -> np.ndarray:
     """Per province, the card kind planned for it this round (-1: none, or already filled)."""
@@ -146,13 +156,8 @@ def _place(x: np.ndarray, mask: np.ndarray) -> int:
     planned = plan(x)
     if round_number(x) == N_ROUNDS:  # recall a card the plan leaves over
         for k in range(N_BASE_CARDS, NK):
-            if legal_recall(mask, k):
-                uses = 0
-                for p in range(NP):
-                    if planned[p] == k:
-                        uses += 1
-                if x[O_MY_HAND + k] > uses:
-                    return A_RECALL + k - N_BASE_CARDS
+            if legal_recall(mask, k) and spare(x, planned, k):
+                return A_RECALL + k - N_BASE_CARDS
     card = planned[decision_province(x)]
     if card >= 0 and legal_place(mask, card):
         return A_PLACE + card

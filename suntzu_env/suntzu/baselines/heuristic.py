@@ -51,72 +51,15 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from suntzu_env.suntzu import layout, rules
 from suntzu_env.suntzu.actions import A_KEEP, A_PASS, A_PLACE, A_PROVINCE, A_RECALL, A_RESERVE, A_USE, A_WARLORD
-from suntzu_env.suntzu.baselines.greedy import battle_margin, plagued
-from suntzu_env.suntzu.baselines.observed import (
-    all_revealed,
-    borders,
-    decision_kind,
-    decision_province,
-    decision_warlord,
-    decode,
-    first_legal,
-    legal_place,
-    legal_province,
-    legal_recall,
-    march_from,
-    margin,
-    may_place_six_at,
-    my_placed,
-    next_value,
-    opp_hand_estimate,
-    opp_placed,
-    round_number,
-    seat,
-    value,
-)
+from suntzu_env.suntzu.baselines import observed
+from suntzu_env.suntzu.baselines.greedy import battle_margin, plagued, spare
 from suntzu_env.suntzu.baselines.sums import dot, gemv_row, row_sum
-from suntzu_env.suntzu.layout import (
-    DK_KEEP,
-    DK_PLACE,
-    DK_REACTIVE,
-    DK_REVEAL,
-    DK_SHORTFALL,
-    DK_SOURCE,
-    DK_TARGET,
-    DK_WARLORD,
-    DK_WINDOW,
-)
 from suntzu_env.suntzu.observation import O_MY_ARMIES, O_MY_DECK, O_MY_HAND, O_MY_POOLS, O_OPP_ARMIES, O_OPP_MARKS
-from suntzu_env.suntzu.rules import (
-    ARMIES_PER_SIDE,
-    CARD_COST,
-    CARD_MINUS1,
-    CARD_ONE,
-    CARD_PLAGUE,
-    CARD_SIX,
-    LAST_WINDOW_ROUND,
-    N_BASE_CARDS,
-    N_CARD_KINDS,
-    N_PROVINCES,
-    N_ROUNDS,
-    N_SCORINGS,
-    N_WARLORDS,
-    SCORING_ROUNDS,
-    W_COUNTER_PLAGUE,
-    W_DEVASTATING_PLAGUE,
-    W_DOUBLE_SIX,
-    W_FEINT,
-    W_HEAD_START,
-    W_MARCH,
-    W_PURGE,
-    W_RECYCLE_MINUS_ONE,
-    W_RECYCLE_PLAGUE,
-    W_REINFORCE,
-)
 from suntzu_env.suntzu.tables import BATTLE_DIFF, IS_WINDOW_WARLORD
 
-NP, NK = N_PROVINCES, N_CARD_KINDS
+NP, NK = rules.N_PROVINCES, rules.N_CARD_KINDS
 
 
 @dataclass(frozen=True)
@@ -139,9 +82,21 @@ class HeuristicParams:
     """points for playing the `1`, which draws a third card (R4.6)"""
     opp_tilt: float = 0.0
     """how much the opponent is expected to put its strong cards where the next scoring pays (0: not)"""
-    blue_picks: tuple[int, ...] = (W_MARCH, W_REINFORCE, W_HEAD_START, W_RECYCLE_MINUS_ONE, W_FEINT)
+    blue_picks: tuple[int, ...] = (
+        rules.W_MARCH,
+        rules.W_REINFORCE,
+        rules.W_HEAD_START,
+        rules.W_RECYCLE_MINUS_ONE,
+        rules.W_FEINT,
+    )
     """blue's warlord picks, best first (setup R3.3, war_chariot R7.4)"""
-    red_picks: tuple[int, ...] = (W_COUNTER_PLAGUE, W_PURGE, W_DEVASTATING_PLAGUE, W_RECYCLE_PLAGUE, W_DOUBLE_SIX)
+    red_picks: tuple[int, ...] = (
+        rules.W_COUNTER_PLAGUE,
+        rules.W_PURGE,
+        rules.W_DEVASTATING_PLAGUE,
+        rules.W_RECYCLE_PLAGUE,
+        rules.W_DOUBLE_SIX,
+    )
     """red's warlord picks, best first"""
     window_bar: tuple[float, ...] = (2.5, 2.0, 1.5, 1.5, 1.2, 0.8)
     """gain in points a window warlord must bring now in rounds 1..6 (0 at its very last window)"""
@@ -150,7 +105,7 @@ class HeuristicParams:
 
 
 # The parameter array: named offsets into one float64 vector (picks and bars padded, with their counts).
-MARGIN_RANGE = 2 * ARMIES_PER_SIDE  # |margin| a province can reach, with room for one battle and a move
+MARGIN_RANGE = 2 * rules.ARMIES_PER_SIDE  # |margin| a province can reach, with room for one battle and a move
 N_MARGINS = 2 * MARGIN_RANGE + 1
 P_CARD_WORTH = 0
 P_SAVE = P_CARD_WORTH + NK
@@ -163,13 +118,13 @@ P_OPP_TILT = P_ONE_BONUS + 1
 P_REACTIVE_BAR = P_OPP_TILT + 1
 P_N_BLUE_PICKS = P_REACTIVE_BAR + 1
 P_BLUE_PICKS = P_N_BLUE_PICKS + 1
-P_N_RED_PICKS = P_BLUE_PICKS + N_WARLORDS
+P_N_RED_PICKS = P_BLUE_PICKS + rules.N_WARLORDS
 P_RED_PICKS = P_N_RED_PICKS + 1
-P_N_WINDOW_BARS = P_RED_PICKS + N_WARLORDS
+P_N_WINDOW_BARS = P_RED_PICKS + rules.N_WARLORDS
 P_WINDOW_BARS = P_N_WINDOW_BARS + 1
 # tanh(n / (sigma * sqrt(k))) for k = 1..N_ROUNDS-1 battles left before a scoring, n in +-MARGIN_RANGE
-P_TANH = P_WINDOW_BARS + N_ROUNDS
-N_PARAMS = P_TANH + N_ROUNDS * N_MARGINS
+P_TANH = P_WINDOW_BARS + rules.N_ROUNDS
+N_PARAMS = P_TANH + rules.N_ROUNDS * N_MARGINS
 
 
 def heuristic_params_array(params: HeuristicParams) -> np.ndarray:
@@ -198,10 +153,12 @@ def heuristic_params_array(params: HeuristicParams) -> np.ndarray:
         v = getattr(params, name)
         if (
             not isinstance(v, (tuple, list))
-            or len(v) > N_WARLORDS
-            or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < N_WARLORDS for w in v)
+            or len(v) > rules.N_WARLORDS
+            or any(isinstance(w, bool) or not isinstance(w, int) or not 0 <= w < rules.N_WARLORDS for w in v)
         ):
-            raise ValueError(f"HeuristicParams.{name} must be a tuple of warlord ids 0..{N_WARLORDS - 1}, got {v!r}")
+            raise ValueError(
+                f"HeuristicParams.{name} must be a tuple of warlord ids 0..{rules.N_WARLORDS - 1}, got {v!r}"
+            )
         return [float(w) for w in v]
 
     out[P_CARD_WORTH : P_CARD_WORTH + NK] = numbers("card_worth", NK, NK)
@@ -215,11 +172,11 @@ def heuristic_params_array(params: HeuristicParams) -> np.ndarray:
         ids = picks(name)
         out[count_at] = len(ids)
         out[at : at + len(ids)] = ids
-    bars = numbers("window_bar", None, 1 << 30)[:N_ROUNDS]  # bars past round 9 are never read
+    bars = numbers("window_bar", None, 1 << 30)[: rules.N_ROUNDS]  # bars past round 9 are never read
     out[P_N_WINDOW_BARS] = len(bars)
     out[P_WINDOW_BARS : P_WINDOW_BARS + len(bars)] = bars
     n = np.arange(-MARGIN_RANGE, MARGIN_RANGE + 1)
-    for k in range(1, N_ROUNDS):
+    for k in range(1, rules.N_ROUNDS):
         at = P_TANH + k * N_MARGINS
         out[at : at + N_MARGINS] = np.tanh(n / (out[P_SIGMA] * math.sqrt(k)))
     return out
@@ -229,8 +186,8 @@ DEFAULT_PARAMS = HeuristicParams()
 DEFAULT_PARAMS_ARRAY = heuristic_params_array(DEFAULT_PARAMS)
 # A card's strength in one battle (its average margin against base cards), for the opponent model.
 STRENGTH = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 3.5, 4.5, 5.5, 6.5, 1.0, 2.0, 3.0, -1.0, 0.0]) / 6.5
-SCORING_ROUND = np.array(SCORING_ROUNDS, dtype=np.int64)
-IS_SCORING_ROUND = np.array([r in SCORING_ROUNDS for r in range(N_ROUNDS + 1)], dtype=np.int64)
+SCORING_ROUND = np.array(rules.SCORING_ROUNDS, dtype=np.int64)
+IS_SCORING_ROUND = np.array([r in rules.SCORING_ROUNDS for r in range(rules.N_ROUNDS + 1)], dtype=np.int64)
 DIFF_LOW, DIFF_HIGH = int(BATTLE_DIFF.min()), int(BATTLE_DIFF.max())
 
 
@@ -250,12 +207,12 @@ def worth(x: np.ndarray, params: np.ndarray, p: int, n: int) -> float:
     """Province p at margin n after this round's battle: points expected from its coming scorings."""
     total = 0.0
     weight = 1.0
-    rnd = round_number(x)
-    for col in range(N_SCORINGS):
+    rnd = observed.round_number(x)
+    for col in range(rules.N_SCORINGS):
         k = SCORING_ROUND[col] - rnd
         if k < 0:
             continue
-        v = weight * value(x, p, col)
+        v = weight * observed.value(x, p, col)
         total = total + v * (np.sign(n) if k == 0 else _tanh(params, n, k))
         weight *= params[P_LATER_WEIGHT]
     return total
@@ -269,7 +226,7 @@ def opp_card_odds(x: np.ndarray, params: np.ndarray) -> np.ndarray:
     `opp_tilt` expects its strong cards where the next scoring makes a province worth fighting for (its
     value, less when one side's margin is already large), its weak ones elsewhere.
     """
-    est = opp_hand_estimate(x)
+    est = observed.opp_hand_estimate(x)
     odds = np.empty((NP, NK), dtype=np.float64)
     for p in range(NP):
         odds[p] = est
@@ -277,7 +234,7 @@ def opp_card_odds(x: np.ndarray, params: np.ndarray) -> np.ndarray:
     if tilt != 0.0:
         weights = np.empty(NP, dtype=np.float64)
         for p in range(NP):
-            weights[p] = next_value(x, p) * max(0.15, 1.0 - abs(margin(x, p)) / 8.0)
+            weights[p] = observed.next_value(x, p) * max(0.15, 1.0 - abs(observed.margin(x, p)) / 8.0)
         mean = row_sum(weights) / NP
         if mean > 0:
             for p in range(NP):
@@ -285,7 +242,7 @@ def opp_card_odds(x: np.ndarray, params: np.ndarray) -> np.ndarray:
                     odds[p, k] *= np.exp(tilt * ((weights[p] / mean - 1.0) * STRENGTH[k]))
     for p in range(NP):
         if x[O_OPP_MARKS + p]:
-            odds[p, CARD_SIX] = 0.0  # R4.1: no second 6 there (unless red holds double_six, rare)
+            odds[p, rules.CARD_SIX] = 0.0  # R4.1: no second 6 there (unless red holds double_six, rare)
     for p in range(NP):
         total = row_sum(odds[p])
         for k in range(NK):
@@ -308,7 +265,7 @@ def battle_worth(x: np.ndarray, params: np.ndarray, p: int, n: int, odds: np.nda
     for c in range(NK):
         if cards[c]:
             for o in range(NK):
-                plague = c == CARD_PLAGUE or o == CARD_PLAGUE
+                plague = c == rules.CARD_PLAGUE or o == rules.CARD_PLAGUE
                 after[o] = after_plague if plague else by_diff[BATTLE_DIFF[c, o] - DIFF_LOW]
             out[c] = gemv_row(after, odds, c, NK)  # row c of the (card, card) table times the odds
     return out
@@ -391,9 +348,9 @@ def _best_assignment(rows: np.ndarray, allowed: np.ndarray, n: int, counts: np.n
 @njit(cache=True)
 def plan(x: np.ndarray, params: np.ndarray) -> np.ndarray:
     """Per province, the card kind planned for it (the best expected assignment), -1 where none is."""
-    rnd = round_number(x)
-    start = decision_province(x)
-    left = N_ROUNDS - rnd
+    rnd = observed.round_number(x)
+    start = observed.decision_province(x)
+    left = rules.N_ROUNDS - rnd
     share = params[P_SAVE_SCORING] if IS_SCORING_ROUND[rnd] else params[P_SAVE]
     army = army_worth(x, params)
     deck = 0
@@ -403,21 +360,23 @@ def plan(x: np.ndarray, params: np.ndarray) -> np.ndarray:
     effects = np.empty(NK, dtype=np.float64)  # its own effects: army costs (R5.6), six-mark (R5.5), draw (R4.6)
     for k in range(NK):
         charges[k] = params[P_CARD_WORTH + k] * share * min(1.0, left / 3.0)
-        effects[k] = CARD_COST[k] * army
-    effects[CARD_SIX] += army
-    if rnd < N_ROUNDS and deck > 0:
-        effects[CARD_ONE] -= params[P_ONE_BONUS]
+        effects[k] = rules.CARD_COST[k] * army
+    effects[rules.CARD_SIX] += army
+    if rnd < rules.N_ROUNDS and deck > 0:
+        effects[rules.CARD_ONE] -= params[P_ONE_BONUS]
     odds = opp_card_odds(x, params)
     n = NP - start
     rows = np.zeros((n, NK), dtype=np.float64)
     allowed = np.zeros((n, NK), dtype=np.bool_)
     for i in range(n):
         p = start + i
-        gains = battle_worth(x, params, p, margin(x, p), odds[p], x[O_MY_HAND : O_MY_HAND + NK] > 0)
+        gains = battle_worth(x, params, p, observed.margin(x, p), odds[p], x[O_MY_HAND : O_MY_HAND + NK] > 0)
         for k in range(NK):
             # an active Plague facing the card cancels its effects (R5.2)
-            rows[i, k] = gains[k] - charges[k] - effects[k] * (1.0 - odds[p, CARD_PLAGUE])
-            allowed[i, k] = x[O_MY_HAND + k] > 0 and (k != CARD_SIX or may_place_six_at(x, p, W_DOUBLE_SIX))
+            rows[i, k] = gains[k] - charges[k] - effects[k] * (1.0 - odds[p, rules.CARD_PLAGUE])
+            allowed[i, k] = x[O_MY_HAND + k] > 0 and (
+                k != rules.CARD_SIX or observed.may_place_six_at(x, p, rules.W_DOUBLE_SIX)
+            )
     cards = _best_assignment(rows, allowed, n, x[O_MY_HAND : O_MY_HAND + NK].copy())
     out = np.full(NP, -1, dtype=np.int64)
     out[start:] = cards
@@ -429,20 +388,15 @@ def _recall(x: np.ndarray, mask: np.ndarray, params: np.ndarray, planned: np.nda
     """A card to discard for a set-aside army (R4.2), or -1."""
     best = -1
     minus_one = False
-    for k in range(N_BASE_CARDS, NK):
-        if legal_recall(mask, k):
-            uses = 0
-            for p in range(NP):
-                if planned[p] == k:
-                    uses += 1
-            if x[O_MY_HAND + k] > uses:  # a spare card
-                if best < 0 or params[P_CARD_WORTH + k] < params[P_CARD_WORTH + best]:
-                    best = k
-                minus_one = minus_one or k == CARD_MINUS1
-    if round_number(x) == N_ROUNDS and best >= 0:
+    for k in range(rules.N_BASE_CARDS, NK):
+        if observed.legal_recall(mask, k) and spare(x, planned, k):
+            if best < 0 or params[P_CARD_WORTH + k] < params[P_CARD_WORTH + best]:
+                best = k
+            minus_one = minus_one or k == rules.CARD_MINUS1
+    if observed.round_number(x) == rules.N_ROUNDS and best >= 0:
         return best
     if x[O_MY_POOLS] <= 3 and minus_one:  # a `-1` for an army when the reserve runs dry
-        return CARD_MINUS1
+        return rules.CARD_MINUS1
     return -1
 
 
@@ -451,14 +405,14 @@ def _place(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     planned = plan(x, params)
     recall = _recall(x, mask, params, planned)
     if recall >= 0:
-        return A_RECALL + recall - N_BASE_CARDS
-    card = planned[decision_province(x)]
-    if card >= 0 and legal_place(mask, card):
+        return A_RECALL + recall - rules.N_BASE_CARDS
+    card = planned[observed.decision_province(x)]
+    if card >= 0 and observed.legal_place(mask, card):
         return A_PLACE + card
     for k in range(NK):
-        if legal_place(mask, k):
+        if observed.legal_place(mask, k):
             return A_PLACE + k
-    return first_legal(mask)
+    return observed.first_legal(mask)
 
 
 # ------------------------------------------------------------ windows and targets
@@ -467,7 +421,7 @@ def _place(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
 @njit(cache=True)
 def _move_value(x: np.ndarray, params: np.ndarray, odds: np.ndarray, after: bool, p: int, n: int) -> float:
     """Province p's worth at margin n, through this round's battle when it is still to come."""
-    mine = my_placed(x, p)
+    mine = observed.my_placed(x, p)
     if after or mine < 0:
         return worth(x, params, p, n)
     return battle_worth(x, params, p, n, odds[p], np.arange(NK) == mine)[mine]
@@ -476,26 +430,26 @@ def _move_value(x: np.ndarray, params: np.ndarray, odds: np.ndarray, after: bool
 @njit(cache=True)
 def _window_move(x: np.ndarray, params: np.ndarray, w: int) -> tuple[bool, float, int, int]:
     """(found, gain, province, second province) of the best use of window warlord w now."""
-    after = all_revealed(x)
+    after = observed.all_revealed(x)
     odds = opp_card_odds(x, params)
     found, best_gain, best_p, best_q = False, 0.0, -1, -1
-    if w in (W_PURGE, W_REINFORCE):
+    if w in (rules.W_PURGE, rules.W_REINFORCE):
         # purge takes one of the opponent's armies, reinforce adds one of ours: the margin gains 1 either way
-        at = O_OPP_ARMIES if w == W_PURGE else O_MY_ARMIES
+        at = O_OPP_ARMIES if w == rules.W_PURGE else O_MY_ARMIES
         for p in range(NP):
             if x[at + p] > 0:
-                m = margin(x, p)
+                m = observed.margin(x, p)
                 gain = _move_value(x, params, odds, after, p, m + 1) - _move_value(x, params, odds, after, p, m)
                 if not found or gain > best_gain:
                     found, best_gain, best_p, best_q = True, gain, p, -1
-    elif w == W_MARCH:
-        source = march_from(x)
+    elif w == rules.W_MARCH:
+        source = observed.march_from(x)
         for p in range(NP):
             if (source >= 0 and p != source) or (source < 0 and x[O_MY_ARMIES + p] <= 0):
                 continue
             for q in range(NP):
-                if borders(x, p, q) and x[O_OPP_ARMIES + q] == 0:
-                    mp, mq = margin(x, p), margin(x, q)
+                if observed.borders(x, p, q) and x[O_OPP_ARMIES + q] == 0:
+                    mp, mq = observed.margin(x, p), observed.margin(x, q)
                     gain = _move_value(x, params, odds, after, p, mp - 1) - _move_value(x, params, odds, after, p, mp)
                     gain += _move_value(x, params, odds, after, q, mq + 1) - _move_value(x, params, odds, after, q, mq)
                     if not found or gain > best_gain:
@@ -506,32 +460,34 @@ def _window_move(x: np.ndarray, params: np.ndarray, w: int) -> tuple[bool, float
 @njit(cache=True)
 def _target(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     recalls = np.zeros(NK, dtype=np.bool_)
-    for k in range(N_BASE_CARDS, NK):
-        recalls[k] = legal_recall(mask, k)
+    for k in range(rules.N_BASE_CARDS, NK):
+        recalls[k] = observed.legal_recall(mask, k)
     k, _ = _cheapest_recall(x, params, recalls)
     if k >= 0:  # D16: reinforce with an empty reserve recalls first
-        return A_RECALL + k - N_BASE_CARDS
-    w = decision_warlord(x)
+        return A_RECALL + k - rules.N_BASE_CARDS
+    w = observed.decision_warlord(x)
     found, _, p, q = _window_move(x, params, w)
     if found:
-        target = q if w == W_MARCH and march_from(x) >= 0 else p
-        if legal_province(mask, target):
+        target = q if w == rules.W_MARCH and observed.march_from(x) >= 0 else p
+        if observed.legal_province(mask, target):
             return A_PROVINCE + target
-    return first_legal(mask)
+    return observed.first_legal(mask)
 
 
 @njit(cache=True)
 def _window(x: np.ndarray, params: np.ndarray) -> int:
-    w = decision_warlord(x)
+    w = observed.decision_warlord(x)
     found, gain, _, _ = _window_move(x, params, w)
-    if w == W_REINFORCE and x[O_MY_POOLS] == 0:  # D16: the army comes from a recall, which costs a card
+    if w == rules.W_REINFORCE and x[O_MY_POOLS] == 0:  # D16: the army comes from a recall, which costs a card
         k, cost = _cheapest_recall(x, params, (x[O_MY_HAND : O_MY_HAND + NK] > 0) & (x[O_MY_POOLS + 1] > 0))
         found = found and k >= 0
         gain -= cost
-    rnd = round_number(x)
+    rnd = observed.round_number(x)
     bar = 0.0
     if rnd <= params[P_N_WINDOW_BARS]:
-        last = 0.0 if rnd == LAST_WINDOW_ROUND and all_revealed(x) else 1.0  # the last window a warlord has
+        last = (
+            0.0 if rnd == rules.LAST_WINDOW_ROUND and observed.all_revealed(x) else 1.0
+        )  # the last window a warlord has
         bar = params[P_WINDOW_BARS + rnd - 1] * last
     return A_USE if found and gain >= bar else A_PASS
 
@@ -539,7 +495,7 @@ def _window(x: np.ndarray, params: np.ndarray) -> int:
 @njit(cache=True)
 def _warlord(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     """Setup R3.3 and war_chariot R7.4: the first pick offered; after round 6 one that needs no window."""
-    at, count = (P_BLUE_PICKS, P_N_BLUE_PICKS) if seat(x) == 0 else (P_RED_PICKS, P_N_RED_PICKS)
+    at, count = (P_BLUE_PICKS, P_N_BLUE_PICKS) if observed.seat(x) == 0 else (P_RED_PICKS, P_N_RED_PICKS)
     first, first_late = -1, -1
     for i in range(int(params[count])):
         w = int(params[at + i])
@@ -548,9 +504,9 @@ def _warlord(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
                 first = w
             if first_late < 0 and not IS_WINDOW_WARLORD[w]:
                 first_late = w
-    if round_number(x) > LAST_WINDOW_ROUND and first_late >= 0:
+    if observed.round_number(x) > rules.LAST_WINDOW_ROUND and first_late >= 0:
         return A_WARLORD + first_late
-    return A_WARLORD + first if first >= 0 else first_legal(mask)
+    return A_WARLORD + first if first >= 0 else observed.first_legal(mask)
 
 
 # ------------------------------------------------------------ battles
@@ -563,15 +519,15 @@ def _reveal(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     best, best_change = -1, 0.0
     row = np.empty(NK, dtype=np.float64)
     for p in range(NP):
-        if not legal_province(mask, p):
+        if not observed.legal_province(mask, p):
             continue
-        n = margin(x, p)
-        mine = my_placed(x, p)
+        n = observed.margin(x, p)
+        mine = observed.my_placed(x, p)
         for o in range(NK):
             row[o] = n + float(BATTLE_DIFF[mine, o])  # (no card: the last row, as numpy reads index -1)
-        if mine == CARD_PLAGUE:
+        if mine == rules.CARD_PLAGUE:
             row[:] = plagued(n, False)
-        row[CARD_PLAGUE] = plagued(n, False)
+        row[rules.CARD_PLAGUE] = plagued(n, False)
         change = dot(row, odds[p]) - n
         if best < 0 or change < best_change:
             best, best_change = p, change
@@ -581,19 +537,19 @@ def _reveal(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
 @njit(cache=True)
 def _reactive_gain(x: np.ndarray, params: np.ndarray) -> float:
     """Points gained by using the reactive warlord on offer now."""
-    w = decision_warlord(x)
-    p = decision_province(x)
-    if w in (W_COUNTER_PLAGUE, W_DEVASTATING_PLAGUE):
-        n = margin(x, p)
-        mine, theirs = my_placed(x, p), opp_placed(x, p)
+    w = observed.decision_warlord(x)
+    p = observed.decision_province(x)
+    if w in (rules.W_COUNTER_PLAGUE, rules.W_DEVASTATING_PLAGUE):
+        n = observed.margin(x, p)
+        mine, theirs = observed.my_placed(x, p), observed.opp_placed(x, p)
         if mine < 0 or theirs < 0:
             return 0.0
         plain = battle_margin(n, mine, theirs, False, False)
-        used = battle_margin(n, mine, theirs, w == W_COUNTER_PLAGUE, w == W_DEVASTATING_PLAGUE)
+        used = battle_margin(n, mine, theirs, w == rules.W_COUNTER_PLAGUE, w == rules.W_DEVASTATING_PLAGUE)
         return worth(x, params, p, used) - worth(x, params, p, plain)
-    if w in (W_RECYCLE_PLAGUE, W_RECYCLE_MINUS_ONE):
-        card = CARD_PLAGUE if w == W_RECYCLE_PLAGUE else CARD_MINUS1
-        if round_number(x) >= N_ROUNDS - 1:
+    if w in (rules.W_RECYCLE_PLAGUE, rules.W_RECYCLE_MINUS_ONE):
+        card = rules.CARD_PLAGUE if w == rules.W_RECYCLE_PLAGUE else rules.CARD_MINUS1
+        if observed.round_number(x) >= rules.N_ROUNDS - 1:
             return 0.0
         deck = x[O_MY_DECK : O_MY_DECK + NK].astype(np.float64)
         cards = row_sum(deck)
@@ -619,38 +575,38 @@ def _payment(x: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     """
     best, best_cost = -1, 0.0
     if mask[A_PASS]:  # D14: nothing to take; only a recall would pay or place the army
-        if decision_kind(x) == DK_SOURCE:
+        if observed.decision_kind(x) == layout.DK_SOURCE:
             return A_PASS  # a payment: recalling to pay only loses the card
-        p = decision_province(x)  # a shortfall: passing forgoes the army in the province being reinforced
-        m = margin(x, p)
+        p = observed.decision_province(x)  # a shortfall: passing forgoes the army in the province being reinforced
+        m = observed.margin(x, p)
         best, best_cost = A_PASS, worth(x, params, p, m + 1) - worth(x, params, p, m)
     if mask[A_RESERVE]:
         best, best_cost = A_RESERVE, army_worth(x, params)
     for p in range(NP):
-        if legal_province(mask, p):
-            m = margin(x, p)
+        if observed.legal_province(mask, p):
+            m = observed.margin(x, p)
             cost = worth(x, params, p, m) - worth(x, params, p, m - 1)
             if _cheaper(cost, A_PROVINCE + p, best_cost, best):
                 best, best_cost = A_PROVINCE + p, cost
-    for k in range(N_BASE_CARDS, NK):
-        if legal_recall(mask, k):
+    for k in range(rules.N_BASE_CARDS, NK):
+        if observed.legal_recall(mask, k):
             cost = _recall_cost(x, params, k)
-            if _cheaper(cost, A_RECALL + k - N_BASE_CARDS, best_cost, best):
-                best, best_cost = A_RECALL + k - N_BASE_CARDS, cost
+            if _cheaper(cost, A_RECALL + k - rules.N_BASE_CARDS, best_cost, best):
+                best, best_cost = A_RECALL + k - rules.N_BASE_CARDS, cost
     return best
 
 
 @njit(cache=True)
 def _recall_cost(x: np.ndarray, params: np.ndarray, k: int) -> float:
     """What discarding card k for an army costs (R4.2): its worth for later, as for playing it early."""
-    return params[P_CARD_WORTH + k] * params[P_SAVE] * min(1.0, (N_ROUNDS - round_number(x)) / 3.0)
+    return params[P_CARD_WORTH + k] * params[P_SAVE] * min(1.0, (rules.N_ROUNDS - observed.round_number(x)) / 3.0)
 
 
 @njit(cache=True)
 def _cheapest_recall(x: np.ndarray, params: np.ndarray, allowed: np.ndarray) -> tuple[int, float]:
     """(card, cost) of the cheapest recall among the non-base kinds `allowed` (bool, NK); card -1 if none."""
     best, best_cost = -1, 0.0
-    for k in range(N_BASE_CARDS, NK):
+    for k in range(rules.N_BASE_CARDS, NK):
         if allowed[k]:
             cost = _recall_cost(x, params, k)
             if best < 0 or cost < best_cost:
@@ -664,33 +620,33 @@ def _cheapest_recall(x: np.ndarray, params: np.ndarray, allowed: np.ndarray) -> 
 @njit(cache=True)
 def heuristic_act(obs: np.ndarray, mask: np.ndarray, params: np.ndarray) -> int:
     """The heuristic baseline's action for one observation (float32), mask (int8) and parameter array."""
-    x = decode(obs)
-    kind = decision_kind(x)
-    if kind == DK_PLACE:
+    x = observed.decode(obs)
+    kind = observed.decision_kind(x)
+    if kind == layout.DK_PLACE:
         return _place(x, mask, params)
-    if kind == DK_KEEP:
+    if kind == layout.DK_KEEP:
         best = -1
         for k in range(NK):  # the card worth most later; a Plague wins a tie
             if not mask[A_KEEP + k]:
                 continue
             worth_k, worth_best = params[P_CARD_WORTH + k], params[P_CARD_WORTH + best]
-            if best < 0 or worth_k > worth_best or (worth_k == worth_best and k == CARD_PLAGUE):
+            if best < 0 or worth_k > worth_best or (worth_k == worth_best and k == rules.CARD_PLAGUE):
                 best = k
         if best >= 0:
             return A_KEEP + best
-    elif kind == DK_WARLORD:
+    elif kind == layout.DK_WARLORD:
         return _warlord(x, mask, params)
-    elif kind == DK_WINDOW:
+    elif kind == layout.DK_WINDOW:
         return _window(x, params)
-    elif kind == DK_TARGET:
+    elif kind == layout.DK_TARGET:
         return _target(x, mask, params)
-    elif kind == DK_REVEAL:
+    elif kind == layout.DK_REVEAL:
         return _reveal(x, mask, params)
-    elif kind == DK_REACTIVE:
+    elif kind == layout.DK_REACTIVE:
         return A_USE if _reactive_gain(x, params) > params[P_REACTIVE_BAR] else A_PASS
-    elif kind in (DK_SOURCE, DK_SHORTFALL):
+    elif kind in (layout.DK_SOURCE, layout.DK_SHORTFALL):
         return _payment(x, mask, params)
-    return first_legal(mask)
+    return observed.first_legal(mask)
 
 
 @njit(cache=True)

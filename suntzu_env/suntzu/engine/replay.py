@@ -18,53 +18,11 @@ from itertools import permutations
 
 import numpy as np
 
+from suntzu_env.suntzu import layout
 from suntzu_env.suntzu.actions import A_PASS, A_USE
 from suntzu_env.suntzu.engine.battle import battle_step
 from suntzu_env.suntzu.engine.decisions import apply_answer
 from suntzu_env.suntzu.engine.transfers import deliver, drop_task
-from suntzu_env.suntzu.layout import (
-    ARMIES,
-    BATTLE_MARGIN,
-    BATTLE_OUTCOME,
-    BATTLE_PROV,
-    BATTLE_WINNER,
-    BO_NONE,
-    BS_FEINT,
-    CANCELLED,
-    CHARIOT,
-    COUNTER_ON,
-    DEC_KIND,
-    DEC_WARLORD,
-    DECK,
-    DECK_CAPACITY,
-    DECK_LEN,
-    DEVASTATE_ON,
-    DK_REACTIVE,
-    ENDING,
-    EVENT_DECK,
-    EVENT_DECK_LEN,
-    EVENT_UP,
-    EVENTS_ON,
-    FEINT_ON,
-    MAX_TASKS,
-    PH_BATTLE,
-    PH_DRAW,
-    PHASE,
-    PLACED,
-    PLACED_RECYCLED,
-    RECYCLED,
-    RESERVE,
-    SCORE,
-    STEP,
-    T_COUNT,
-    TASK_LEN,
-    TASK_SIZE,
-    TASKS,
-    WARLORD,
-    WINNER,
-    WL_HELD,
-    WL_USED,
-)
 from suntzu_env.suntzu.rules import ARMIES_PER_SIDE, N_EVENTS, N_PROVINCES, N_WARLORDS
 
 NP = N_PROVINCES
@@ -79,20 +37,20 @@ def battle_fields(p: int) -> tuple[tuple[int, ...], ...]:
     """The fields a battle in p sets, as groups of state offsets in the order a difference is named
     (QUEUE: the transfer queue)."""
     return (
-        (FEINT_ON,),
-        (COUNTER_ON,),
-        (DEVASTATE_ON,),
-        (CANCELLED + p,),
-        (CANCELLED + NP + p,),
-        (RECYCLED + p,),
-        (RECYCLED + NP + p,),
-        (BATTLE_WINNER,),
-        (BATTLE_OUTCOME + p, BATTLE_MARGIN + p),
-        (EVENT_UP, *range(EVENT_DECK, EVENT_DECK + N_EVENTS), EVENT_DECK_LEN),
+        (layout.FEINT_ON,),
+        (layout.COUNTER_ON,),
+        (layout.DEVASTATE_ON,),
+        (layout.CANCELLED + p,),
+        (layout.CANCELLED + NP + p,),
+        (layout.RECYCLED + p,),
+        (layout.RECYCLED + NP + p,),
+        (layout.BATTLE_WINNER,),
+        (layout.BATTLE_OUTCOME + p, layout.BATTLE_MARGIN + p),
+        (layout.EVENT_UP, *range(layout.EVENT_DECK, layout.EVENT_DECK + N_EVENTS), layout.EVENT_DECK_LEN),
         (QUEUE,),
-        (CHARIOT,),
-        (CHARIOT + 1,),
-        (ENDING,),
+        (layout.CHARIOT,),
+        (layout.CHARIOT + 1,),
+        (layout.ENDING,),
     )
 
 
@@ -119,40 +77,49 @@ def _start(s: np.ndarray, p: int, guess: Guess, cards: tuple[int, int] | None) -
     t = s.copy()
     for group in battle_fields(p):
         for i in group:
-            if i not in (QUEUE, EVENT_UP, EVENT_DECK_LEN) and not EVENT_DECK <= i < EVENT_DECK + N_EVENTS:
+            if (
+                i not in (QUEUE, layout.EVENT_UP, layout.EVENT_DECK_LEN)
+                and not layout.EVENT_DECK <= i < layout.EVENT_DECK + N_EVENTS
+            ):
                 t[i] = 0
-    t[BATTLE_WINNER] = -1
-    t[BATTLE_OUTCOME + p] = BO_NONE
-    t[TASKS : TASKS + MAX_TASKS * TASK_SIZE] = 0
-    t[TASK_LEN] = 0
-    t[WINNER] = -1
-    t[PHASE] = PH_BATTLE
-    t[BATTLE_PROV] = p
-    t[STEP] = BS_FEINT
+    t[layout.BATTLE_WINNER] = -1
+    t[layout.BATTLE_OUTCOME + p] = layout.BO_NONE
+    t[layout.TASKS : layout.TASKS + layout.MAX_TASKS * layout.TASK_SIZE] = 0
+    t[layout.TASK_LEN] = 0
+    t[layout.WINNER] = -1
+    t[layout.PHASE] = layout.PH_BATTLE
+    t[layout.BATTLE_PROV] = p
+    t[layout.STEP] = layout.BS_FEINT
     if cards is not None:
-        t[PLACED + p], t[PLACED + NP + p] = cards
-        t[PLACED_RECYCLED + p] = t[PLACED_RECYCLED + NP + p] = 0
+        t[layout.PLACED + p], t[layout.PLACED + NP + p] = cards
+        t[layout.PLACED_RECYCLED + p] = t[layout.PLACED_RECYCLED + NP + p] = 0
     for w in range(N_WARLORDS):
-        if t[WARLORD + w] == WL_USED:
-            t[WARLORD + w] = WL_HELD
+        if t[layout.WARLORD + w] == layout.WL_USED:
+            t[layout.WARLORD + w] = layout.WL_HELD
     if guess.events is None:
-        t[EVENTS_ON] = 0
+        t[layout.EVENTS_ON] = 0
     elif guess.events:
-        up = int(s[EVENT_UP])
-        order = [*guess.events, *([up] if up >= 0 else []), *s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]].tolist()]
-        t[EVENT_UP] = order[0]
-        t[EVENT_DECK : EVENT_DECK + N_EVENTS] = -1
-        t[EVENT_DECK : EVENT_DECK + len(order) - 1] = order[1:]
-        t[EVENT_DECK_LEN] = len(order) - 1
+        up = int(s[layout.EVENT_UP])
+        order = [
+            *guess.events,
+            *([up] if up >= 0 else []),
+            *s[layout.EVENT_DECK : layout.EVENT_DECK + s[layout.EVENT_DECK_LEN]].tolist(),
+        ]
+        t[layout.EVENT_UP] = order[0]
+        t[layout.EVENT_DECK : layout.EVENT_DECK + N_EVENTS] = -1
+        t[layout.EVENT_DECK : layout.EVENT_DECK + len(order) - 1] = order[1:]
+        t[layout.EVENT_DECK_LEN] = len(order) - 1
     if guess.armies is not None:
-        t[ARMIES + p], t[ARMIES + NP + p], t[RESERVE], t[RESERVE + 1] = guess.armies
+        t[layout.ARMIES + p], t[layout.ARMIES + NP + p], t[layout.RESERVE], t[layout.RESERVE + 1] = guess.armies
     if guess.score is not None:
-        t[SCORE] = guess.score
+        t[layout.SCORE] = guess.score
     if guess.decks is not None:
         for side in range(2):
-            if guess.decks[side] > t[DECK_LEN + side]:  # one more card under the deck: the card fought with
-                t[DECK + side * DECK_CAPACITY + t[DECK_LEN + side]] = t[PLACED + side * NP + p]
-                t[DECK_LEN + side] += 1
+            if guess.decks[side] > t[layout.DECK_LEN + side]:  # one more card under the deck: the card fought with
+                t[layout.DECK + side * layout.DECK_CAPACITY + t[layout.DECK_LEN + side]] = t[
+                    layout.PLACED + side * NP + p
+                ]
+                t[layout.DECK_LEN + side] += 1
     return t
 
 
@@ -162,16 +129,19 @@ def _guesses(s: np.ndarray, earlier: bool, scores: tuple[int, ...]) -> Iterator[
     either side of 0: a battle reads which side is behind); in the draw, an emptied deck as it stood before."""
     orders: list[tuple[int, ...] | None] = [None] if earlier else []
     orders.append(())
-    if s[EVENTS_ON]:
-        present = {int(s[EVENT_UP]), *s[EVENT_DECK : EVENT_DECK + s[EVENT_DECK_LEN]].tolist()}
+    if s[layout.EVENTS_ON]:
+        present = {
+            int(s[layout.EVENT_UP]),
+            *s[layout.EVENT_DECK : layout.EVENT_DECK + s[layout.EVENT_DECK_LEN]].tolist(),
+        }
         gone = [e for e in range(N_EVENTS) if e not in present]
         orders += [order for n in range(1, len(gone) + 1) for order in permutations(gone, n)]
     markers: list[int | None] = [None]
     for v in (*scores, *((-1, 0, 1) if earlier else ())):
-        if v != s[SCORE] and v not in markers:
+        if v != s[layout.SCORE] and v not in markers:
             markers.append(v)
     decks: list[tuple[int, int] | None] = [None]
-    if s[PHASE] == PH_DRAW and not (s[DECK_LEN] and s[DECK_LEN + 1]):
+    if s[layout.PHASE] == layout.PH_DRAW and not (s[layout.DECK_LEN] and s[layout.DECK_LEN + 1]):
         decks.append((1, 1))
     for events in orders:
         for armies in ARMY_GUESSES:
@@ -192,26 +162,31 @@ def _stops(start: np.ndarray, step: int, used: np.ndarray, in_battle: bool) -> I
     while runs:
         t, acted = runs.pop()
         while True:
-            if t[TASK_LEN] > 0:  # the transfers the last step queued are asked before the next step
-                if t[STEP] == step:
+            if t[layout.TASK_LEN] > 0:  # the transfers the last step queued are asked before the next step
+                if t[layout.STEP] == step:
                     yield t, acted, in_battle
-                while t[TASK_LEN] > 0:
+                while t[layout.TASK_LEN] > 0:
                     drop_task(t)
-            if t[WINNER] >= 0 or t[PHASE] != PH_BATTLE:
-                if t[STEP] == step:
+            if t[layout.WINNER] >= 0 or t[layout.PHASE] != layout.PH_BATTLE:
+                if t[layout.STEP] == step:
                     yield t, acted, not in_battle
                 break
-            if t[STEP] > step:
+            if t[layout.STEP] > step:
                 break
             if not battle_step(t):
-                if t[STEP] == step and t[TASK_LEN] == 0 and t[WINNER] < 0 and t[PHASE] == PH_BATTLE:
+                if (
+                    t[layout.STEP] == step
+                    and t[layout.TASK_LEN] == 0
+                    and t[layout.WINNER] < 0
+                    and t[layout.PHASE] == layout.PH_BATTLE
+                ):
                     yield t, acted, False  # passes the step without a decision
                 continue
-            if t[STEP] == step:
+            if t[layout.STEP] == step:
                 yield t, acted, in_battle
-            if t[DEC_KIND] == DK_REACTIVE and used[t[DEC_WARLORD]]:
+            if t[layout.DEC_KIND] == layout.DK_REACTIVE and used[t[layout.DEC_WARLORD]]:
                 u = t.copy()
-                w = int(u[DEC_WARLORD])
+                w = int(u[layout.DEC_WARLORD])
                 apply_answer(u, A_USE)
                 runs.append((u, (*acted, w)))
             apply_answer(t, A_PASS)  # war_chariot's warlord too: which one does not change the battle
@@ -220,11 +195,11 @@ def _stops(start: np.ndarray, step: int, used: np.ndarray, in_battle: bool) -> I
 def _queue_reached(s: np.ndarray, t: np.ndarray) -> bool:
     """s's queue is t's, drained from the head one army at a time."""
     u = t.copy()
-    end = TASKS + MAX_TASKS * TASK_SIZE
+    end = layout.TASKS + layout.MAX_TASKS * layout.TASK_SIZE
     while True:
-        if u[TASK_LEN] == s[TASK_LEN] and np.array_equal(u[TASKS:end], s[TASKS:end]):
+        if u[layout.TASK_LEN] == s[layout.TASK_LEN] and np.array_equal(u[layout.TASKS : end], s[layout.TASKS : end]):
             return True
-        if u[TASK_LEN] == 0:
+        if u[layout.TASK_LEN] == 0:
             return False
         deliver(u)
 
@@ -232,16 +207,16 @@ def _queue_reached(s: np.ndarray, t: np.ndarray) -> bool:
 def _queue_difference(s: np.ndarray, t: np.ndarray) -> int:
     """The offset to name where s's queue is not t's drained: its length, or the first entry unlike the
     entry of t's queue it would be (the head may have fewer armies left)."""
-    n, m = int(s[TASK_LEN]), int(t[TASK_LEN])
+    n, m = int(s[layout.TASK_LEN]), int(t[layout.TASK_LEN])
     if n > m or n == 0:
-        return TASK_LEN
+        return layout.TASK_LEN
     for i in range(n):
-        for j in range(TASK_SIZE):
-            a = int(s[TASKS + i * TASK_SIZE + j])
-            b = int(t[TASKS + (m - n + i) * TASK_SIZE + j])
-            if a != b and not (i == 0 and j == T_COUNT and 1 <= a < b):
-                return TASKS + i * TASK_SIZE + j
-    return TASK_LEN
+        for j in range(layout.TASK_SIZE):
+            a = int(s[layout.TASKS + i * layout.TASK_SIZE + j])
+            b = int(t[layout.TASKS + (m - n + i) * layout.TASK_SIZE + j])
+            if a != b and not (i == 0 and j == layout.T_COUNT and 1 <= a < b):
+                return layout.TASKS + i * layout.TASK_SIZE + j
+    return layout.TASK_LEN
 
 
 def _differences(s: np.ndarray, t: np.ndarray, p: int, ranks: tuple[int, ...]) -> tuple[int, int, int]:
@@ -288,8 +263,8 @@ def replay_battle(
     since (the events and the marker then are guessed too); `scores`: markers it may have been fought
     under besides s's (a scoring since)."""
     ranks = tuple(range(len(battle_fields(p)))) if ranks is None else ranks
-    used = np.array([s[WARLORD + w] == WL_USED for w in range(N_WARLORDS)])
-    in_battle = bool(s[PHASE] == PH_BATTLE) and not earlier  # else the battle's end is sought
+    used = np.array([s[layout.WARLORD + w] == layout.WL_USED for w in range(N_WARLORDS)])
+    in_battle = bool(s[layout.PHASE] == layout.PH_BATTLE) and not earlier  # else the battle's end is sought
     best: tuple[int, int, int, int] | None = None  # (misses, -agreed, offset, the engine's value there)
     for guess in _guesses(s, earlier, scores):
         for t, acted, there in _stops(_start(s, p, guess, cards), step, used, in_battle):
@@ -297,9 +272,9 @@ def replay_battle(
             if offset < 0 and there:
                 return Replay(None, acted)
             if offset < 0:  # every field agrees, but the run is not where s is
-                misses, agreed, offset = 1, len(ranks), STEP
+                misses, agreed, offset = 1, len(ranks), layout.STEP
             if best is None or (misses, -agreed) < best[:2]:
                 best = (misses, -agreed, offset, int(t[offset]))
     if best is None:
-        return Replay((STEP, -1), misses=len(ranks) + 1)
+        return Replay((layout.STEP, -1), misses=len(ranks) + 1)
     return Replay((best[2], best[3]), misses=best[0])
