@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
+import io
 import os
 import subprocess
 import sys
@@ -34,6 +36,18 @@ def run_module(module: str, *args: str, timeout: float = 300, check: bool = True
     if check:
         assert out.returncode == 0, f"{' '.join(cmd)} failed:\n{out.stdout}\n{out.stderr}"
     return out
+
+
+def exit_of(module: str, *args: str, command_line: bool = False, timeout: float = 300) -> tuple[int | str | None, str]:
+    """The exit status and stderr of the command `python -m MODULE ARGS` that must exit: its `main` called in this
+    process (quicker: no new imports), or with `command_line` the real command line."""
+    if command_line:
+        out = run_module(module, *args, check=False, timeout=timeout)
+        return out.returncode, out.stderr
+    stderr = io.StringIO()
+    with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
+        importlib.import_module(module).main(list(args))
+    return exit_.value.code, stderr.getvalue()
 
 
 def run_train(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:

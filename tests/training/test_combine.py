@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import io
 import json
 import shutil
 import tempfile
@@ -22,7 +20,7 @@ from hypothesis import given
 from hypothesis import settings
 from hypothesis import strategies as st
 
-from conftest import run_module
+from conftest import exit_of
 
 QUIET = ["--no-progress", "--workers", "1"]
 
@@ -193,14 +191,8 @@ def test_a_bad_input_file_is_one_line_on_the_command_line(case: str, two_folders
     change(tmp_path / "a")
     before = tree(tmp_path)
     args = ["--results", str(tmp_path / "a"), str(tmp_path / "b"), "--out", str(tmp_path / "c")]
-    if case == next(iter(FOLDER_CASES)):  # the real command line once, the command's `main` in this process after
-        done = run_module("experiments.combine", *args, check=False, timeout=120)
-        status, err = done.returncode, done.stderr
-    else:
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
-            combine(args)
-        status, err = exit_.value.code, stderr.getvalue()
+    on_the_command_line = case == next(iter(FOLDER_CASES))  # the real command line once, `main` in this process after
+    status, err = exit_of("experiments.combine", *args, command_line=on_the_command_line, timeout=120)
     assert status == 2 and err.count("\n") == 1 and "Traceback" not in err, err
     assert f"python -m experiments.combine: error: --results {tmp_path / 'a'}: {tmp_path / 'a'}" in err
     assert expected in err, err

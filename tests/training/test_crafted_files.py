@@ -8,9 +8,7 @@ command refuses each in one line naming the file, runs nothing, and changes noth
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
-import importlib
 import io
 import json
 import os
@@ -27,6 +25,7 @@ import pytest
 
 from conftest import ROOT
 from conftest import command_env
+from conftest import exit_of
 
 torch = pytest.importorskip("torch")
 
@@ -54,17 +53,9 @@ def refused_in_one_line(
     module args`): it must exit 2 with one line on stderr naming `named`, no traceback, run no code (`marker` not
     made) and leave `folder` as it was."""
     before = listing(folder)
-    if command_line:
-        out = subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, env=command_env(), capture_output=True,
-                             text=True, timeout=600)  # fmt: skip
-        status, err = out.returncode, out.stderr.strip()
-        assert status == 2, out.stdout[-2000:] + out.stderr[-3000:]
-    else:
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
-            importlib.import_module(module).main(args)
-        status, err = exit_.value.code, stderr.getvalue().strip()
-        assert status == 2, err[-3000:]
+    status, err = exit_of(module, *args, command_line=command_line, timeout=600)
+    err = err.strip()
+    assert status == 2, err[-3000:]
     assert len(err.splitlines()) == 1 and "Traceback" not in err and str(named) in err, err
     assert not marker.exists(), "the file's code ran"
     assert listing(folder) == before, "the folder changed"

@@ -5,9 +5,7 @@ command line (`python -m experiments.evaluate`)."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import io
 import json
 import shutil
 from collections.abc import Callable
@@ -27,7 +25,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from suntzu_env.core import games
 
-from conftest import run_module
+from conftest import exit_of
 
 GAME = games.game("suntzu")
 SEATS = GAME.seats
@@ -43,14 +41,7 @@ def tree(folder: Path) -> dict[str, bytes | None]:
 def refused(*args: str, command_line: bool = False) -> str:
     """The one line `python -m experiments.evaluate ARGS` refuses with (exit status 2, no traceback): the command's
     `main` in this process, or with `command_line` the real command line."""
-    if command_line:
-        done = run_module("experiments.evaluate", *args, check=False, timeout=120)
-        status, err = done.returncode, done.stderr
-    else:
-        stderr = io.StringIO()
-        with contextlib.redirect_stderr(stderr), pytest.raises(SystemExit) as exit_:
-            main(list(args))
-        status, err = exit_.value.code, stderr.getvalue()
+    status, err = exit_of("experiments.evaluate", *args, command_line=command_line, timeout=120)
     assert status == 2, err
     assert err.count("\n") == 1 and "Traceback" not in err, err
     assert err.startswith("python -m experiments.evaluate: error: "), err
