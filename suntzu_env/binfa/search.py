@@ -16,7 +16,8 @@ throws are never read: the dice to come stay unknown), and walks the tree from t
   visits, plus `exploration` times its policy share times sqrt(N) / (1 + its visits) (`SETTINGS`);
 - expansion: one new node per iteration, its position valued for every player (`values`: the `score` squashed
   into (0, 1) by a logistic; 1 to a winner, 0 to a player out and to everybody in a game ended undecided, BD5),
-  after `rollout` decisions of `heuristic` play (`ROLLOUT_DECISIONS`, none by default);
+  after `rollout` decisions of `heuristic` play (`ROLLOUT_DECISIONS`, 20 by default: a leaf valued where it
+  stands cannot see an encirclement closing or an army short of supply, B28, waiting out the clock);
 - backup, max^n: every edge adds the value of the player who chose it, so each player maximises its own value
   and the others are never assumed to be one team.
 
@@ -72,16 +73,16 @@ from suntzu_env.core.rng import rng_below
 
 SEARCH = "mcts"  # the agent's name; `mcts:<iterations>` sets its budget
 AG_SEARCH = len(AGENTS)  # its id beside the compiled agents' (`play_search_games`)
-SEARCH_ITERATIONS = 200  # iterations per decision by default
+SEARCH_ITERATIONS = 50  # iterations per decision by default (each with its playout, `ROLLOUT_DECISIONS`)
 MAX_ITERATIONS = 100_000  # the most a spec may ask for (the tree's arrays grow with it)
-ROLLOUT_DECISIONS = 0  # heuristic decisions played from a new node before it is valued
+ROLLOUT_DECISIONS = 20  # heuristic decisions played from a new node before it is valued
 # the search's settings (one float64 row, `SETTINGS`): PUCT's exploration constant (values in (0, 1)), the visits an
 # edge's prior value counts as, the evaluation's points a logistic step of e spans (`squash`; 7 points a unit at
 # `heuristic`'s weights) and the temperature (points) of the softmax that shares the policy among the edges; then
 # the evaluation's weights (`agents.WEIGHT_NAMES`): `heuristic`'s
-SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature")
-S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE = range(len(SETTING_NAMES))
-SETTINGS = np.concatenate([[0.5, 2.0, 14.0, 3.0], WEIGHTS[AG_HEURISTIC]])
+SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature", "playout_share")
+S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE, S_PLAYOUT_SHARE = range(len(SETTING_NAMES))
+SETTINGS = np.concatenate([[0.5, 2.0, 14.0, 3.0, 0.5], WEIGHTS[AG_HEURISTIC]])
 EDGES_PER_NODE = 64  # the tree's edge capacity per iteration (a node that does not fit is valued unexpanded)
 MAX_DEPTH = 256  # the longest path an iteration walks
 SEED_SPAN = 1 << 62  # the dice generator's states an iteration draws from
@@ -107,7 +108,7 @@ class SearchTree:
             np.zeros((3, STATE_SIZE), dtype=STATE_DTYPE),  # the walked copy, a scratch, a rollout's
             np.zeros((2, LEGAL_CAPACITY), dtype=np.int32),  # the legal answers of the walk, a spare
             np.zeros((MAX_DEPTH, 2), dtype=np.int64),  # edge, chooser
-            np.zeros(8, dtype=np.float64),  # a value per player
+            np.zeros(16, dtype=np.float64),  # a value per player, after the playout and where it began
         )
 
 
@@ -278,6 +279,7 @@ def search_action(
     if root[DEC_KIND] == DK_DEPLOY:
         return formation_deploy(root, legal, n)  # BD6: the others' placements are not the searcher's to read
     nodes, edges, edge_values, work, buffers, path, vals = tree
+    leaf = vals[8:]
     w = settings[len(SETTING_NAMES) :]
     s = work[0]
     scratch = work[1]
@@ -336,6 +338,11 @@ def search_action(
                     k = step(playout, a, spare)
                     buf[:k] = spare[:k]
                 values(playout, w, settings, vals)
+                share = settings[S_PLAYOUT_SHARE]
+                if share < 1.0:
+                    values(s, w, settings, leaf)
+                    for p in range(s[PLAYERS]):
+                        vals[p] = share * vals[p] + (1.0 - share) * leaf[p]
             else:
                 values(s, w, settings, vals)
             break
