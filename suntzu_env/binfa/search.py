@@ -359,9 +359,18 @@ def search_action(
     return edges[best, E_ACTION]
 
 
-def search(s: np.ndarray, legal: np.ndarray, n: int, rng: np.ndarray, iterations: int, tree: SearchTree) -> int:
-    """`search_action` with the arrays of `tree` (sized for at least `iterations`)."""
-    return int(search_action(s, legal, n, rng, iterations, ROLLOUT_DECISIONS, SETTINGS, tree.arrays))
+def search(
+    s: np.ndarray,
+    legal: np.ndarray,
+    n: int,
+    rng: np.ndarray,
+    iterations: int,
+    tree: SearchTree,
+    rollout: int = ROLLOUT_DECISIONS,
+) -> int:
+    """`search_action` with the arrays of `tree` (sized for at least `iterations`), `rollout` decisions of playout
+    from each new node (0: nodes valued where they stand)."""
+    return int(search_action(s, legal, n, rng, iterations, rollout, SETTINGS, tree.arrays))
 
 
 @njit(cache=True)

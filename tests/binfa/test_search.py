@@ -18,9 +18,14 @@ from suntzu_env.binfa.layout import DK_DEPLOY
 from suntzu_env.binfa.plugin import BINFA
 from suntzu_env.binfa.plugin import SearchAgent
 from suntzu_env.binfa.search import AG_SEARCH
+from suntzu_env.binfa.search import E_SUM
+from suntzu_env.binfa.search import ROLLOUT_DECISIONS
+from suntzu_env.binfa.search import S_PLAYOUT_SHARE
 from suntzu_env.binfa.search import SEARCH_ITERATIONS
+from suntzu_env.binfa.search import SETTINGS
 from suntzu_env.binfa.search import SearchTree
 from suntzu_env.binfa.search import search
+from suntzu_env.binfa.search import search_action
 from suntzu_env.core.asking import ask
 from suntzu_env.core.rng import rng_seed
 from test_binfa_helpers import game
@@ -33,8 +38,8 @@ WIN = {"red-4-0": [R, R], "red-4-1": [G, G], "violet-4-5": [G] * 3, "green-1-0":
 WINNING = {"move:violet-4-5>violet-4-6:2", "move:violet-4-5>violet-4-6:3"}
 
 
-def answer(g: Game, seed: int, iterations: int = 60) -> int:
-    return search(g._s, g._legal, g._n, rng_seed(seed), iterations, SearchTree(iterations))
+def answer(g: Game, seed: int, iterations: int = 60, rollout: int = ROLLOUT_DECISIONS) -> int:
+    return search(g._s, g._legal, g._n, rng_seed(seed), iterations, SearchTree(iterations), rollout)
 
 
 def winning_position(**kw) -> Game:
@@ -56,14 +61,14 @@ def test_the_search_finds_the_winning_capture():
 def test_the_search_makes_a_two_move_capture():
     """B5, B10: green throws 3-1 (two moves); its stack of 2 on red-3-1 reaches red-2-1, the open side of red's
     stack of 2 on red-2-2 (its other sides red-3-3 and orange-2-0 held by green), only in two moves (red-3-1 >
-    red-2-0 > red-2-1): the capture."""
+    red-2-0 > red-2-1): the capture, found by the tree alone (no playouts: each node valued where it stands)."""
     board = {"red-2-2": [R, R], "red-3-3": [G, G], "orange-2-0": [G, G], "red-3-1": [G, G],
              "green-4-0": [G] * 6, "blue-4-0": [R] * 10}  # fmt: skip
     g = game(board, dice=[[3, 1]], player=1, army=G, mode="move")
     g.apply("roll")
-    first = answer(g, 1, 200)
+    first = answer(g, 1, 200, rollout=0)
     g.apply(first)
-    g.apply(answer(g, 2, 200))
+    g.apply(answer(g, 2, 200, rollout=0))
     assert "red-2-2" not in g.to_dict()["board"], g.to_dict()["board"]
 
 
@@ -81,6 +86,22 @@ def test_the_search_is_deterministic_and_blind_to_the_dice_to_come():
     assert len(answers) == 1
     g = Game.from_dict(position(board))
     assert {answer(g, 5, 80) for _ in range(3)} == answers
+
+
+def test_a_node_is_valued_by_its_playout_and_where_it_stands_in_the_share_the_settings_give():
+    """The playout's share of a new node's value (`playout_share`): at 0 the playouts change nothing (the same
+    answer and the same summed values as no playout at all), at 0.5 and 1 they change the summed values."""
+    board = {"red-3-1": [R] * 4, "red-3-2": [G, G], "red-1-0": [R] * 8, "green-1-0": [G] * 10}
+    g = Game.from_dict(position(board))
+    sums = {}
+    for rollout, share in ((0, 0.0), (20, 0.0), (20, 0.5), (20, 1.0)):
+        settings = SETTINGS.copy()
+        settings[S_PLAYOUT_SHARE] = share
+        tree = SearchTree(40)
+        a = search_action(g._s, g._legal, g._n, rng_seed(3), 40, rollout, settings, tree.arrays)
+        sums[rollout, share] = (a, tree.arrays[2][: g._n, E_SUM].round(12).tolist())
+    assert sums[0, 0.0] == sums[20, 0.0]
+    assert len({str(sums[20, share][1]) for share in (0.0, 0.5, 1.0)}) == 3
 
 
 def test_the_search_deploys_as_heuristic_without_reading_the_others():
