@@ -3,6 +3,7 @@
     python -m suntzu_env.binfa.ladder --games 2000                  # greedy against random, level 1, 2 players
     python -m suntzu_env.binfa.ladder --a greedy --b greedy --level 3
     python -m suntzu_env.binfa.ladder --a mcts --b heuristic --players 3 --games 300 --csv docs/binfa-ladder.csv
+    python -m suntzu_env.binfa.ladder --a mcts --b heuristic --games 1000 --workers 16     # one process a core
 
 With n players, games nk .. nk + n - 1 share a seed, `a` in seat 0, 1, ... in turn and copies of `b` in the other
 seats. It prints the games `a` won, left undecided (stopped at max_turns, BD5, or everybody out at once, BD21) and
@@ -19,6 +20,8 @@ import csv
 import io
 import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -68,11 +71,13 @@ def ladder(
     max_turns: int = 300,
     weights: np.ndarray = WEIGHTS,
     players: int = 2,
+    workers: int = 1,
 ) -> dict[str, Any]:
     """`a` against copies of `b` over `games` games of `players` players (a multiple of `players` is
     seat-balanced): the wins, undecided games and losses of `a`, its outright win rate (wins / games) with its
     Wilson 95% interval (`ci_low`, `ci_high`), and its score (wins + undecided / players, over games); `weights`
-    as `agents.WEIGHTS` (the compiled agents')."""
+    as `agents.WEIGHTS` (the compiled agents'). `workers` processes play shares of the games at once: every game
+    is the same whatever their number (its seeds are its own)."""
     (a_id, a_iterations), (b_id, b_iterations) = agent_id(a), agent_id(b)
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2..6, got {players!r:.20}")
@@ -81,13 +86,15 @@ def ladder(
     a_seat = g % players
     seat_agents = np.where(a_seat[:, None] == np.arange(players)[None, :], a_id, b_id).astype(np.int64)
     agent_seeds = (seed * 7919 + players * g[:, None] + np.arange(players)[None, :]).astype(np.int64)
-    iterations = max(a_iterations, b_iterations)
-    if iterations:
-        tree = SearchTree(iterations).arrays
-        out = play_search_games(seeds, seat_agents, agent_seeds, level, players, 0, max_turns, iterations,
-                                ROLLOUT_DECISIONS, SETTINGS, tree)  # fmt: skip
+    setup = (level, players, max_turns, max(a_iterations, b_iterations))
+    if workers == 1:
+        out = play_share(seeds, seat_agents, agent_seeds, setup, weights)
     else:
-        out = play_games(seeds, seat_agents, agent_seeds, level, players, 1, 0, max_turns, weights)
+        bounds = np.linspace(0, games, min(games, 4 * workers) + 1).astype(np.int64)
+        shares = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds) if hi > lo]
+        with ProcessPoolExecutor(workers) as pool:
+            parts = [pool.submit(play_share, seeds[k], seat_agents[k], agent_seeds[k], setup, weights) for k in shares]
+            out = np.concatenate([part.result() for part in parts])
     wins = int((out[:, 0] == a_seat).sum())
     undecided = int((out[:, 0] == UNDECIDED).sum())
     losses = games - wins - undecided
@@ -112,6 +119,23 @@ def ladder(
         "environment": "binfa_v2",
         "decisions": int(out[:, 1].sum()),
     }
+
+
+def play_share(
+    seeds: np.ndarray,
+    seat_agents: np.ndarray,
+    agent_seeds: np.ndarray,
+    setup: tuple[int, int, int, int],
+    weights: np.ndarray,
+) -> np.ndarray:
+    """The rows (winner first) of the games `seeds` with their seats' agents and generators' seeds, `setup` =
+    (level, players, max_turns, the search's iterations: 0 when no seat searches)."""
+    level, players, max_turns, iterations = setup
+    if iterations:
+        tree = SearchTree(iterations).arrays
+        return play_search_games(seeds, seat_agents, agent_seeds, level, players, 0, max_turns, iterations,
+                                 ROLLOUT_DECISIONS, SETTINGS, tree)  # fmt: skip
+    return play_games(seeds, seat_agents, agent_seeds, level, players, 1, 0, max_turns, weights)
 
 
 def write_row(path: str | Path, row: dict[str, Any]) -> None:
@@ -145,6 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-turns", type=int, default=300)
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6))
     parser.add_argument("--csv", help="a CSV file of ladder rows to write this pairing's row into")
+    parser.add_argument("--workers", type=int, default=1, help="processes playing at once (the same games whatever)")
     args = parser.parse_args(argv)
     if args.games < args.players or args.games % args.players:
         what = "an even number >= 2 (seat-balanced pairs)" if args.players == 2 else f"a multiple of {args.players}"
@@ -152,6 +177,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.max_turns < 1:
         print("error: --max-turns must be at least 1", file=sys.stderr)
+        return 2
+    if args.workers < 1:
+        print("error: --workers must be at least 1", file=sys.stderr)
         return 2
     try:
         check_seed(args.seed, "--seed")
@@ -168,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
     start = time.perf_counter()
-    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players)
+    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players,
+               workers=args.workers)  # fmt: skip
     seconds = time.perf_counter() - start
     share = "" if args.players == 2 else f" (a seat's share {r['seat_share']:.0%})"
     print(

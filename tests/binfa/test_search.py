@@ -13,6 +13,7 @@ from suntzu_env.binfa.agents import agent_action
 from suntzu_env.binfa.agents import new_scratch
 from suntzu_env.binfa.ladder import agent_id
 from suntzu_env.binfa.ladder import ladder
+from suntzu_env.binfa.ladder import main
 from suntzu_env.binfa.layout import DEC_KIND
 from suntzu_env.binfa.layout import DK_DEPLOY
 from suntzu_env.binfa.plugin import BINFA
@@ -196,11 +197,18 @@ def test_the_ladder_plays_the_search():
     assert r["decisions"] > 0
 
 
+def test_the_ladder_plays_the_same_games_with_any_number_of_workers():
+    """`workers` processes share the games: the rows, the search's included, are those of one process."""
+    one = ladder("mcts:5", "greedy", 6, seed=4, max_turns=8, players=3)
+    assert ladder("mcts:5", "greedy", 6, seed=4, max_turns=8, players=3, workers=2) == one
+    assert main(["--games", "4", "--max-turns", "9", "--workers", "2"]) == 0
+    assert main(["--games", "4", "--workers", "0"]) == 2
+
+
 def test_the_ladder_writes_its_rows(tmp_path, capsys):
     """`--csv` writes a pairing's row, replacing the row of the same pairing, level and players; a file that is
     not a ladder file is refused in one line and left as it was."""
     from suntzu_env.binfa.ladder import CSV_FIELDS
-    from suntzu_env.binfa.ladder import main
 
     path = tmp_path / "ladder.csv"
     short = ["--a", "greedy", "--b", "random", "--max-turns", "10", "--csv", str(path)]
