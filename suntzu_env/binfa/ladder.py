@@ -81,6 +81,8 @@ def ladder(
     (a_id, a_iterations), (b_id, b_iterations) = agent_id(a), agent_id(b)
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2..6, got {players!r:.20}")
+    if workers < 1:
+        raise ValueError(f"workers must be at least 1, got {workers!r:.20}")
     g = np.arange(games, dtype=np.int64)
     seeds = seed + g // players
     a_seat = g % players

@@ -58,6 +58,7 @@ from suntzu_env.binfa.layout import (
     DK_DEPLOY,
     GENERATOR_OF,
     HEIGHT,
+    MAX_PLAYERS,
     N_PLACES,
     OUT_RANK,
     PLAYERS,
@@ -108,7 +109,7 @@ class SearchTree:
             np.zeros((3, STATE_SIZE), dtype=STATE_DTYPE),  # the walked copy, a scratch, a rollout's
             np.zeros((2, LEGAL_CAPACITY), dtype=np.int32),  # the legal answers of the walk, a spare
             np.zeros((MAX_DEPTH, 2), dtype=np.int64),  # edge, chooser
-            np.zeros(16, dtype=np.float64),  # a value per player, after the playout and where it began
+            np.zeros((2, MAX_PLAYERS), dtype=np.float64),  # a value per player: the node's, and where its playout began
         )
 
 
@@ -278,8 +279,9 @@ def search_action(
     iterations drawing the dice from `rng`; `tree` is a `SearchTree`'s arrays."""
     if root[DEC_KIND] == DK_DEPLOY:
         return formation_deploy(root, legal, n)  # BD6: the others' placements are not the searcher's to read
-    nodes, edges, edge_values, work, buffers, path, vals = tree
-    leaf = vals[8:]
+    nodes, edges, edge_values, work, buffers, path, player_values = tree
+    vals = player_values[0]
+    leaf = player_values[1]
     w = settings[len(SETTING_NAMES) :]
     s = work[0]
     scratch = work[1]

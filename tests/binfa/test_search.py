@@ -203,6 +203,8 @@ def test_the_ladder_plays_the_same_games_with_any_number_of_workers():
     assert ladder("mcts:5", "greedy", 6, seed=4, max_turns=8, players=3, workers=2) == one
     assert main(["--games", "4", "--max-turns", "9", "--workers", "2"]) == 0
     assert main(["--games", "4", "--workers", "0"]) == 2
+    with pytest.raises(ValueError, match="workers"):
+        ladder("greedy", "random", 2, workers=0)
 
 
 def test_the_ladder_writes_its_rows(tmp_path, capsys):
