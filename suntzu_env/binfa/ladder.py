@@ -33,10 +33,10 @@ from suntzu_env.binfa.search import (
     AG_SEARCH,
     ROLLOUT_DECISIONS,
     SEARCH,
-    SEARCH_ITERATIONS,
     SETTINGS,
     SearchTree,
     check_iterations,
+    default_iterations,
     play_search_games,
 )
 from suntzu_env.core.checks import check_seed
@@ -48,15 +48,15 @@ CSV_FIELDS = ("a", "b", "level", "players", "games", "wins", "undecided", "losse
 AGENT_SPECS = f"{', '.join(AGENTS)}, {SEARCH} or {SEARCH}:<iterations>"
 
 
-def agent_id(spec: str) -> tuple[int, int]:
-    """A ladder agent's id (`AGENTS`' index, or `AG_SEARCH`) and the search's iterations (0 for the others);
-    ValueError naming the spec otherwise."""
+def agent_id(spec: str, players: int = 2) -> tuple[int, int]:
+    """A ladder agent's id (`AGENTS`' index, or `AG_SEARCH`) and the search's iterations in games of `players`
+    players (`mcts`: `default_iterations`; 0 for the others); ValueError naming the spec otherwise."""
     if spec in AGENTS:
         return AGENTS.index(spec), 0
     name, colon, argument = spec.partition(":")
     if name == SEARCH:
         try:
-            return AG_SEARCH, check_iterations(argument) if colon else SEARCH_ITERATIONS
+            return AG_SEARCH, check_iterations(argument) if colon else default_iterations(players)
         except ValueError as error:
             raise ValueError(f"agent {spec!r:.40}: {error}") from None
     raise ValueError(f"unknown agent {spec!r:.40}: agents are {AGENT_SPECS}")
@@ -78,9 +78,9 @@ def ladder(
     Wilson 95% interval (`ci_low`, `ci_high`), and its score (wins + undecided / players, over games); `weights`
     as `agents.WEIGHTS` (the compiled agents'). `workers` processes play shares of the games at once: every game
     is the same whatever their number (its seeds are its own)."""
-    (a_id, a_iterations), (b_id, b_iterations) = agent_id(a), agent_id(b)
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2..6, got {players!r:.20}")
+    (a_id, a_iterations), (b_id, b_iterations) = agent_id(a, players), agent_id(b, players)
     if workers < 1:
         raise ValueError(f"workers must be at least 1, got {workers!r:.20}")
     g = np.arange(games, dtype=np.int64)

@@ -28,7 +28,7 @@ from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.binfa.policy import BOARD, NET, compiled_net, play_chunk
-from suntzu_env.binfa.search import SEARCH, SEARCH_ITERATIONS, SearchTree, check_iterations, search
+from suntzu_env.binfa.search import SEARCH, SearchTree, check_iterations, default_iterations, search
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.players import short_label, trained_kinds, trained_spec
@@ -171,14 +171,15 @@ class HeuristicAgent(CompiledAgent):
 
 
 class SearchAgent(CompiledAgent):
-    """The search `mcts` (`suntzu_env.binfa.search`) with `iterations` per decision, its dice drawn from the
-    generator `reset(seed)` seeds."""
+    """The search `mcts` (`suntzu_env.binfa.search`) with `iterations` per decision (None: `default_iterations` of
+    the game's players), its dice drawn from the generator `reset(seed)` seeds."""
 
     kind = SEARCH
 
-    def __init__(self, seed: int | None = None, iterations: int = SEARCH_ITERATIONS) -> None:
-        self.iterations = check_iterations(str(iterations))
-        self._tree = SearchTree(self.iterations)
+    def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
+        self.iterations = None if iterations is None else check_iterations(str(iterations))
+        self._tree: SearchTree | None = None
+        self._tree_size = 0
         super().__init__(seed)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
@@ -186,7 +187,10 @@ class SearchAgent(CompiledAgent):
         if game is None or game.game.current_player is None:
             raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.core.protocol.ask)")
         g = game.game
-        a = search(g._s, g._legal, g._n, self._rng, self.iterations, self._tree)
+        budget = self.iterations or default_iterations(g.players)
+        if self._tree is None or self._tree_size < budget:
+            self._tree, self._tree_size = SearchTree(budget), budget
+        a = search(g._s, g._legal, g._n, self._rng, budget, self._tree)
         return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
 
 

@@ -26,8 +26,8 @@ Deployment is hidden (BD6): the search never runs before every unit stands, and 
 (`FORMATION`).
 
 Deterministic: the same position and the same generator state give the same answer. The budget is `iterations`
-per decision (`mcts:<iterations>`, `SEARCH_ITERATIONS` by default); its time is measured by
-`python -m suntzu_env.binfa.search_speed`, never asserted in tests.
+per decision (`mcts:<iterations>`; by default `default_iterations`: 50 with 2 players, 100 with more); its time
+is measured by `python -m suntzu_env.binfa.search_speed`, never asserted in tests.
 """
 
 from __future__ import annotations
@@ -74,16 +74,20 @@ from suntzu_env.core.rng import rng_below
 
 SEARCH = "mcts"  # the agent's name; `mcts:<iterations>` sets its budget
 AG_SEARCH = len(AGENTS)  # its id beside the compiled agents' (`play_search_games`)
-SEARCH_ITERATIONS = 50  # iterations per decision by default (each with its playout, `ROLLOUT_DECISIONS`)
+SEARCH_ITERATIONS = 50  # iterations per decision by default with 2 players (each with its playout, `ROLLOUT_DECISIONS`)
+SEARCH_ITERATIONS_MANY = 100  # and with 3 players or more, where every other player answers between two of one's turns
 MAX_ITERATIONS = 100_000  # the most a spec may ask for (the tree's arrays grow with it)
 ROLLOUT_DECISIONS = 20  # heuristic decisions played from a new node before it is valued
 # the search's settings (one float64 row, `SETTINGS`): PUCT's exploration constant (values in (0, 1)), the visits an
 # edge's prior value counts as, the evaluation's points a logistic step of e spans (`squash`; 7 points a unit at
-# `heuristic`'s weights) and the temperature (points) of the softmax that shares the policy among the edges; then
-# the evaluation's weights (`agents.WEIGHT_NAMES`): `heuristic`'s
-SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature", "playout_share")
-S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE, S_PLAYOUT_SHARE = range(len(SETTING_NAMES))
-SETTINGS = np.concatenate([[0.5, 2.0, 14.0, 3.0, 0.5], WEIGHTS[AG_HEURISTIC]])
+# `heuristic`'s weights), the temperature (points) of the softmax that shares the policy among the edges, and the
+# playout's share of a new node's value with 2 players and with 3 or more (the rest is the value where the node
+# stands); then the evaluation's weights (`agents.WEIGHT_NAMES`): `heuristic`'s
+SETTING_NAMES = ("exploration", "prior_visits", "value_scale", "temperature", "playout_share", "playout_share_many")
+S_EXPLORATION, S_PRIOR_VISITS, S_VALUE_SCALE, S_TEMPERATURE, S_PLAYOUT_SHARE, S_PLAYOUT_SHARE_MANY = range(
+    len(SETTING_NAMES)
+)
+SETTINGS = np.concatenate([[0.5, 2.0, 14.0, 3.0, 0.5, 0.25], WEIGHTS[AG_HEURISTIC]])
 EDGES_PER_NODE = 64  # the tree's edge capacity per iteration (a node that does not fit is valued unexpanded)
 MAX_DEPTH = 256  # the longest path an iteration walks
 SEED_SPAN = 1 << 62  # the dice generator's states an iteration draws from
@@ -111,6 +115,12 @@ class SearchTree:
             np.zeros((MAX_DEPTH, 2), dtype=np.int64),  # edge, chooser
             np.zeros((2, MAX_PLAYERS), dtype=np.float64),  # a value per player: the node's, and where its playout began
         )
+
+
+def default_iterations(players: int) -> int:
+    """The search's budget per decision when its spec names none (`mcts`): `SEARCH_ITERATIONS` with 2 players,
+    `SEARCH_ITERATIONS_MANY` with more."""
+    return SEARCH_ITERATIONS if players == 2 else SEARCH_ITERATIONS_MANY
 
 
 def check_iterations(text: str) -> int:
@@ -340,7 +350,7 @@ def search_action(
                     k = step(playout, a, spare)
                     buf[:k] = spare[:k]
                 values(playout, w, settings, vals)
-                share = settings[S_PLAYOUT_SHARE]
+                share = settings[S_PLAYOUT_SHARE if s[PLAYERS] == 2 else S_PLAYOUT_SHARE_MANY]
                 if share < 1.0:
                     values(s, w, settings, leaf)
                     for p in range(s[PLAYERS]):
@@ -419,8 +429,10 @@ __all__ = [
     "AG_SEARCH",
     "SEARCH",
     "SEARCH_ITERATIONS",
+    "SEARCH_ITERATIONS_MANY",
     "SearchTree",
     "check_iterations",
+    "default_iterations",
     "play_search_games",
     "search",
     "search_action",

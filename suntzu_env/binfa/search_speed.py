@@ -19,7 +19,7 @@ import numpy as np
 from suntzu_env.binfa.agents import AG_HEURISTIC, agent_action, new_scratch
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.layout import DEC_KIND, DK_DEPLOY
-from suntzu_env.binfa.search import SEARCH_ITERATIONS, SearchTree, check_iterations, search
+from suntzu_env.binfa.search import SearchTree, check_iterations, default_iterations, search
 from suntzu_env.core.rng import rng_seed
 
 
@@ -48,7 +48,9 @@ def decision_times(games: int, iterations: int, level: int = 1, players: int = 2
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suntzu_env.binfa.search_speed", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--iterations", default=str(SEARCH_ITERATIONS), help="the search's budget per decision")
+    parser.add_argument(
+        "--iterations", help="the search's budget per decision (default: 50 with 2 players, 100 with more)"
+    )
     parser.add_argument("--level", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6))
     parser.add_argument("--seed", type=int, default=0)
@@ -60,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
         print("error: --seed must be 0..2**62-1", file=sys.stderr)
         return 2
     try:
-        iterations = check_iterations(args.iterations)
+        iterations = default_iterations(args.players) if args.iterations is None else check_iterations(args.iterations)
     except ValueError as error:
         print(f"error: --iterations: {error}", file=sys.stderr)
         return 2

@@ -22,7 +22,9 @@ from suntzu_env.binfa.search import AG_SEARCH
 from suntzu_env.binfa.search import E_SUM
 from suntzu_env.binfa.search import ROLLOUT_DECISIONS
 from suntzu_env.binfa.search import S_PLAYOUT_SHARE
+from suntzu_env.binfa.search import S_PLAYOUT_SHARE_MANY
 from suntzu_env.binfa.search import SEARCH_ITERATIONS
+from suntzu_env.binfa.search import SEARCH_ITERATIONS_MANY
 from suntzu_env.binfa.search import SETTINGS
 from suntzu_env.binfa.search import SearchTree
 from suntzu_env.binfa.search import search
@@ -89,20 +91,29 @@ def test_the_search_is_deterministic_and_blind_to_the_dice_to_come():
     assert {answer(g, 5, 80) for _ in range(3)} == answers
 
 
-def test_a_node_is_valued_by_its_playout_and_where_it_stands_in_the_share_the_settings_give():
-    """The playout's share of a new node's value (`playout_share`): at 0 the playouts change nothing (the same
-    answer and the same summed values as no playout at all), at 0.5 and 1 they change the summed values."""
+@pytest.mark.parametrize(("players", "share", "other"), [(2, S_PLAYOUT_SHARE, S_PLAYOUT_SHARE_MANY),
+                                                        (3, S_PLAYOUT_SHARE_MANY, S_PLAYOUT_SHARE)])  # fmt: skip
+def test_a_node_is_valued_by_its_playout_and_where_it_stands_in_the_share_the_settings_give(players, share, other):
+    """The playout's share of a new node's value: `playout_share` with 2 players, `playout_share_many` (0.25 by
+    default) with 3 or more, the other never read. At a share of 0 the playouts change nothing (the same answer and
+    the same summed values as no playout at all), at 0.25 and 1 they change the summed values."""
+    armies = dict(list({"red": 0, "green": 1, "blue": 2}.items())[:players])
     board = {"red-3-1": [R] * 4, "red-3-2": [G, G], "red-1-0": [R] * 8, "green-1-0": [G] * 10}
-    g = Game.from_dict(position(board))
+    record = position(board, players=players, armies=armies)
+    if players == 3:
+        record["board"]["blue-1-0"] = ["blue"] * 6
+    g = Game.from_dict(record)
+    assert (SETTINGS[S_PLAYOUT_SHARE], SETTINGS[S_PLAYOUT_SHARE_MANY]) == (0.5, 0.25)
     sums = {}
-    for rollout, share in ((0, 0.0), (20, 0.0), (20, 0.5), (20, 1.0)):
+    for rollout, value in ((0, 0.0), (20, 0.0), (20, 0.25), (20, 1.0)):
         settings = SETTINGS.copy()
-        settings[S_PLAYOUT_SHARE] = share
+        settings[share] = value
+        settings[other] = 1.0 - value
         tree = SearchTree(40)
         a = search_action(g._s, g._legal, g._n, rng_seed(3), 40, rollout, settings, tree.arrays)
-        sums[rollout, share] = (a, tree.arrays[2][: g._n, E_SUM].round(12).tolist())
+        sums[rollout, value] = (a, tree.arrays[2][: g._n, E_SUM].round(12).tolist())
     assert sums[0, 0.0] == sums[20, 0.0]
-    assert len({str(sums[20, share][1]) for share in (0.0, 0.5, 1.0)}) == 3
+    assert len({str(sums[20, value][1]) for value in (0.0, 0.25, 1.0)}) == 3
 
 
 def test_the_search_deploys_as_heuristic_without_reading_the_others():
@@ -165,14 +176,38 @@ def test_mcts_is_registered_with_its_budget():
     assert "mcts:<iterations>" in BINFA.valid_agents()
     agent = BINFA.make_agent("mcts:15", seed=3)
     assert isinstance(agent, SearchAgent) and agent.iterations == 15
-    assert BINFA.make_agent("mcts").iterations == SEARCH_ITERATIONS
+    assert BINFA.make_agent("mcts").iterations is None  # by the game's players
     for bad in ("mcts:0", "mcts:x", "mcts:", "mcts:10000000", "mcts:٣"):
         with pytest.raises(ValueError, match="iterations"):
             BINFA.check_agent(bad)
     assert not BINFA.batchable("mcts")
-    assert agent_id("mcts:7") == (AG_SEARCH, 7)
+    assert agent_id("mcts:7") == (AG_SEARCH, 7) == agent_id("mcts:7", players=3)
+    assert agent_id("mcts") == (AG_SEARCH, SEARCH_ITERATIONS) == (AG_SEARCH, 50)
+    assert (
+        agent_id("mcts", players=3)
+        == agent_id("mcts", players=6)
+        == (AG_SEARCH, SEARCH_ITERATIONS_MANY)
+        == (AG_SEARCH, 100)
+    )
     with pytest.raises(ValueError, match="mcts:<iterations>"):
         agent_id("mcts7")
+
+
+@pytest.mark.parametrize(("players", "budget"), [(2, 50), (3, 100)])
+def test_mcts_searches_50_iterations_with_2_players_and_100_with_more(players, budget):
+    """`mcts` without a budget answers as `mcts:50` with 2 players and `mcts:100` with 3 (`default_iterations`),
+    and unlike a budget 10 times smaller in at least one of the first decisions after deployment."""
+    g = BINFA.new(5, BINFA.options({"players": players, "deployment": "random"}))
+    same, other = [], []
+    for _ in range(6):
+        seat = g.current_player
+        answers = [
+            ask(BINFA.make_agent(spec, seed=4), g, seat) for spec in ("mcts", f"mcts:{budget}", f"mcts:{budget // 10}")
+        ]
+        same.append(answers[0] == answers[1])
+        other.append(answers[0] != answers[2])
+        g.apply(answers[0])
+    assert all(same) and any(other)
 
 
 def test_the_agent_plays_through_the_protocol():
