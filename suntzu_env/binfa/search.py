@@ -16,8 +16,9 @@ throws are never read: the dice to come stay unknown), and walks the tree from t
   visits, plus `exploration` times its policy share times sqrt(N) / (1 + its visits) (`SETTINGS`);
 - expansion: one new node per iteration, its position valued for every player (`values`: the `score` squashed
   into (0, 1) by a logistic; 1 to a winner, 0 to a player out and to everybody in a game ended undecided, BD5),
-  after `rollout` decisions of `heuristic` play (`ROLLOUT_DECISIONS`, 20 by default: a leaf valued where it
-  stands cannot see an encirclement closing or an army short of supply, B28, waiting out the clock);
+  where it stands and after `rollout` decisions of `heuristic` play (`ROLLOUT_DECISIONS`, 20 by default: a leaf
+  valued where it stands cannot see an encirclement closing or an army short of supply, B28, waiting out the
+  clock), the playout's share `playout_share` with 2 players and `playout_share_many` with more;
 - backup, max^n: every edge adds the value of the player who chose it, so each player maximises its own value
   and the others are never assumed to be one team.
 
