@@ -588,6 +588,10 @@ class _Core:
         mask = np.zeros(N_LEARN_ACTIONS, dtype=np.bool_)
         for i in range(self.n):
             s, n = states[i], int(table[i, G_N])
+            if not s.any():  # an env never reset (a run saved before its first rollout), as a new env holds it
+                if table[i].any():
+                    raise saved.fail("table", i, "an env that began no game holds no game's columns")
+                continue
             # as its record holds it: without an eliminated army's pawn (the engine may leave one, never reading it
             # but modulo the circles), its units numbered in any order, no retreat's step and units but during one
             position = s.copy()

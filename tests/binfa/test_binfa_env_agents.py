@@ -299,3 +299,16 @@ def test_the_batched_env_s_columns_are_declared_once() -> None:
         assert all(f.size == 1 and f.doc for f in fields)
     env = BinFaVecEnv(2, "greedy", seed=0, seat=1)
     assert env.core.table.shape == (2, vec_env.TABLE_COLUMNS) and env.core.params[vec_env.P_SEAT] == 1
+
+
+def test_a_batched_env_saved_before_its_first_game_continues_from_its_state():
+    """A run saved before its first rollout (its env never reset) resumes: the env's state is taken back as a new
+    env's, the games it then deals are the same; a row with no position but a game's columns is refused."""
+    fresh = BinFaVecEnv(2, opponent="random", seed=5)
+    saved = fresh.get_state()
+    again = BinFaVecEnv(2, opponent="random", seed=5)
+    again.set_state(saved)
+    np.testing.assert_array_equal(again.reset(), fresh.reset())
+    saved["table"][1, 0] = 1
+    with pytest.raises(ValueError, match="table row 1: an env that began no game holds no game's columns"):
+        BinFaVecEnv(2, opponent="random", seed=5).set_state(saved)
