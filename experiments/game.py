@@ -52,8 +52,9 @@ def saved_game(name: Any, where: str, given: str | None = None) -> GameRules[Any
     try:
         return games.game(name)
     except games.UnknownGameError:
-        raise UserError(f"{where} plays the game {name!r}, which is not registered: name it on the command line "
-                        f"with --game {name}") from None  # fmt: skip
+        named = isinstance(name, str) and name.isprintable() and name.split() == [name]  # a name a flag can give
+        hint = f": name it on the command line with --game {name}" if named else ""
+        raise UserError(f"{where} plays the game {name!r:.80}, which is not registered{hint}") from None
 
 
 def game_name(game: GameLike) -> str:

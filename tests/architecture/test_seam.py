@@ -238,3 +238,16 @@ def test_rllib_runs_seat_the_learner_in_every_seat_of_the_game() -> None:
     drawn = [train_rllib.pairing_of(f"episode-{k}", cfg.opponents, seats) for k in range(200)]
     assert {seat for seat, _ in drawn} == set(seats)
     assert {opponent for _, opponent in drawn} == set(cfg.opponents)
+
+
+@pytest.mark.parametrize("name", ["\n", "two words", "tab\there", 7, ""])
+def test_a_file_naming_an_unknown_game_in_a_way_no_flag_can_gets_one_line_and_no_hint(name: object) -> None:
+    """A file naming a game no flag could name (a control character, a space, not a string) is refused in one line
+    that suggests no `--game`; a name a flag can give is suggested (the test above)."""
+    from experiments.cli import UserError
+    from experiments.game import saved_game
+
+    with pytest.raises(UserError) as refused:
+        saved_game(name, "a/summary.json")
+    assert "\n" not in str(refused.value) and "--game" not in str(refused.value)
+    assert str(refused.value).startswith("a/summary.json plays the game ")
