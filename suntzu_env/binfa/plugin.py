@@ -179,7 +179,6 @@ class SearchAgent(CompiledAgent):
     def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
         self.iterations = None if iterations is None else check_iterations(str(iterations))
         self._tree: SearchTree | None = None
-        self._tree_size = 0
         super().__init__(seed)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
@@ -188,8 +187,8 @@ class SearchAgent(CompiledAgent):
             raise ValueError(f"{self.kind}: reads the position; hand it the game first (suntzu_env.core.protocol.ask)")
         g = game.game
         budget = self.iterations or default_iterations(g.players)
-        if self._tree is None or self._tree_size < budget:
-            self._tree, self._tree_size = SearchTree(budget), budget
+        if self._tree is None or self._tree.iterations < budget:
+            self._tree = SearchTree(budget)
         a = search(g._s, g._legal, g._n, self._rng, budget, self._tree)
         return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
 

@@ -105,6 +105,7 @@ class SearchTree:
     them as the one tuple `arrays`: nodes, edges, edge values, work states, legal buffers, path, values."""
 
     def __init__(self, iterations: int) -> None:
+        self.iterations = iterations
         nodes = iterations + 2
         edges = nodes * EDGES_PER_NODE + LEGAL_CAPACITY
         self.arrays = (

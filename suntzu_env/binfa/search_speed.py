@@ -19,7 +19,14 @@ import numpy as np
 from suntzu_env.binfa.agents import AG_HEURISTIC, agent_action, new_scratch
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.layout import DEC_KIND, DK_DEPLOY
-from suntzu_env.binfa.search import SearchTree, check_iterations, default_iterations, search
+from suntzu_env.binfa.search import (
+    SEARCH_ITERATIONS,
+    SEARCH_ITERATIONS_MANY,
+    SearchTree,
+    check_iterations,
+    default_iterations,
+    search,
+)
 from suntzu_env.core.rng import rng_seed
 
 
@@ -49,7 +56,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m suntzu_env.binfa.search_speed", description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=4)
     parser.add_argument(
-        "--iterations", help="the search's budget per decision (default: 50 with 2 players, 100 with more)"
+        "--iterations",
+        help=f"the search's budget per decision (default: {SEARCH_ITERATIONS} with 2 players, "
+        f"{SEARCH_ITERATIONS_MANY} with more)",
     )
     parser.add_argument("--level", type=int, default=1, choices=(1, 2, 3, 4))
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6))
