@@ -453,6 +453,7 @@ class _Core:
         self.mask_buffers = (np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_),
                              np.zeros((self.n, N_LEARN_ACTIONS), dtype=np.bool_))  # fmt: skip
         self.flip = 0
+        self.started = False  # games in progress: after a reset, or a saved state of an env that was reset
         self.terminal_obs = np.zeros((self.n, OBSERVATION_SIZE), dtype=np.float32)
         self.ids = np.zeros((self.n, LEGAL_CAPACITY), dtype=np.int64)  # the learning id of each of `legal`'s actions
         self.rewards = np.zeros(self.n, dtype=np.float32)
@@ -485,8 +486,15 @@ class _Core:
         self.flip = 1 - self.flip
         reset_games(self.seed, self.params, self.mix, self.states, self.legal, self.table, self.rngs, self.scratch,
                     self.obs, self.masks, self.ids, *self._opponent_arrays())  # fmt: skip
+        self.started = True
+
+    def require_games(self, what: str) -> None:
+        """RuntimeError naming `what` (a method) when no game is in progress: nothing before the first reset."""
+        if not self.started:
+            raise RuntimeError(f"{what} needs games in progress: call reset() first")
 
     def step(self, actions: np.ndarray) -> None:
+        self.require_games("step()")
         actions = np.asarray(actions).reshape(-1).astype(np.int64)
         if actions.shape[0] != self.n:
             raise ValueError(f"actions: expected {self.n} actions, got {actions.shape[0]}")
@@ -566,6 +574,7 @@ class _Core:
                 buffer[...] = kept
         self.seed, self.flip = int(state["seed"]), int(state["flip"])
         self.mix = mix.copy()
+        self.started = bool(self.states.any())
 
     def _check_games(self, arrays: dict[str, np.ndarray], n_slots: int) -> None:
         """ValueError naming the array, row and field of the first saved value the compiled step cannot take (it
@@ -702,6 +711,7 @@ class BinFaVecEnv(VecEnv):
     def action_masks(self) -> np.ndarray:
         """The (n_envs, N_LEARN_ACTIONS) booleans of the learners' legal actions, not copied: like the observations,
         they stay as they are until the step after next."""
+        self.core.require_games("action_masks()")
         return self.core.masks
 
     def close(self) -> None:
@@ -767,6 +777,7 @@ class BinFaVectorEnv(gymnasium.vector.VectorEnv):
         return core.obs, core.rewards.copy(), done & ~truncated, truncated, infos
 
     def action_masks(self) -> np.ndarray:
+        self.core.require_games("action_masks()")
         return self.core.masks.copy()
 
 

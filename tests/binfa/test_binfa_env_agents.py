@@ -312,3 +312,30 @@ def test_a_batched_env_saved_before_its_first_game_continues_from_its_state():
     saved["table"][1, 0] = 1
     with pytest.raises(ValueError, match="table row 1: an env that began no game holds no game's columns"):
         BinFaVecEnv(2, opponent="random", seed=5).set_state(saved)
+
+
+def test_a_batched_env_refuses_to_step_before_its_first_reset():
+    """Before a reset (or after taking back a never-reset env's state) there is no game: step() and
+    action_masks() say so in one line and change nothing; after a reset they play."""
+    from suntzu_env.binfa.vec_env import BinFaVectorEnv
+
+    env = BinFaVecEnv(2, opponent="random", seed=5)
+    before = env.get_state()
+    for call in (lambda: env.step(np.zeros(2, np.int64)), env.action_masks):
+        with pytest.raises(RuntimeError, match=r"needs games in progress: call reset\(\) first"):
+            call()
+    for key, value in env.get_state().items():
+        np.testing.assert_array_equal(value, before[key], err_msg=key)
+    restored = BinFaVecEnv(2, opponent="random", seed=5)
+    restored.set_state(before)
+    with pytest.raises(RuntimeError, match="step"):
+        restored.step(np.zeros(2, np.int64))
+    restored.reset()
+    moved = BinFaVecEnv(2, opponent="random", seed=5)
+    moved.set_state(restored.get_state())
+    moved.step(np.argmax(moved.action_masks(), axis=1))
+    vector = BinFaVectorEnv(2)
+    with pytest.raises(RuntimeError, match="action_masks"):
+        vector.action_masks()
+    with pytest.raises(RuntimeError, match="step"):
+        vector.step(np.zeros(2, np.int64))
