@@ -14,15 +14,17 @@ from typing import Any
 
 import numpy as np
 import torch
+from sb3_contrib.common.maskable.distributions import MaskableCategorical, MaskableCategoricalDistribution, MaybeMasks
 from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
 from torch import nn
+from torch.distributions import Distribution
 from torch.nn import functional as F
 
 from suntzu_env.core.policy_net import MAX_CELL_LAYERS, MAX_CELL_WIDTH, CellLayout
 
 CELL_DEFAULTS: dict[str, int] = {"width": 64, "layers": 4, "hidden": 256}  # a cell network's sizes by default
 MAX_HIDDEN = 4096
-MAX_LOGIT_RUNS = 64  # the logits put together from at most this many slices; past it, by one gather
+MAX_BATCH_TABLES = 8  # batch sizes whose layer tables a trunk keeps
 
 
 def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
@@ -38,47 +40,130 @@ def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
     return sizes
 
 
-class CellGather:
-    """Rows of each cell's vectors in a fixed order (`index`: a cell, or `cells` for a zero row), as a gather whose
-    gradient is a gather too: each cell's gradient is the sum of the rows it was copied to, read through a table
-    made once (torch's own gradient of `index_select` adds the rows one by one, which on a CPU costs more than the
-    layer's matrix product)."""
+class CellLayers:
+    """The residual layers' tables for a batch of `rows` positions, on rows of the cells' vectors flattened
+    (position b's cell t is row b x cells + t, one zero row last): `forward` names the rows each cell's input
+    reads (itself, then its neighbours; the zero row where there is none), `backward` the rows of that input whose
+    gradient each cell collects (at most `most` of them; a zero row past the end where it has fewer)."""
 
-    def __init__(self, index: np.ndarray, cells: int) -> None:
-        index = np.asarray(index, np.int64).ravel()
-        copies = [np.flatnonzero(index == cell) for cell in range(cells)]
-        most = max(1, *(len(rows) for rows in copies))
-        back = np.full((cells, most), len(index), np.int64)  # len(index): a zero row of the gradient
+    def __init__(self, around: np.ndarray, n_cells: int) -> None:
+        self.n_cells, self.span = n_cells, around.shape[1]
+        self.around = np.where((around < 0) | (around >= n_cells), -1, around).astype(np.int64)  # -1: none
+        copies = [np.flatnonzero(self.around.ravel() == cell) for cell in range(n_cells)]
+        self.most = max(1, *(len(rows) for rows in copies))
+        self.back = np.full((n_cells, self.most), -1, np.int64)  # -1: the zero row
         for cell, rows in enumerate(copies):
-            back[cell, : len(rows)] = rows
-        self.index, self.back = torch.as_tensor(index), torch.as_tensor(back.ravel())
-        self.most = most
+            self.back[cell, : len(rows)] = rows
+        self._made: dict[tuple[int, torch.device], tuple[torch.Tensor, torch.Tensor]] = {}
 
-    def to(self, device: torch.device) -> CellGather:
-        self.index, self.back = self.index.to(device), self.back.to(device)
+    def tables(self, batch: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
+        """(forward, backward) row indices for `batch` positions (made once per batch size and device)."""
+        key = (batch, device)
+        if key not in self._made:
+            rows, inputs = batch * self.n_cells, batch * self.n_cells * self.span
+            start = np.arange(batch, dtype=np.int64)[:, None, None]
+            forward = np.where(self.around < 0, rows, start * self.n_cells + self.around)
+            backward = np.where(self.back < 0, inputs, start * self.n_cells * self.span + self.back)
+            if len(self._made) >= MAX_BATCH_TABLES:
+                self._made.pop(next(iter(self._made)))
+            self._made[key] = (torch.as_tensor(forward.ravel(), device=device),
+                               torch.as_tensor(backward.ravel(), device=device))  # fmt: skip
+        return self._made[key]
+
+
+class _Layer(torch.autograd.Function):
+    """One residual layer on the flattened rows (a zero row last), fused: the rows each cell reads are gathered
+    once, multiplied once, and the layer's ReLU and residual sum written into a fresh padded block; its gradient
+    gathers the input's gradient back by the layers' `backward` table (no scatter, no padding copies)."""
+
+    @staticmethod
+    def forward(ctx: Any, h: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,  # type: ignore[override]
+                tables: tuple[torch.Tensor, torch.Tensor], most: int) -> torch.Tensor:  # fmt: skip
+        rows, width = h.shape[0] - 1, h.shape[1]
+        around = h.index_select(0, tables[0]).view(rows, -1)
+        act = torch.addmm(bias, around, weight.t()).relu_()
+        out = h.new_empty(rows + 1, width)
+        out[rows].zero_()
+        torch.add(h[:rows], act, out=out[:rows])
+        ctx.save_for_backward(around, act, weight)
+        ctx.backward_rows, ctx.most = tables[1], most
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        around, act, weight = ctx.saved_tensors
+        rows, width = act.shape
+        g = grad[:rows]
+        g_act = torch.ops.aten.threshold_backward(g, act, 0.0)
+        g_around = grad.new_empty(around.numel() // width + 1, width)
+        g_around[-1].zero_()
+        torch.mm(g_act, weight, out=g_around[:-1].view(rows, -1))
+        g_h = grad.new_empty(rows + 1, width)
+        g_h[rows].zero_()
+        torch.sum(g_around.index_select(0, ctx.backward_rows).view(rows, ctx.most, width), 1, out=g_h[:rows])
+        g_h[:rows] += g
+        return g_h, g_act.t() @ around, g_act.sum(0), None, None
+
+
+class LogitTables:
+    """Where each action's logit is read in a batch's pool of head outputs (each row: every cell's `heads`
+    outputs, cell after cell, then the global actions', then a zero): `first` and `second` name the two values
+    an action's logit adds (a cell's action: its own output and the zero; an edge's: the cell's half and its
+    neighbour's, or the zero where there is no neighbour; a global action: its output and the zero), `back` the
+    actions (padded by `n_actions`, a zero past the logits) whose gradients each pool value collects."""
+
+    def __init__(self, tables: Mapping[str, np.ndarray]) -> None:
+        n_cells, degree = tables["neighbours"].shape
+        per_cell, per_edge = tables["cell_ids"].shape[1], tables["edge_ids"].shape[1]
+        n_other = len(tables["other_ids"])
+        self.heads = per_cell + 2 * per_edge  # per cell: its actions, its half of its edges', a neighbour's half
+        zero = n_cells * self.heads + n_other
+        n_actions = len(tables["other_ids"]) + tables["cell_ids"].size + tables["edge_ids"].size
+        first, second = np.zeros(n_actions, np.int64), np.full(n_actions, zero, np.int64)
+        cell_at = np.arange(n_cells)[:, None] * self.heads
+        first[tables["cell_ids"]] = cell_at + np.arange(per_cell)
+        edges = tables["edge_ids"].reshape(n_cells, degree, per_edge)
+        first[edges] = (cell_at + per_cell)[:, :, None] + np.arange(per_edge)
+        neighbour = tables["neighbours"]
+        far = np.where(neighbour < 0, -1, neighbour * self.heads + per_cell + per_edge)
+        second[edges] = np.where(far[:, :, None] < 0, zero, far[:, :, None] + np.arange(per_edge))
+        first[tables["other_ids"]] = n_cells * self.heads + np.arange(n_other)
+        uses: list[list[int]] = [[] for _ in range(zero)]
+        for action, (a, b) in enumerate(zip(first, second, strict=True)):
+            for value in (a, b):
+                if value < zero:
+                    uses[value].append(action)
+        self.most = max(len(u) for u in uses)
+        back = np.full((zero, self.most), n_actions, np.int64)
+        for value, actions in enumerate(uses):
+            back[value, : len(actions)] = actions
+        self.first, self.second, self.back = (torch.as_tensor(x.ravel()) for x in (first, second, back))
+
+    def to(self, device: torch.device) -> LogitTables:
+        self.first, self.second, self.back = (x.to(device) for x in (self.first, self.second, self.back))
         return self
 
-    def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        """(B, cells, width) -> (B, len(index), width)."""
-        if self.index.device != x.device:
-            self.to(x.device)
-        return _Gather.apply(x, self)
 
-
-class _Gather(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx: Any, x: torch.Tensor, gather: CellGather) -> torch.Tensor:  # type: ignore[override]
-        ctx.gather = gather
-        padded = torch.cat([x, x.new_zeros(x.shape[0], 1, x.shape[2])], 1)
-        return padded.index_select(1, gather.index)
+class _Logits(torch.autograd.Function):
+    """The logits in the order of the action ids from the heads' outputs (B, cells x heads) and the global
+    actions' (B, globals), each one or two gathered values added; the gradient is gathered back the same way."""
 
     @staticmethod
-    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor, None]:  # type: ignore[override]
-        gather: CellGather = ctx.gather
-        batch, _, width = grad.shape
-        padded = torch.cat([grad, grad.new_zeros(batch, 1, width)], 1)
-        rows = padded.index_select(1, gather.back).view(batch, -1, gather.most, width)
-        return rows.sum(2), None
+    def forward(ctx: Any, heads: torch.Tensor, other: torch.Tensor, tables: LogitTables) -> torch.Tensor:  # type: ignore[override]
+        pool = torch.cat([heads, other, heads.new_zeros(heads.shape[0], 1)], 1)
+        out = pool.index_select(1, tables.first)
+        out += pool.index_select(1, tables.second)
+        ctx.tables, ctx.split = tables, (heads.shape[1], other.shape[1])
+        return out
+
+    @staticmethod
+    def backward(ctx: Any, grad: torch.Tensor) -> tuple[torch.Tensor | None, ...]:  # type: ignore[override]
+        tables: LogitTables = ctx.tables
+        batch = grad.shape[0]
+        padded = torch.cat([grad, grad.new_zeros(batch, 1)], 1)
+        pool = padded.index_select(1, tables.back).view(batch, -1, tables.most).sum(2)
+        heads, other = pool.split(ctx.split, 1)
+        return heads, other, None
 
 
 class CellTrunk(nn.Module):
@@ -100,16 +185,13 @@ class CellTrunk(nn.Module):
         self.tables = tables
         self.width, self.n_layers, self.hidden = width, layers, hidden
         self.n_cells, self.degree = n_cells, degree
-        self.edge_groups = [per for _, per in layout.edge_actions]
         neighbours = np.where(tables["neighbours"] < 0, n_cells, tables["neighbours"])  # n_cells: a zero row
         around = np.concatenate([np.arange(n_cells)[:, None], neighbours], 1)  # each cell, then its neighbours
-        pieces, order = self._pieces(layout, tables)
-        for name, value in (("cell_index", tables["cell_inputs"].T.ravel()), ("global_inputs", tables["global_inputs"]),
-                            ("logit_order", order)):  # fmt: skip
+        for name, value in (("cell_index", tables["cell_inputs"].T.ravel()),
+                            ("global_inputs", tables["global_inputs"])):  # fmt: skip
             self.register_buffer(name, torch.as_tensor(value, dtype=torch.int64), persistent=False)
-        self.around = CellGather(around, n_cells)  # each layer's input
-        self.neighbour = CellGather(neighbours, n_cells)  # the neighbour's half of the edge logits
-        self.runs = pieces  # (start, end) slices of the pieces' concatenation, in the order of the action ids
+        self.around = CellLayers(around, n_cells)  # each layer's input
+        self.logit_tables = LogitTables(tables)
         self.input = nn.Linear(channels, width)
         self.globals = nn.Linear(n_globals, width, bias=False)
         self.position = nn.Parameter(torch.zeros(n_cells, width))
@@ -122,56 +204,33 @@ class CellTrunk(nn.Module):
         self.latent_dim_pi = layout.n_actions
         self.latent_dim_vf = hidden
 
-    @staticmethod
-    def _pieces(layout: CellLayout, tables: dict[str, np.ndarray]) -> tuple[list[tuple[int, int]] | None, np.ndarray]:
-        """How the logits are put together from the pieces `logits` makes (each cell group, then each edge group,
-        cell- or edge-major, then the global actions): slices of the pieces' concatenation in the order of the
-        action ids (None where that would take more than a few), and the permutation that does it in one gather."""
-        cells = tables["cell_ids"].T.ravel()  # group-major: a group's ids run over the cells
-        edges, at = [], 0
-        for _, per in layout.edge_actions:
-            edges.append(tables["edge_ids"][:, at : at + per].ravel())
-            at += per
-        source = np.concatenate([cells, *edges, tables["other_ids"]])
-        order = np.argsort(source)
-        breaks = np.flatnonzero(np.diff(order) != 1) + 1
-        starts, ends = np.concatenate([[0], breaks]), np.concatenate([breaks, [len(order)]])
-        runs = [(int(order[s]), int(order[e - 1]) + 1) for s, e in zip(starts, ends, strict=True)]
-        return (runs if len(runs) <= MAX_LOGIT_RUNS else None), order
-
     def board(self, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         """Each cell's vector (B, cells, width) and the global inputs (B, globals)."""
         batch = obs.shape[0]
         cells = obs.index_select(1, self.cell_index).view(batch, self.n_cells, -1)
         globals_ = obs.index_select(1, self.global_inputs)
         h = torch.relu(self.input(cells) + self.position + self.globals(globals_)[:, None, :])
+        if not self.n_layers:
+            return h, globals_
+        tables = self.around.tables(batch, obs.device)
+        rows = torch.cat([h.reshape(-1, self.width), h.new_zeros(1, self.width)])  # the cells' rows, a zero row
         for layer in self.layers:
-            around = self.around(h)  # (B, cells x (1 + degree), width)
-            h = h + torch.relu(layer(around.view(batch, self.n_cells, -1)))
-        return h, globals_
+            rows = _Layer.apply(rows, layer.weight, layer.bias, tables, self.around.most)
+        return rows[:-1].view(batch, self.n_cells, self.width), globals_
 
     @staticmethod
     def pooled(h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
-        return torch.cat([h.mean(1), h.amax(1), globals_], 1)
+        return torch.cat([h.mean(1), h.max(1).values, globals_], 1)
 
     def logits(self, h: torch.Tensor, globals_: torch.Tensor, pooled: torch.Tensor | None = None) -> torch.Tensor:
-        batch, width = h.shape[0], self.width
-        weight = self.edge_head.weight
-        halves = F.linear(h, torch.cat([weight[:, :width], weight[:, width:]], 0))  # (B, cells, 2 x per edge)
-        per_edge = weight.shape[0]
-        own, other = halves[..., :per_edge] + self.edge_head.bias, halves[..., per_edge:]
-        other = self.neighbour(other)
-        edges = own[:, :, None, :] + other.view(batch, self.n_cells, self.degree, per_edge)  # (B, cells, degree, E)
-        pieces = [self.cell_head(h).transpose(1, 2).reshape(batch, -1)]
-        at = 0
-        for per in self.edge_groups:
-            pieces.append(edges[..., at : at + per].reshape(batch, -1))
-            at += per
-        pieces.append(self.other_head(self.pooled(h, globals_) if pooled is None else pooled))
-        if self.runs is None:
-            return torch.cat(pieces, 1).index_select(1, self.logit_order)
-        source = pieces[0] if len(pieces) == 1 else torch.cat(pieces, 1)
-        return torch.cat([source[:, start:end] for start, end in self.runs], 1)
+        if self.logit_tables.first.device != h.device:
+            self.logit_tables.to(h.device)
+        width, edge = self.width, self.edge_head.weight
+        weight = torch.cat([self.cell_head.weight, edge[:, :width], edge[:, width:]])  # a cell's heads, one layer
+        bias = torch.cat([self.cell_head.bias, self.edge_head.bias, self.edge_head.bias.new_zeros(edge.shape[0])])
+        heads = F.linear(h, weight, bias).view(h.shape[0], -1)
+        other = self.other_head(self.pooled(h, globals_) if pooled is None else pooled)
+        return _Logits.apply(heads, other, self.logit_tables)
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h, globals_ = self.board(features)
@@ -210,6 +269,60 @@ class CellTrunk(nn.Module):
         }
 
 
+MASKED_LOGIT = -1e8  # a masked action's log-probability, as sb3_contrib's masking gives it
+
+
+class MaskedCategorical(MaskableCategorical):
+    """sb3_contrib's `MaskableCategorical` (the same log-probabilities, entropy and samples), normalised once,
+    after the mask, and without an exponential of a masked logit: torch's `exp` takes a slow path for arguments
+    below about -87, and sb3_contrib's masked logits (-1e8) sent every one of a minibatch's thousands of masked
+    actions down it, in the normalisation, the probabilities and their gradients."""
+
+    def __init__(self, logits: torch.Tensor, masks: MaybeMasks = None) -> None:
+        self._original_logits = logits
+        self.masks = None if masks is None else torch.as_tensor(masks, dtype=torch.bool, device=logits.device)
+        if self.masks is None:
+            log_p = logits - logits.logsumexp(-1, keepdim=True)
+        else:
+            keep = self.masks.reshape(logits.shape)
+            top = torch.where(keep, logits, -torch.inf).amax(-1, keepdim=True).detach()
+            shifted = torch.where(keep, logits - top, 0.0)
+            e = torch.where(keep, shifted.exp(), 0.0)
+            total = e.sum(-1, keepdim=True)
+            log_p = torch.where(keep, shifted - total.log(), MASKED_LOGIT)
+            self.probs = e / total
+            self.masks = keep
+        self.logits = self._param = log_p
+        self._num_events = log_p.shape[-1]
+        Distribution.__init__(self, log_p.shape[:-1], validate_args=False)
+
+    def apply_masking(self, masks: MaybeMasks) -> None:
+        self.__dict__.pop("probs", None)
+        self.__init__(self._original_logits, masks)  # type: ignore[misc]
+
+
+class MaskedCategoricalDistribution(MaskableCategoricalDistribution):
+    """sb3_contrib's masked categorical distribution made of `MaskedCategorical`s: the logits are normalised
+    when the mask is applied (or when first asked for without one), not before and after."""
+
+    def proba_distribution(self, action_logits: torch.Tensor) -> MaskedCategoricalDistribution:
+        self._logits, self._made = action_logits.view(-1, self.action_dim), None
+        return self
+
+    @property  # type: ignore[override]
+    def distribution(self) -> MaskedCategorical:
+        if self._made is None:
+            self._made = MaskedCategorical(self._logits)
+        return self._made
+
+    @distribution.setter
+    def distribution(self, value: MaskedCategorical | None) -> None:
+        self._made = value
+
+    def apply_masking(self, masks: MaybeMasks) -> None:
+        self._made = MaskedCategorical(self._logits, masks)
+
+
 class CellPolicy(MaskableActorCriticPolicy):
     """MaskablePPO's policy with a `CellTrunk` for its actor and critic: `cells` sets its sizes (`CELL_DEFAULTS`),
     `layout` is the game's `cell_layout`. The logits are the trunk's own (no action layer after it)."""
@@ -223,6 +336,7 @@ class CellPolicy(MaskableActorCriticPolicy):
         self.mlp_extractor = CellTrunk(self.layout, **self.cells)  # type: ignore[assignment]
 
     def _build(self, lr_schedule: Any) -> None:
+        self.action_dist = MaskedCategoricalDistribution(self.layout.n_actions)
         self._build_mlp_extractor()
         self.action_net = nn.Identity()
         self.value_net = nn.Linear(self.mlp_extractor.latent_dim_vf, 1)

@@ -22,7 +22,6 @@ from contextlib import nullcontext
 from typing import Any
 
 import numpy as np
-import torch
 from gymnasium import spaces
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
@@ -30,7 +29,7 @@ from agents.ppo import PolicyActor
 from experiments.cli import parse, run_cli
 from experiments.config import POOL, TrainConfig, train_config_class
 from experiments.game import DEFAULT, game_flag
-from experiments.train import make_vec_env, new_model, torch_device
+from experiments.train import make_vec_env, new_model, prepare_torch, torch_device
 from suntzu_env.core.threads import competing_process
 
 PROG = "python -m experiments.bench"
@@ -102,7 +101,7 @@ class BenchConfig(TrainConfig):
 
 def rates(cfg: BenchConfig) -> list[tuple[float, ...]]:
     """(ours, stub) learner steps/s per round; with `contention`, (ours, stub, ours busy, stub busy)."""
-    torch.set_num_threads(cfg.torch_threads)
+    prepare_torch(cfg.torch_threads)
     device = torch_device(cfg.device)
     venv, pool = make_vec_env(cfg)
     ours = new_model(cfg, venv, device)

@@ -30,7 +30,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import torch
 
 from agents.ppo import (
     MODEL_FILE,
@@ -55,7 +54,7 @@ from experiments.config import (
     train_config_class,
 )
 from experiments.game import DEFAULT, game_flag
-from experiments.learner import diverged, finite, new_model, ppo_settings, torch_device
+from experiments.learner import diverged, finite, new_model, ppo_settings, prepare_torch, torch_device
 from experiments.pool import make_vec_env, restore_pool, write_pool
 from experiments.resume import Start, check_models, make_run_folder, prepare_resume, previous_segments
 from experiments.runs import (
@@ -69,7 +68,16 @@ from experiments.stats import undecided
 from experiments.versions import library_versions
 from experiments.warm_start import WARM_START_FILE, behaviour_cloning, warm_start
 
-__all__ = ["Progress", "main", "make_vec_env", "new_model", "run", "torch_device", "train"]  # (bench and notebooks)
+__all__ = [
+    "Progress",
+    "main",
+    "make_vec_env",
+    "new_model",
+    "prepare_torch",
+    "run",
+    "torch_device",
+    "train",
+]  # (bench and notebooks)
 
 PROG = "python -m experiments.train"
 # What summary.json keeps of each final evaluation: the counts, the score (a game without a winner counts half) and
@@ -85,7 +93,7 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
     PPO starts, checkpoints follow, `model.zip` is saved when training ends and `summary.json` last.
     """
     start_time = time.perf_counter()
-    torch.set_num_threads(cfg.torch_threads)
+    prepare_torch(cfg.torch_threads)
     write_json(run_dir / "config.json", cfg.to_dict())
     venv, pool = make_vec_env(cfg)
     device = torch_device(cfg.device)

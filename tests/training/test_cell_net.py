@@ -11,14 +11,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from agents.cell_policy import CellGather  # noqa: E402
 from agents.cell_policy import CellTrunk  # noqa: E402
+from agents.cell_policy import MaskedCategoricalDistribution  # noqa: E402
 from agents.cell_policy import cell_sizes  # noqa: E402
 from agents.ppo import ModelError  # noqa: E402
 from agents.ppo import PolicyActor  # noqa: E402
 from agents.ppo import load_ppo_agent  # noqa: E402
 from experiments.cli import ConfigError  # noqa: E402
 from experiments.config import TrainConfig  # noqa: E402
+from sb3_contrib.common.maskable.distributions import MaskableCategoricalDistribution  # noqa: E402
 from suntzu_env.binfa.encoding import COUNT_SLOTS  # noqa: E402
 from suntzu_env.binfa.encoding import N_DIRECTIONS  # noqa: E402
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS  # noqa: E402
@@ -119,36 +120,84 @@ def test_compiled_logits_are_the_torch_network_s(width: int, layers: int) -> Non
     assert again.kind == "cells" and np.array_equal(again.params, net.params)
 
 
-def test_the_logits_put_together_by_slices_are_those_of_one_gather(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Bin'Fa's logits come out of a few slices in the order of the action ids; a layout needing more slices than
-    `MAX_LOGIT_RUNS` is put together by one gather instead: both give every action its own logit."""
-    torch.manual_seed(1)
-    sliced = CellTrunk(BOARD, 8, 2, hidden=16)
-    assert sliced.runs is not None and len(sliced.runs) == 4  # deploy, globals, the edges, globals
-    monkeypatch.setattr("agents.cell_policy.MAX_LOGIT_RUNS", 3)
-    gathered = CellTrunk(BOARD, 8, 2, hidden=16)
-    assert gathered.runs is None
-    gathered.load_state_dict(sliced.state_dict())
-    x = torch.as_tensor(positions(10))
+def plain_forward(trunk: CellTrunk, obs: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """The network's logits and value layer computed plainly, by torch's own indexing and autograd: each layer on
+    a cell and its neighbours side by side (zeros where there is none), the edge head on an edge's two ends."""
+    tables, batch = trunk.tables, obs.shape[0]
+    n_cells, degree = tables["neighbours"].shape
+    neighbour = torch.as_tensor(np.where(tables["neighbours"] < 0, n_cells, tables["neighbours"]))
+    globals_ = obs[:, torch.as_tensor(tables["global_inputs"])]
+    h = torch.relu(trunk.input(obs[:, torch.as_tensor(tables["cell_inputs"].T)]) + trunk.position
+                   + trunk.globals(globals_)[:, None])  # fmt: skip
+
+    def beside(h: torch.Tensor, d: int) -> torch.Tensor:
+        return torch.cat([h, h.new_zeros(batch, 1, h.shape[2])], 1)[:, neighbour[:, d]]
+
+    for layer in trunk.layers:
+        h = h + torch.relu(layer(torch.cat([h, *(beside(h, d) for d in range(degree))], 2)))
+    pooled = torch.cat([h.mean(1), h.amax(1), globals_], 1)
+    logits = h.new_zeros(batch, trunk.latent_dim_pi)
+    logits[:, torch.as_tensor(tables["cell_ids"].ravel())] = trunk.cell_head(h).reshape(batch, -1)
+    edge_ids = tables["edge_ids"].reshape(n_cells, degree, -1)
+    for d in range(degree):
+        edges = trunk.edge_head(torch.cat([h, beside(h, d)], 2))
+        logits[:, torch.as_tensor(edge_ids[:, d].ravel())] = edges.reshape(batch, -1)
+    logits[:, torch.as_tensor(tables["other_ids"])] = trunk.other_head(pooled)
+    return logits, trunk.value_hidden(pooled)
+
+
+@pytest.mark.parametrize(("layout", "width", "layers", "batch"), [(LINE, 3, 2, 5), (BOARD, 6, 2, 7), (BOARD, 5, 1, 1)])
+def test_the_fused_network_gives_the_plain_computation_s_outputs_and_gradients(
+    layout: CellLayout, width: int, layers: int, batch: int
+) -> None:
+    """The layers fused into one gather and one product each, the heads of a cell in one product and the logits
+    in one gather of the heads' outputs give the logits, values and every weight's gradient of the plain
+    computation (a line with a cell without a neighbour, Bin'Fa's board)."""
+    torch.manual_seed(width)
+    trunk = CellTrunk(layout, width, layers, hidden=4).double()
     with torch.no_grad():
-        np.testing.assert_array_equal(sliced.forward_actor(x).numpy(), gathered.forward_actor(x).numpy())
-        np.testing.assert_allclose(CellNet(sliced.arrays()).logits(x.numpy()), sliced.forward_actor(x).numpy(),
-                                   rtol=1e-4, atol=1e-4)  # fmt: skip
+        trunk.position.normal_(0.0, 0.5)
+    obs = torch.rand(batch, layout.n_inputs, dtype=torch.float64) * (torch.rand(batch, layout.n_inputs) < 0.3)
+    found = []
+    for forward in (trunk.forward, lambda x: plain_forward(trunk, x)):
+        trunk.zero_grad()
+        logits, values = forward(obs)
+        weights = torch.randn(logits.shape, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
+        ((logits * weights).sum() + values.square().sum()).backward()
+        grads = {name: p.grad.clone() for name, p in trunk.named_parameters() if p.grad is not None}
+        found.append((logits.detach(), values.detach(), grads))
+    (logits, values, grads), (plain_logits, plain_values, plain_grads) = found
+    np.testing.assert_allclose(logits.numpy(), plain_logits.numpy(), rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(values.numpy(), plain_values.numpy(), rtol=1e-12, atol=1e-12)
+    assert grads.keys() == plain_grads.keys() == {name for name, _ in trunk.named_parameters()}
+    for name, grad in grads.items():
+        np.testing.assert_allclose(grad.numpy(), plain_grads[name].numpy(), rtol=1e-10, atol=1e-12, err_msg=name)
 
 
-def test_a_cell_gather_s_gradient_is_torch_s_own() -> None:
-    """The layers' gather takes its gradient by a second gather; it equals the one torch's autograd gives the same
-    rows (a cell copied several times, or never, and the zero row past the board)."""
-    index = np.array([0, 3, 3, 1, 4, 0, 3, 4, 4])  # 4: the zero row of 4 cells; cell 2 is never read
-    x = torch.randn(5, 4, 3, dtype=torch.float64, requires_grad=True)
-    weights = torch.randn(5, len(index), 3, dtype=torch.float64)
-    (CellGather(index, 4)(x) * weights).sum().backward()
-    ours, x.grad = x.grad, None
-    padded = torch.cat([x, x.new_zeros(5, 1, 3)], 1)
-    (padded[:, torch.as_tensor(index)] * weights).sum().backward()
-    assert ours is not None and x.grad is not None
-    np.testing.assert_allclose(ours.numpy(), x.grad.numpy(), rtol=1e-12)
-    assert not ours[:, 2].any()
+def test_the_masked_distribution_is_sb3_contrib_s() -> None:
+    """The board policy's distribution (normalised once, no exponential of a masked logit) gives sb3_contrib's
+    log-probabilities, entropy, probabilities, modes and gradients, masked or not."""
+    rng = np.random.default_rng(0)
+    logits = torch.as_tensor(rng.normal(0.0, 3.0, (16, 300)))
+    masks = rng.random((16, 300)) < 0.1
+    masks[:, 0] = True
+    actions = torch.as_tensor([np.flatnonzero(m)[-1] for m in masks])
+    found = []
+    for kind in (MaskableCategoricalDistribution, MaskedCategoricalDistribution):
+        for mask in (masks, None):
+            x = logits.clone().requires_grad_()
+            dist = kind(300).proba_distribution(x)
+            if mask is not None:
+                dist.apply_masking(mask)
+            log_p, entropy = dist.log_prob(actions), dist.entropy()
+            (log_p.sum() + 0.3 * entropy.sum()).backward()
+            assert x.grad is not None
+            found.append([log_p.detach(), entropy.detach(), dist.distribution.probs.detach(), dist.mode(), x.grad,
+                          dist.distribution.logits.detach()])  # fmt: skip
+    for theirs, ours in zip(found[:2], found[2:], strict=True):
+        for a, b in zip(theirs[:-1], ours[:-1], strict=True):
+            np.testing.assert_allclose(b.numpy(), a.numpy(), rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(ours[-1].numpy(), theirs[-1].numpy(), rtol=1e-6)  # masked: about -1e8
 
 
 def test_a_tampered_cell_net_is_refused_before_compiled_code_reads_it() -> None:
