@@ -41,29 +41,32 @@ def cell_sizes(cells: Mapping[str, Any]) -> dict[str, int]:
 
 
 class CellLayers:
-    """The residual layers' tables for a batch of `rows` positions, on rows of the cells' vectors flattened
-    (position b's cell t is row b x cells + t, one zero row last): `forward` names the rows each cell's input
-    reads (itself, then its neighbours; the zero row where there is none), `backward` the rows of that input whose
-    gradient each cell collects (at most `most` of them; a zero row past the end where it has fewer)."""
+    """The residual layers' tables for a batch of positions, on rows of the cells' vectors flattened (position
+    b's cell t is row b x cells + t, one zero row last): `forward` names the rows each cell's input reads (itself,
+    then its neighbours; the zero row where there is none), `backward` the rows whose layer gradient each cell
+    collects, by the part of the input it was read into and copy (`copies` at most per part; the zero row where
+    there are fewer). Read so, a layer's gradient is one gather and one product, as its forward pass is."""
 
     def __init__(self, around: np.ndarray, n_cells: int) -> None:
         self.n_cells, self.span = n_cells, around.shape[1]
         self.around = np.where((around < 0) | (around >= n_cells), -1, around).astype(np.int64)  # -1: none
-        copies = [np.flatnonzero(self.around.ravel() == cell) for cell in range(n_cells)]
-        self.most = max(1, *(len(rows) for rows in copies))
-        self.back = np.full((n_cells, self.most), -1, np.int64)  # -1: the zero row
-        for cell, rows in enumerate(copies):
-            self.back[cell, : len(rows)] = rows
+        readers = [[np.flatnonzero(self.around[:, part] == cell) for part in range(self.span)]
+                   for cell in range(n_cells)]  # fmt: skip
+        self.copies = max(1, *(len(rows) for parts in readers for rows in parts))
+        self.back = np.full((n_cells, self.span, self.copies), -1, np.int64)  # -1: the zero row
+        for cell, parts in enumerate(readers):
+            for part, rows in enumerate(parts):
+                self.back[cell, part, : len(rows)] = rows
         self._made: dict[tuple[int, torch.device], tuple[torch.Tensor, torch.Tensor]] = {}
 
     def tables(self, batch: int, device: torch.device) -> tuple[torch.Tensor, torch.Tensor]:
         """(forward, backward) row indices for `batch` positions (made once per batch size and device)."""
         key = (batch, device)
         if key not in self._made:
-            rows, inputs = batch * self.n_cells, batch * self.n_cells * self.span
-            start = np.arange(batch, dtype=np.int64)[:, None, None]
-            forward = np.where(self.around < 0, rows, start * self.n_cells + self.around)
-            backward = np.where(self.back < 0, inputs, start * self.n_cells * self.span + self.back)
+            rows = batch * self.n_cells
+            start = np.arange(batch, dtype=np.int64)[:, None, None] * self.n_cells
+            forward = np.where(self.around < 0, rows, start + self.around)
+            backward = np.where(self.back < 0, rows, start[..., None] + self.back)
             if len(self._made) >= MAX_BATCH_TABLES:
                 self._made.pop(next(iter(self._made)))
             self._made[key] = (torch.as_tensor(forward.ravel(), device=device),
@@ -73,12 +76,12 @@ class CellLayers:
 
 class _Layer(torch.autograd.Function):
     """One residual layer on the flattened rows (a zero row last), fused: the rows each cell reads are gathered
-    once, multiplied once, and the layer's ReLU and residual sum written into a fresh padded block; its gradient
-    gathers the input's gradient back by the layers' `backward` table (no scatter, no padding copies)."""
+    once, multiplied once, and the layer's ReLU and residual sum written into a fresh padded block. Its gradient
+    is the same: the ReLU's gradient gathered by the `backward` table, times the weights' parts stacked."""
 
     @staticmethod
     def forward(ctx: Any, h: torch.Tensor, weight: torch.Tensor, bias: torch.Tensor,  # type: ignore[override]
-                tables: tuple[torch.Tensor, torch.Tensor], most: int) -> torch.Tensor:  # fmt: skip
+                tables: tuple[torch.Tensor, torch.Tensor], copies: int) -> torch.Tensor:  # fmt: skip
         rows, width = h.shape[0] - 1, h.shape[1]
         around = h.index_select(0, tables[0]).view(rows, -1)
         act = torch.addmm(bias, around, weight.t()).relu_()
@@ -86,7 +89,7 @@ class _Layer(torch.autograd.Function):
         out[rows].zero_()
         torch.add(h[:rows], act, out=out[:rows])
         ctx.save_for_backward(around, act, weight)
-        ctx.backward_rows, ctx.most = tables[1], most
+        ctx.backward_rows, ctx.copies = tables[1], copies
         return out
 
     @staticmethod
@@ -94,14 +97,16 @@ class _Layer(torch.autograd.Function):
         around, act, weight = ctx.saved_tensors
         rows, width = act.shape
         g = grad[:rows]
-        g_act = torch.ops.aten.threshold_backward(g, act, 0.0)
-        g_around = grad.new_empty(around.numel() // width + 1, width)
-        g_around[-1].zero_()
-        torch.mm(g_act, weight, out=g_around[:-1].view(rows, -1))
+        g_act = grad.new_empty(rows + 1, width)
+        g_act[rows].zero_()
+        torch.ops.aten.threshold_backward.grad_input(g, act, 0.0, grad_input=g_act[:rows])
+        read = g_act.index_select(0, ctx.backward_rows).view(rows, -1)  # (rows, parts x copies x width)
+        parts = weight.view(width, -1, width).transpose(0, 1)  # (parts, out, in)
+        stacked = parts[:, None].expand(-1, ctx.copies, -1, -1).reshape(-1, width)
         g_h = grad.new_empty(rows + 1, width)
         g_h[rows].zero_()
-        torch.sum(g_around.index_select(0, ctx.backward_rows).view(rows, ctx.most, width), 1, out=g_h[:rows])
-        g_h[:rows] += g
+        torch.addmm(g, read, stacked, out=g_h[:rows])
+        g_act = g_act[:rows]
         return g_h, g_act.t() @ around, g_act.sum(0), None, None
 
 
@@ -117,7 +122,7 @@ class LogitTables:
         per_cell, per_edge = tables["cell_ids"].shape[1], tables["edge_ids"].shape[1]
         n_other = len(tables["other_ids"])
         self.heads = per_cell + 2 * per_edge  # per cell: its actions, its half of its edges', a neighbour's half
-        zero = n_cells * self.heads + n_other
+        self.zero = zero = n_cells * self.heads + n_other  # the zero's place in a pool row
         n_actions = len(tables["other_ids"]) + tables["cell_ids"].size + tables["edge_ids"].size
         first, second = np.zeros(n_actions, np.int64), np.full(n_actions, zero, np.int64)
         cell_at = np.arange(n_cells)[:, None] * self.heads
@@ -142,6 +147,11 @@ class LogitTables:
     def to(self, device: torch.device) -> LogitTables:
         self.first, self.second, self.back = (x.to(device) for x in (self.first, self.second, self.back))
         return self
+
+    def padded(self) -> tuple[torch.Tensor, torch.Tensor]:
+        """`first` and `second` with one more action past the last, reading the zero twice."""
+        zero = self.second[-1:].new_full((1,), self.zero)
+        return torch.cat([self.first, zero]), torch.cat([self.second, zero])
 
 
 class _Logits(torch.autograd.Function):
@@ -215,22 +225,34 @@ class CellTrunk(nn.Module):
         tables = self.around.tables(batch, obs.device)
         rows = torch.cat([h.reshape(-1, self.width), h.new_zeros(1, self.width)])  # the cells' rows, a zero row
         for layer in self.layers:
-            rows = _Layer.apply(rows, layer.weight, layer.bias, tables, self.around.most)
+            rows = _Layer.apply(rows, layer.weight, layer.bias, tables, self.around.copies)
         return rows[:-1].view(batch, self.n_cells, self.width), globals_
 
     @staticmethod
     def pooled(h: torch.Tensor, globals_: torch.Tensor) -> torch.Tensor:
         return torch.cat([h.mean(1), h.max(1).values, globals_], 1)
 
-    def logits(self, h: torch.Tensor, globals_: torch.Tensor, pooled: torch.Tensor | None = None) -> torch.Tensor:
+    def heads(self, h: torch.Tensor, pooled: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+        """The heads' outputs the logits are read from: every cell's (B, cells x heads: its actions', its half of
+        its edges', a neighbour's half) and the global actions' (B, globals)."""
         if self.logit_tables.first.device != h.device:
             self.logit_tables.to(h.device)
         width, edge = self.width, self.edge_head.weight
         weight = torch.cat([self.cell_head.weight, edge[:, :width], edge[:, width:]])  # a cell's heads, one layer
         bias = torch.cat([self.cell_head.bias, self.edge_head.bias, self.edge_head.bias.new_zeros(edge.shape[0])])
-        heads = F.linear(h, weight, bias).view(h.shape[0], -1)
-        other = self.other_head(self.pooled(h, globals_) if pooled is None else pooled)
+        return F.linear(h, weight, bias).view(h.shape[0], -1), self.other_head(pooled)
+
+    def logits(self, h: torch.Tensor, globals_: torch.Tensor, pooled: torch.Tensor | None = None) -> torch.Tensor:
+        """Every action's logit (B, actions)."""
+        heads, other = self.heads(h, self.pooled(h, globals_) if pooled is None else pooled)
         return _Logits.apply(heads, other, self.logit_tables)
+
+    def chosen_logits(self, h: torch.Tensor, pooled: torch.Tensor, ids: torch.Tensor) -> torch.Tensor:
+        """The logits of actions `ids` (B, k; the id `n_actions` reads a zero), each read where `logits` reads it."""
+        heads, other = self.heads(h, pooled)
+        pool = torch.cat([heads, other, heads.new_zeros(heads.shape[0], 1)], 1)
+        first, second = self.logit_tables.padded()
+        return pool.gather(1, first[ids]) + pool.gather(1, second[ids])
 
     def forward(self, features: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
         h, globals_ = self.board(features)
@@ -270,6 +292,21 @@ class CellTrunk(nn.Module):
 
 
 MASKED_LOGIT = -1e8  # a masked action's log-probability, as sb3_contrib's masking gives it
+
+
+def legal_ids(masks: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    """Each row's legal actions (B, most legal in a row; ascending, padded with the number of actions) and which
+    entries are legal ones (at least one a row, so that every row has a distribution)."""
+    batch, n_actions = masks.shape
+    rows, ids = masks.nonzero(as_tuple=True)
+    counts = torch.bincount(rows, minlength=batch)
+    most = max(1, int(counts.max())) if batch else 1
+    at = torch.arange(len(ids), device=masks.device) - (torch.cumsum(counts, 0) - counts)[rows]
+    legal = torch.full((batch, most), n_actions, dtype=torch.int64, device=masks.device)
+    legal[rows, at] = ids
+    valid = torch.arange(most, device=masks.device)[None, :] < counts[:, None]
+    valid[:, 0] = True
+    return legal, valid
 
 
 class MaskedCategorical(MaskableCategorical):
@@ -344,6 +381,41 @@ class CellPolicy(MaskableActorCriticPolicy):
 
     def _get_constructor_parameters(self) -> dict[str, Any]:
         return super()._get_constructor_parameters() | {"cells": self.cells, "layout": self.layout}
+
+    def forward(self, obs: torch.Tensor, deterministic: bool = False,
+                action_masks: np.ndarray | None = None) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:  # fmt: skip
+        """The actions (sampled, or the argmax), values and log-probabilities of `obs`, as MaskablePPO's rollouts
+        ask for them; with masks, only the legal actions' logits are computed."""
+        if action_masks is None:
+            return super().forward(obs, deterministic)
+        dist, values, legal = self._legal(obs, action_masks)
+        at = dist.probs.argmax(1) if deterministic else dist.sample()
+        return legal.gather(1, at[:, None])[:, 0], values, dist.log_prob(at)
+
+    def evaluate_actions(self, obs: torch.Tensor, actions: torch.Tensor, action_masks: np.ndarray | None = None
+                         ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor | None]:  # fmt: skip
+        """The values, log-probabilities of `actions` and entropies at `obs`, as PPO's updates ask for them; with
+        masks, only the legal actions' logits are computed (an action the mask forbids: `MASKED_LOGIT`)."""
+        if action_masks is None:
+            return super().evaluate_actions(obs, actions)
+        dist, values, legal = self._legal(obs, action_masks)
+        actions = actions.reshape(-1, 1).long()
+        at = torch.searchsorted(legal, actions).clamp_(max=legal.shape[1] - 1)
+        log_prob = dist.log_prob(at[:, 0])
+        log_prob = torch.where(legal.gather(1, at)[:, 0] == actions[:, 0], log_prob, MASKED_LOGIT)
+        return values, log_prob, dist.entropy()
+
+    def _legal(self, obs: torch.Tensor, action_masks: np.ndarray | torch.Tensor
+               ) -> tuple[MaskedCategorical, torch.Tensor, torch.Tensor]:  # fmt: skip
+        """The distribution over each position's legal actions (in the order of their ids, padded), the values,
+        and the legal ids (B, most legal; padded with `n_actions`)."""
+        trunk: CellTrunk = self.mlp_extractor  # type: ignore[assignment]
+        h, globals_ = trunk.board(self.extract_features(obs))  # type: ignore[arg-type]
+        pooled = trunk.pooled(h, globals_)
+        masks = torch.as_tensor(action_masks, device=h.device).reshape(h.shape[0], -1)
+        legal, valid = legal_ids(masks != 0)
+        dist = MaskedCategorical(trunk.chosen_logits(h, pooled, legal), valid)
+        return dist, self.value_net(trunk.value_hidden(pooled)), legal
 
     def cell_arrays(self) -> dict[str, np.ndarray]:
         """The actor, packed for `suntzu_env.core.policy_net.CellNet`."""

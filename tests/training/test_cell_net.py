@@ -41,6 +41,11 @@ LINE = CellLayout(neighbours=np.array([[1], [-1]]), cell_inputs=np.array([[0, 1]
                   cell_actions=(0,), edge_actions=((2, 1),))  # fmt: skip
 
 
+# Three cells, the first two with the third as their only neighbour: one cell read twice in the same direction.
+FAN = CellLayout(neighbours=np.array([[2], [2], [-1]]), cell_inputs=np.array([[0, 1, 2]]), n_inputs=4, n_actions=7,
+                 cell_actions=(0,), edge_actions=((3, 1),))  # fmt: skip
+
+
 def line_net() -> CellTrunk:
     """The line's network, width 1, one layer, a global head 1 wide, with weights chosen to be added by hand."""
     trunk = CellTrunk(LINE, width=1, layers=1, hidden=1)
@@ -146,13 +151,15 @@ def plain_forward(trunk: CellTrunk, obs: torch.Tensor) -> tuple[torch.Tensor, to
     return logits, trunk.value_hidden(pooled)
 
 
-@pytest.mark.parametrize(("layout", "width", "layers", "batch"), [(LINE, 3, 2, 5), (BOARD, 6, 2, 7), (BOARD, 5, 1, 1)])
+@pytest.mark.parametrize(
+    ("layout", "width", "layers", "batch"), [(LINE, 3, 2, 5), (FAN, 2, 3, 4), (BOARD, 6, 2, 7), (BOARD, 5, 1, 1)]
+)
 def test_the_fused_network_gives_the_plain_computation_s_outputs_and_gradients(
     layout: CellLayout, width: int, layers: int, batch: int
 ) -> None:
     """The layers fused into one gather and one product each, the heads of a cell in one product and the logits
     in one gather of the heads' outputs give the logits, values and every weight's gradient of the plain
-    computation (a line with a cell without a neighbour, Bin'Fa's board)."""
+    computation (a line with a cell without a neighbour, a cell read twice in one direction, Bin'Fa's board)."""
     torch.manual_seed(width)
     trunk = CellTrunk(layout, width, layers, hidden=4).double()
     with torch.no_grad():
