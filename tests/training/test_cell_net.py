@@ -254,3 +254,41 @@ def test_a_board_network_is_refused_for_a_game_without_a_board() -> None:
     with pytest.raises(ConfigError, match="network must be one of mlp, cells"):
         TrainConfig(game="binfa", network="gnn")
     assert TrainConfig(game="binfa").network == "cells"  # Bin'Fa's default run
+
+
+def test_the_legal_actions_alone_give_the_full_logits_actions_values_and_gradients() -> None:
+    """With masks, the board policy computes only the legal actions' logits: its rollout's actions (argmax),
+    values and log-probabilities, and its update's values, log-probabilities (-1e8 for a forbidden action),
+    entropies and gradients are those of every action's logits masked."""
+    from agents.cell_policy import CellPolicy
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    torch.manual_seed(0)
+    space = spaces.Box(-np.inf, np.inf, (BOARD.n_inputs,), np.float32)
+    policy = CellPolicy(space, spaces.Discrete(BOARD.n_actions), lambda _: 1e-3, cells={"width": 8, "layers": 2},
+                        layout=BOARD)  # fmt: skip
+    obs = torch.as_tensor(positions(9))
+    rng = np.random.default_rng(0)
+    masks = rng.random((9, BOARD.n_actions)) < 0.01
+    masks[:, 5] = True
+    actions = torch.as_tensor([rng.choice(np.flatnonzero(m)) for m in masks])
+    found = []
+    for evaluate in (policy.evaluate_actions, lambda *a: MaskableActorCriticPolicy.evaluate_actions(policy, *a)):
+        policy.zero_grad()
+        values, log_prob, entropy = evaluate(obs, actions, torch.as_tensor(masks, dtype=torch.float32))
+        assert entropy is not None
+        (values.sum() + log_prob.sum() + 0.1 * entropy.sum()).backward()
+        found.append([values.detach(), log_prob.detach(), entropy.detach()] + [p.grad for p in policy.parameters()])
+    for ours, theirs in zip(*found, strict=True):
+        assert theirs is not None and ours is not None
+        np.testing.assert_allclose(ours.numpy(), theirs.numpy(), rtol=1e-4, atol=1e-5)
+    with torch.no_grad():
+        ours = policy(obs, deterministic=True, action_masks=masks)
+        theirs = MaskableActorCriticPolicy.forward(policy, obs, deterministic=True, action_masks=masks)
+        for a, b in zip(ours, theirs, strict=True):
+            np.testing.assert_allclose(a.numpy(), b.numpy(), rtol=1e-5, atol=1e-5)
+        sampled = policy(obs, action_masks=masks)[0].numpy()
+        assert masks[np.arange(9), sampled].all()
+        forbidden = torch.as_tensor([int(np.flatnonzero(~m)[0]) for m in masks])
+        assert (policy.evaluate_actions(obs, forbidden, masks)[1] == -1e8).all()
