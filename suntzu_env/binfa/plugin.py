@@ -220,13 +220,15 @@ class BinFaRules(GamePlugin):
     teacher_opponents = ("greedy", "random")
     cell_layout = BOARD
     training_defaults: Mapping[str, Any] = {
-        "network": "cells", "bc_games": 300, "bc_epochs": 2, "bc_batch_size": 256, "dagger_rounds": 2,
-        "dagger_games": 60, "n_envs": 64, "total_timesteps": 8_192, "eval_every": 0, "final_eval_games": 200,
+        "network": "cells", "cell_width": 32, "cell_layers": 2, "bc_games": 300, "bc_epochs": 2,
+        "bc_batch_size": 256, "dagger_rounds": 2, "dagger_games": 60, "n_envs": 64, "n_epochs": 2,
+        "total_timesteps": 8_192, "eval_every": 0, "final_eval_games": 200,
     }  # fmt: skip
-    """The board network, cloned from 300 games of heuristic (about 180,000 decisions, kept in 160 MB by the warm
-    start), then two DAgger rounds of 60 games each, then one rollout of PPO (64 games); 200 games per opponent at
-    the end (`experiments.evaluate` plays more). A flat MLP cloned the same way agrees with heuristic on its own
-    positions less than half the time and does not press an attack."""
+    """The board network (32 values a triangle, 2 layers), cloned from 300 games of heuristic (about 180,000
+    decisions, kept in 160 MB by the warm start), then two DAgger rounds of 60 games each, then one rollout of PPO
+    (64 games, 2 passes over it); 200 games per opponent at the end (`experiments.evaluate` plays more). A flat MLP
+    cloned the same way agrees with heuristic on its own positions less than half the time and does not press an
+    attack."""
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
     seats_option = "players"
