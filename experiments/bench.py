@@ -5,8 +5,9 @@ settings, `--n-envs`, opponents, device, torch threads) on two environments in t
 
 - the run's batched environment, with the run's opponent mix and the self-play pool full (`--pool-size`
   + 1 snapshots, as in a run past its start), and
-- `StubVecEnv`, a zero-cost `VecEnv` of the same spaces (random observations and masks), whose speed is what
-  MaskablePPO itself allows: no environment can be faster.
+- `StubVecEnv`, a zero-cost `VecEnv` replaying observations and action masks recorded from the game's own
+  environment under random legal play (so the policy sees positions with as many legal actions as in the
+  game), whose speed is what MaskablePPO itself allows: no environment can be faster.
 
 Each round times `--timesteps` learner steps on each, alternately (after one warm-up rollout each); the
 report gives both rates per round and the median of our rate over the stub's. No warm start, evaluation or
@@ -23,6 +24,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
+from sb3_contrib.common.maskable.utils import get_action_masks
 from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 from agents.ppo import PolicyActor
@@ -33,23 +35,33 @@ from experiments.train import make_vec_env, new_model, prepare_torch, torch_devi
 from suntzu_env.core.threads import competing_process
 
 PROG = "python -m experiments.bench"
-STUB_FRAMES = 16  # the stub cycles through this many precomputed observations and masks
+STUB_FRAMES = 16  # the stub cycles through this many recorded observations and masks
+
+
+def recorded_frames(venv: VecEnv, frames: int = STUB_FRAMES, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """`frames` batches of observations and action masks of `venv`, from its reset on, every env playing a
+    uniformly random legal action at each step."""
+    rng = np.random.default_rng(seed)
+    obs, masks = [venv.reset()], [get_action_masks(venv)]
+    while len(obs) < frames:
+        chosen = np.argmax(rng.random(masks[-1].shape) * masks[-1], axis=1)
+        obs.append(venv.step(chosen)[0])
+        masks.append(get_action_masks(venv))
+    return np.stack(obs).astype(np.float32), np.stack(masks).astype(bool)
 
 
 class StubVecEnv(VecEnv):
-    """A zero-cost `VecEnv`: random observations and masks (every action 0 legal) of the given spaces, and an
-    episode end, rewarded +1, with probability 1/`episode_length` per step. MaskablePPO's own speed on it is the
-    limit for any environment of those spaces."""
+    """A zero-cost `VecEnv` cycling through the batches of observations and masks `frames` (as
+    `recorded_frames`: frames x envs x ...) of the given spaces, with an episode end, rewarded +1, with
+    probability 1/`episode_length` per step. MaskablePPO's own speed on it is the limit for any environment of
+    those spaces and masks."""
 
-    def __init__(self, n_envs: int, observation_space: spaces.Box, action_space: spaces.Discrete, seed: int = 0,
-                 episode_length: int = 70) -> None:  # fmt: skip
+    def __init__(self, observation_space: spaces.Box, action_space: spaces.Discrete,
+                 frames: tuple[np.ndarray, np.ndarray], seed: int = 0, episode_length: int = 70) -> None:  # fmt: skip
+        self._obs, self._masks = frames
         self.render_mode = None
-        super().__init__(n_envs, observation_space, action_space)
+        super().__init__(self._obs.shape[1], observation_space, action_space)
         self._rng = np.random.default_rng(seed)
-        shape = (STUB_FRAMES, n_envs)
-        self._obs = self._rng.random((*shape, *observation_space.shape), dtype=np.float32)
-        self._masks = self._rng.random((*shape, int(action_space.n))) < 0.3
-        self._masks[..., 0] = True
         self._end = 1.0 / episode_length
         self._k = 0
 
@@ -57,7 +69,7 @@ class StubVecEnv(VecEnv):
         return self._obs[0].copy()
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._k = (self._k + 1) % STUB_FRAMES
+        self._k = (self._k + 1) % len(self._obs)
 
     def step_wait(self) -> Any:
         dones = self._rng.random(self.num_envs) < self._end
@@ -108,9 +120,8 @@ def rates(cfg: BenchConfig) -> list[tuple[float, ...]]:
     if POOL in cfg.opponent_weights:
         for t in range(cfg.pool_size + 1):
             pool.add(t, PolicyActor.from_policy(ours.policy))
-    stub = new_model(
-        cfg, VecMonitor(StubVecEnv(cfg.n_envs, venv.observation_space, venv.action_space, cfg.seed)), device
-    )
+    frames = recorded_frames(venv, STUB_FRAMES, cfg.seed)
+    stub = new_model(cfg, VecMonitor(StubVecEnv(venv.observation_space, venv.action_space, frames, cfg.seed)), device)
     for model in (ours, stub):
         model.learn(cfg.rollout_size)  # warm-up: compiled code loaded, torch's first passes
     out = []

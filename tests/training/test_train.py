@@ -427,6 +427,25 @@ def test_the_training_bench_times_the_batched_env_against_the_stub(capsys: pytes
     assert "4 envs x 16 steps" in printed and "of the stub's steps/s" in printed
 
 
+@pytest.mark.parametrize("game", ["suntzu", "binfa"])
+def test_the_bench_stub_replays_the_game_s_own_positions(game: str) -> None:
+    """The stub's observations and masks are recorded from the game's env, so the policy meets as many legal
+    actions a position on it as in the game (a network computing only the legal logits is timed fairly)."""
+    from experiments import bench
+    from experiments.config import train_config_class
+    from experiments.train import make_vec_env
+
+    cfg = train_config_class(game)(n_envs=4, n_steps=16, batch_size=32, opponents="random=1")
+    venv, _ = make_vec_env(cfg)
+    obs, masks = bench.recorded_frames(venv, 5, seed=1)
+    assert obs.shape == (5, 4, *venv.observation_space.shape) and masks.shape == (5, 4, venv.action_space.n)
+    assert masks.any(axis=2).all() and masks.mean() < 0.5
+    stub = bench.StubVecEnv(venv.observation_space, venv.action_space, (obs, masks))
+    assert (stub.reset() == obs[0]).all()
+    stub.step(np.zeros(4, np.int64))
+    assert (stub.action_masks() == masks[1]).all() and stub.num_envs == 4
+
+
 def test_a_dagger_round_plays_against_the_teacher_s_twins_where_the_teacher_plays_itself() -> None:
     """Sun Tzu's teacher also meets itself (`teacher_opponents` holds None): a DAgger round's games against it seat
     the teacher's twins, as the demonstrations do, and label only the student's positions."""
