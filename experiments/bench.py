@@ -42,12 +42,13 @@ def recorded_frames(venv: VecEnv, frames: int = STUB_FRAMES, seed: int = 0) -> t
     """`frames` batches of observations and action masks of `venv`, from its reset on, every env playing a
     uniformly random legal action at each step."""
     rng = np.random.default_rng(seed)
-    obs, masks = [venv.reset()], [get_action_masks(venv)]
+    # copied as they come: a batched env may hand out the same buffers again (Bin'Fa's, every other step)
+    obs, masks = [np.array(venv.reset(), np.float32)], [get_action_masks(venv).astype(bool)]
     while len(obs) < frames:
         chosen = np.argmax(rng.random(masks[-1].shape) * masks[-1], axis=1)
-        obs.append(venv.step(chosen)[0])
-        masks.append(get_action_masks(venv))
-    return np.stack(obs).astype(np.float32), np.stack(masks).astype(bool)
+        obs.append(np.array(venv.step(chosen)[0], np.float32))
+        masks.append(get_action_masks(venv).astype(bool))
+    return np.stack(obs), np.stack(masks)
 
 
 class StubVecEnv(VecEnv):

@@ -440,6 +440,7 @@ def test_the_bench_stub_replays_the_game_s_own_positions(game: str) -> None:
     obs, masks = bench.recorded_frames(venv, 5, seed=1)
     assert obs.shape == (5, 4, *venv.observation_space.shape) and masks.shape == (5, 4, venv.action_space.n)
     assert masks.any(axis=2).all() and masks.mean() < 0.5
+    assert not np.array_equal(obs[0], obs[2]) and not np.array_equal(obs[1], obs[3])  # each step's own positions
     stub = bench.StubVecEnv(venv.observation_space, venv.action_space, (obs, masks))
     assert (stub.reset() == obs[0]).all()
     stub.step(np.zeros(4, np.int64))
