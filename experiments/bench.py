@@ -42,7 +42,7 @@ def recorded_frames(venv: VecEnv, frames: int = STUB_FRAMES, seed: int = 0) -> t
     """`frames` batches of observations and action masks of `venv`, from its reset on, every env playing a
     uniformly random legal action at each step."""
     rng = np.random.default_rng(seed)
-    # copied as they come: a batched env may hand out the same buffers again (Bin'Fa's, every other step)
+    # copied as they come: a batched env may hand out the same buffers again at a later step
     obs, masks = [np.array(venv.reset(), np.float32)], [get_action_masks(venv).astype(bool)]
     while len(obs) < frames:
         chosen = np.argmax(rng.random(masks[-1].shape) * masks[-1], axis=1)
