@@ -22,6 +22,7 @@ from experiments.checkpoint import (
     ENV_PREFIX,
     env_state,
 )
+from experiments.cli import ConfigError
 from experiments.config import (
     POOL,
     TrainConfig,
@@ -87,9 +88,12 @@ def make_vec_env(cfg: TrainConfig) -> tuple[VecEnv, SelfPlayPool]:
     """The batched environment of the run (under SB3's `VecMonitor`, for episode statistics) and its pool."""
     scripted = [spec for spec in cfg.opponent_weights if spec != POOL]
     first = scripted[0] if scripted else cfg.rules.scripted_agents[0]
-    env = cfg.rules.batched_env(cfg.n_envs, first, seed=cfg.seed, options=cfg.options,
-                                shaped_reward=cfg.shaped_reward)  # fmt: skip
-    return VecMonitor(env), SelfPlayPool(env, cfg)
+    try:  # an opponent the batched env cannot play (a search, which reads the game itself) is the user's choice
+        env = cfg.rules.batched_env(cfg.n_envs, first, seed=cfg.seed, options=cfg.options,
+                                    shaped_reward=cfg.shaped_reward)  # fmt: skip
+        return VecMonitor(env), SelfPlayPool(env, cfg)
+    except ValueError as error:
+        raise ConfigError(str(error)) from None
 
 
 def pool_files(run_dir: Path) -> list[tuple[int, Path]]:

@@ -75,6 +75,7 @@ __all__ = [
     "new_model",
     "prepare_torch",
     "run",
+    "run_start",
     "torch_device",
     "train",
 ]  # (bench and notebooks)
@@ -201,7 +202,11 @@ def configure(argv: list[str] | None) -> Start:
 
 
 def run(argv: list[str] | None = None) -> dict[str, Any]:
-    start = configure(argv)
+    return run_start(configure(argv))
+
+
+def run_start(start: Start) -> dict[str, Any]:
+    """Train the run `start` names (new or resumed) and report it; returns the summary."""
     cfg, run_dir = start.cfg, start.run_dir
     how = f" (resuming from {start.checkpoint})" if start.checkpoint else ""
     print(f"run folder: {run_dir}{how}", flush=True)

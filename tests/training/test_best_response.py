@@ -1,0 +1,126 @@
+"""Approximate exploitability (`python -m experiments.best_response`): a training run against one frozen agent and
+its final evaluation against it; resumable like training; what it refuses."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from experiments import best_response
+from experiments.runs import read_config
+from experiments.runs import read_eval
+from experiments.stats import headline
+
+from conftest import exit_of
+from conftest import run_module
+
+PROG = "python -m experiments.best_response"
+MODULE = "experiments.best_response"
+
+
+@pytest.fixture(scope="module")
+def best_response_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A finished best response to `greedy` on the smoke budget (512 timesteps, 4 final games)."""
+    runs = tmp_path_factory.mktemp("runs")
+    out = run_module(MODULE, "--agent", "greedy", "--runs-dir", str(runs), "--timestamp", "test", "--no-progress-bar")
+    (run,) = runs.iterdir()
+    assert "best response to greedy after 512 timesteps: won " in out.stdout
+    assert str(run / best_response.RESULT_FILE) in out.stdout
+    return run
+
+
+def _result(run: Path) -> dict:
+    return json.loads((run / best_response.RESULT_FILE).read_text())
+
+
+def test_a_best_response_trains_against_the_agent_alone(best_response_run: Path) -> None:
+    """The game's recipe (its warm start included), the agent the only opponent of PPO and of the evaluations."""
+    run = best_response_run
+    cfg = read_config(run)
+    assert (cfg.opponents, cfg.eval_opponents, cfg.exp_name) == ("greedy=1", ("greedy",), "br-greedy")
+    assert cfg.bc_games == 6 and (run / "warm_start.json").exists()  # the smoke budget's warm start
+    assert {r["opponent"] for r in read_eval(run)} == {"greedy"}
+    summary = json.loads((run / "summary.json").read_text())
+    found = _result(run)
+    final = summary["final_eval"]["greedy"]
+    assert found["agent"] == "greedy" and found["game"] == "suntzu" and found["timesteps"] == 512 == cfg.total_timesteps
+    assert found["final_eval"] == final and final["games"] == 4
+    assert (found["win_rate"], found["ci_low"], found["ci_high"]) == headline(final, "suntzu")
+    assert found["headline"] == "win_rate"  # Sun Tzu's game without a winner is a draw: the score leads
+
+
+def test_a_killed_best_response_resumes_to_the_same_result(best_response_run: Path, tmp_path: Path) -> None:
+    """Killed after its checkpoint at 256 timesteps (its final model, summary and result not yet written), the run
+    continues from the checkpoint and ends where the whole run ended."""
+    run = tmp_path / best_response_run.name
+    shutil.copytree(best_response_run, run)
+    for name in ("model.zip", "summary.json", best_response.RESULT_FILE):
+        (run / name).unlink()
+    for late in (run / "checkpoints").glob("ppo_512_steps*"):
+        late.unlink()
+    run_module(MODULE, "--resume", str(run), "--no-progress-bar")
+    again, first = _result(run), _result(best_response_run)
+    assert {k: v for k, v in again.items() if k != "wall_s"} == {k: v for k, v in first.items() if k != "wall_s"}
+
+
+def test_a_run_killed_after_its_summary_gets_its_result_on_resume(best_response_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / best_response_run.name
+    shutil.copytree(best_response_run, run)
+    (run / best_response.RESULT_FILE).unlink()
+    summary = (run / "summary.json").read_bytes()
+    best_response.main(["--resume", str(run)])
+    assert _result(run) == _result(best_response_run) and (run / "summary.json").read_bytes() == summary
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        ([], "--agent: name the agent to exploit: random, greedy, heuristic"),
+        (["--agent", "bogus"], "--agent: unknown agent 'bogus'; valid: random"),
+        (["--agent", "ppo:a,b=1"], "--agent: a spec without ',' or '='"),
+        (["--agent", "greedy", "--opponents", "random=1"], "--opponents: a best response plays --agent alone"),
+        (["--agent", "greedy", "--eval-opponents", "random"], "--eval-opponents: a best response plays --agent alone"),
+        (["--agent", "greedy", "--final-eval-games", "0"], "--final-eval-games: a best response is measured by"),
+        (["--agent", "ismcts:10"], "--agent: 'ismcts:10' searches the game itself and cannot play in"),
+        (["--game", "binfa", "--agent", "mcts:5"], "--agent: Bin'Fa's batched env plays random, greedy, heuristic"),
+    ],
+)
+def test_what_a_best_response_refuses_is_one_line_and_leaves_no_folder(
+    args: list[str], message: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SUNTZU_TRAIN_SMOKE", "1")
+    status, err = exit_of(MODULE, *args, "--runs-dir", str(tmp_path / "runs"))
+    assert status == 2 and err.startswith(f"{PROG}: error: {message}") and err.count("\n") == 1, err
+    assert not any((tmp_path / "runs").glob("*/*"))
+
+
+def test_a_training_run_is_no_best_response(tiny_run: Path, tmp_path: Path) -> None:
+    run = tmp_path / tiny_run.name
+    shutil.copytree(tiny_run, run)
+    status, err = exit_of(MODULE, "--resume", str(run))
+    assert status == 2 and f"{run} is no best-response run" in err and err.count("\n") == 1
+    assert not (run / best_response.RESULT_FILE).exists()
+
+
+def test_the_table_keeps_one_row_a_best_response(best_response_run: Path, tmp_path: Path) -> None:
+    """`--table` writes the result's row into a CSV file of best responses (with --resume too), replacing the row
+    of the same game, agent, timesteps and seed."""
+    table = tmp_path / "exploitability.csv"
+    for _ in range(2):
+        best_response.main(["--resume", str(best_response_run), "--table", str(table)])
+    rows = best_response.read_table(table)
+    found = _result(best_response_run)
+    assert [(r["game"], r["agent"], r["timesteps"], r["games"], r["wins"], r["win_rate"]) for r in rows] == [
+        ("suntzu", "greedy", "512", "4", str(found["final_eval"]["wins"]), str(found["win_rate"]))
+    ]
+
+
+def test_another_file_as_the_table_is_refused_before_the_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SUNTZU_TRAIN_SMOKE", "1")
+    other = tmp_path / "ladder.csv"
+    other.write_text("a,b\n1,2\n")
+    status, err = exit_of(MODULE, "--agent", "greedy", "--table", str(other), "--runs-dir", str(tmp_path / "runs"))
+    assert status == 2 and f"--table {other}: not a table of best responses" in err and err.count("\n") == 1
+    assert other.read_text() == "a,b\n1,2\n" and not (tmp_path / "runs").exists()
