@@ -65,7 +65,7 @@ def test_a_smoke_run_of_three_players_trains_evaluates_and_resumes(
     (run,) = (tmp_path / "runs").iterdir()
     assert run.name.startswith("binfa-level1-3p-turns30__smoke__0__")
     assert json.loads((run / "config.json").read_text())["players"] == 3
-    assert summary["timesteps"] == 512 and set(summary["final_eval"]) == {"random", "greedy"}
+    assert summary["timesteps"] == 512 and set(summary["final_eval"]) == {"random", "greedy", "heuristic"}
     rows = read_eval(run)
     assert {r["games"] for r in rows if not r["final"]} == {3} and {r["games"] for r in rows if r["final"]} == {6}
     assert all(r["wins"] + r["draws"] + r["losses"] == r["games"] for r in rows)
@@ -73,4 +73,4 @@ def test_a_smoke_run_of_three_players_trains_evaluates_and_resumes(
     summary = train.main(["--resume", str(run), "--total-timesteps", "768", *common])
     assert f"resuming from {run}" in capsys.readouterr().out
     assert summary["timesteps"] == 768 and json.loads((run / "config.json").read_text())["players"] == 3
-    assert [r["timesteps"] for r in read_eval(run) if r["final"]] == [768, 768]
+    assert [r["timesteps"] for r in read_eval(run) if r["final"]] == [768, 768, 768]
