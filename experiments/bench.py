@@ -138,11 +138,18 @@ def rates(cfg: BenchConfig) -> list[tuple[float, ...]]:
     return out
 
 
+def network(cfg: TrainConfig) -> str:
+    """The policy's network as the run's flags set it: `net [256, 256]` or `cells 32 wide, 2 layers`."""
+    if cfg.network == "cells":
+        return f"cells {cfg.cell_width} wide, {cfg.cell_layers} layers"
+    return f"net {list(cfg.net_arch)}"
+
+
 def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg = parse(train_config_class(game_flag(argv) or DEFAULT, BenchConfig), argv, PROG)
     found = rates(cfg)
     print(f"MaskablePPO learn, {cfg.n_envs} envs x {cfg.n_steps} steps, batches of {cfg.batch_size}, "
-          f"{cfg.n_epochs} epochs, net {list(cfg.net_arch)}, opponents {cfg.opponents}, "
+          f"{cfg.n_epochs} epochs, {network(cfg)}, opponents {cfg.opponents}, "
           f"{torch_device(cfg.device)}:")  # fmt: skip
     for k, (ours, stub, *busy) in enumerate(found, 1):
         print(f"  round {k}: the game's env {ours:,.0f} steps/s, zero-cost stub {stub:,.0f} steps/s "

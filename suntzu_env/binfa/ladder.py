@@ -11,17 +11,25 @@ lost, side by side, and its outright win rate, won / games, with its Wilson 95% 
 part of a win (a seat's share is 1/n). The score (undecided = 1/n) follows it, the measure of the ladder's bars
 (`suntzu_env.binfa.plugin.LADDER`). `--csv` writes the pairing's row into a file of rows (`CSV_FIELDS`), replacing
 the row of the same pairing, level and players, whole or not at all.
+
+`--progress FILE` keeps the games as they finish (a JSON file, written whole after each share of games): the same
+command run again after a kill plays only the games still missing and ends with the uninterrupted ladder's result.
+The file is read as data and checked field by field; one of another ladder (other agents, games, seed, level,
+players or max_turns) is refused, naming the field.
+
+    python -m suntzu_env.binfa.ladder --a mcts --b heuristic --players 3 --games 1002 --progress mcts-3p.json
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import hashlib
 import io
+import json
 import sys
 import time
-from concurrent.futures import ProcessPoolExecutor
-from itertools import pairwise
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +54,11 @@ from suntzu_env.core.stats import wilson
 CSV_FIELDS = ("a", "b", "level", "players", "games", "wins", "undecided", "losses", "win_rate", "ci_low", "ci_high",
               "seat_share", "score", "first_seed", "last_seed", "rules", "environment")  # fmt: skip
 AGENT_SPECS = f"{', '.join(AGENTS)}, {SEARCH} or {SEARCH}:<iterations>"
+UNPLAYED = -1  # a progress file's entry of a game still to play
+SHARE_GAMES = 50  # the most games of a share, kept in the progress file as it ends
+PROGRESS_KEYS = ("what", "winners", "decisions")
+MAX_PROGRESS_BYTES = 64 * 2**20
+MAX_DECISIONS = 2**40  # more decisions than any game of max_turns < 2**31 can hold
 
 
 def agent_id(spec: str, players: int = 2) -> tuple[int, int]:
@@ -72,12 +85,14 @@ def ladder(
     weights: np.ndarray = WEIGHTS,
     players: int = 2,
     workers: int = 1,
+    progress: str | Path | None = None,
 ) -> dict[str, Any]:
     """`a` against copies of `b` over `games` games of `players` players (a multiple of `players` is
     seat-balanced): the wins, undecided games and losses of `a`, its outright win rate (wins / games) with its
     Wilson 95% interval (`ci_low`, `ci_high`), and its score (wins + undecided / players, over games); `weights`
     as `agents.WEIGHTS` (the compiled agents'). `workers` processes play shares of the games at once: every game
-    is the same whatever their number (its seeds are its own)."""
+    is the same whatever their number (its seeds are its own). With `progress`, a file keeps the finished games
+    (`read_progress`): the games it holds are not played again, and it is rewritten whole after each share."""
     if not 2 <= players <= 6:
         raise ValueError(f"players must be 2..6, got {players!r:.20}")
     (a_id, a_iterations), (b_id, b_iterations) = agent_id(a, players), agent_id(b, players)
@@ -89,14 +104,27 @@ def ladder(
     seat_agents = np.where(a_seat[:, None] == np.arange(players)[None, :], a_id, b_id).astype(np.int64)
     agent_seeds = (seed * 7919 + players * g[:, None] + np.arange(players)[None, :]).astype(np.int64)
     setup = (level, players, max_turns, max(a_iterations, b_iterations))
+    what = {"a": a, "b": b, "games": games, "seed": seed, "level": level, "players": players, "max_turns": max_turns,
+            "weights": weights_digest(weights), "rules": RULES_VERSIONS[RULES_V1_1]}  # fmt: skip
+    out = np.full((games, 2), UNPLAYED, dtype=np.int64)
+    if progress is not None and Path(progress).exists():
+        out = read_progress(progress, what)
+    shares = cut_shares(np.flatnonzero(out[:, 0] == UNPLAYED), workers)
+
+    def keep(k: np.ndarray, rows: np.ndarray) -> None:
+        out[k] = rows[:, :2]  # winner, decisions
+        if progress is not None:
+            write_progress(progress, what, out)
+
     if workers == 1:
-        out = play_share(seeds, seat_agents, agent_seeds, setup, weights)
-    else:
-        bounds = np.linspace(0, games, min(games, 4 * workers) + 1).astype(np.int64)
-        shares = [slice(int(lo), int(hi)) for lo, hi in pairwise(bounds) if hi > lo]
+        for k in shares:
+            keep(k, play_share(seeds[k], seat_agents[k], agent_seeds[k], setup, weights))
+    elif shares:
         with ProcessPoolExecutor(workers) as pool:
-            parts = [pool.submit(play_share, seeds[k], seat_agents[k], agent_seeds[k], setup, weights) for k in shares]
-            out = np.concatenate([part.result() for part in parts])
+            parts = {pool.submit(play_share, seeds[k], seat_agents[k], agent_seeds[k], setup, weights): i
+                     for i, k in enumerate(shares)}  # fmt: skip
+            for part in as_completed(parts):
+                keep(shares[parts[part]], part.result())
     wins = int((out[:, 0] == a_seat).sum())
     undecided = int((out[:, 0] == UNDECIDED).sum())
     losses = games - wins - undecided
@@ -140,6 +168,70 @@ def play_share(
     return play_games(seeds, seat_agents, agent_seeds, level, players, 1, 0, max_turns, weights)
 
 
+def cut_shares(games: np.ndarray, workers: int) -> list[np.ndarray]:
+    """The games `games` (indices) in shares of at most `SHARE_GAMES`, at least four a worker where there are enough:
+    each share is kept in the progress file as it ends."""
+    size = max(1, min(SHARE_GAMES, -(-games.size // (4 * workers))))
+    return [games[i : i + size] for i in range(0, games.size, size)]
+
+
+def weights_digest(weights: np.ndarray) -> str:
+    """A short digest of the compiled agents' weights, which a progress file's games were played with."""
+    return hashlib.sha256(np.ascontiguousarray(weights, dtype=np.float64).tobytes()).hexdigest()[:16]
+
+
+def write_progress(path: str | Path, what: dict[str, Any], out: np.ndarray) -> None:
+    """The ladder `what` and its games so far (winner and decisions of each, `UNPLAYED` for a game still to play),
+    written whole."""
+    data = {"what": what, "winners": out[:, 0].tolist(), "decisions": out[:, 1].tolist()}
+    write_atomic(path, json.dumps(data, separators=(",", ":")) + "\n")
+
+
+def read_progress(path: str | Path, what: dict[str, Any]) -> np.ndarray:
+    """The games kept in the progress file `path` of the ladder `what`, as `ladder` plays them (winner, decisions):
+    read as data, every field checked; ValueError naming the file and the field otherwise."""
+    path = Path(path)
+
+    def bad(field: str, problem: str) -> ValueError:
+        return ValueError(f"{path}: {field}: {problem}")
+
+    if path.stat().st_size > MAX_PROGRESS_BYTES:
+        raise bad("file", f"over {MAX_PROGRESS_BYTES:,} bytes: not a ladder's progress file")
+    try:
+        data = json.loads(path.read_bytes())
+    except (UnicodeDecodeError, ValueError) as error:
+        raise bad("file", f"not JSON ({str(error)[:60]})") from None
+    if not isinstance(data, dict) or set(data) != set(PROGRESS_KEYS):
+        raise bad("file", f"must be an object of {', '.join(PROGRESS_KEYS)}")
+    if not isinstance(data["what"], dict) or set(data["what"]) != set(what):
+        raise bad("what", f"must name {', '.join(what)}")
+    for field, value in what.items():
+        if data["what"][field] != value or type(data["what"][field]) is not type(value):
+            raise bad(f"what.{field}", f"this file keeps the games of {field} {data['what'][field]!r:.40}, not "
+                                       f"{value!r:.40}: give another --progress file for this ladder")  # fmt: skip
+    games, players = what["games"], what["players"]
+    allowed = {"winners": (f"{UNPLAYED} (to play), a seat 0..{players - 1} or {UNDECIDED} (undecided)",
+                           lambda v: UNPLAYED <= v < players or v == UNDECIDED),
+               "decisions": (f"{UNPLAYED} (to play) or a count up to {MAX_DECISIONS}",
+                             lambda v: UNPLAYED <= v <= MAX_DECISIONS)}  # fmt: skip
+    columns = []
+    for field, (meaning, holds) in allowed.items():
+        values = data[field]
+        if not isinstance(values, list) or len(values) != games:
+            raise bad(field, f"must be a list of {games} whole numbers")
+        for i, v in enumerate(values):
+            if type(v) is not int or not holds(v):
+                raise bad(f"{field}[{i}]", f"must be {meaning}, got {v!r:.20}")
+        columns.append(np.array(values, dtype=np.int64))
+    out = np.stack(columns, axis=1)
+    unplayed = out == UNPLAYED
+    mixed = np.flatnonzero(unplayed[:, 0] != unplayed[:, 1]) if games else np.array([], np.int64)
+    if mixed.size or (out[~unplayed[:, 1], 1] < 1).any():
+        i = int(mixed[0]) if mixed.size else int(np.flatnonzero(~unplayed[:, 1] & (out[:, 1] < 1))[0])
+        raise bad(f"decisions[{i}]", "a game played has a winner and at least one decision, a game to play neither")
+    return out
+
+
 def write_row(path: str | Path, row: dict[str, Any]) -> None:
     """Writes `row` (`CSV_FIELDS`) into the CSV file `path`, replacing the row of the same a, b, level and
     players, whole or not at all."""
@@ -172,6 +264,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", type=int, default=2, choices=(2, 3, 4, 5, 6))
     parser.add_argument("--csv", help="a CSV file of ladder rows to write this pairing's row into")
     parser.add_argument("--workers", type=int, default=1, help="processes playing at once (the same games whatever)")
+    parser.add_argument("--progress", help="a file keeping the games as they finish: the same command continues a "
+                        "killed ladder from it")  # fmt: skip
     args = parser.parse_args(argv)
     if args.games < args.players or args.games % args.players:
         what = "an even number >= 2 (seat-balanced pairs)" if args.players == 2 else f"a multiple of {args.players}"
@@ -188,9 +282,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    if args.csv and not Path(args.csv).parent.is_dir():
-        print(f"error: --csv: no folder {Path(args.csv).parent}", file=sys.stderr)
-        return 2
+    for flag, path in (("--csv", args.csv), ("--progress", args.progress)):
+        if path and not Path(path).parent.is_dir():
+            print(f"error: {flag}: no folder {Path(path).parent}", file=sys.stderr)
+            return 2
     for name in (args.a, args.b):
         try:
             agent_id(name)
@@ -198,8 +293,12 @@ def main(argv: list[str] | None = None) -> int:
             print(f"error: {error}", file=sys.stderr)
             return 2
     start = time.perf_counter()
-    r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players,
-               workers=args.workers)  # fmt: skip
+    try:
+        r = ladder(args.a, args.b, args.games, args.seed, args.level, args.max_turns, players=args.players,
+                   workers=args.workers, progress=args.progress)  # fmt: skip
+    except (OSError, ValueError) as error:
+        print(f"error: --progress: {error}", file=sys.stderr)
+        return 2
     seconds = time.perf_counter() - start
     share = "" if args.players == 2 else f" (a seat's share {r['seat_share']:.0%})"
     print(
