@@ -19,9 +19,7 @@ batched env cannot play (a search, which reads the game itself) is refused.
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import io
 import os
 import re
 import sys
@@ -35,7 +33,8 @@ from experiments.resume import Start, check_models, make_run_folder, prepare_res
 from experiments.runs import read_config, read_json, remove_unfinished, write_json
 from experiments.stats import headline, headline_field
 from experiments.train import resume_flag, run_start
-from suntzu_env.core.files import write_atomic
+from suntzu_env.core.files import read_rows
+from suntzu_env.core.files import write_row as write_file_row
 
 PROG = "python -m experiments.best_response"
 RESULT_FILE = "best_response.json"
@@ -147,39 +146,26 @@ def report(found: dict[str, Any], run_dir: Path) -> str:
 
 TABLE_FIELDS = ("game", "agent", "timesteps", "seed", "games", "wins", "draws", "losses", "headline", "win_rate",
                 "ci_low", "ci_high")  # fmt: skip
+TABLE_KIND = "a table of best responses"
 
 
 def read_table(path: str | Path) -> list[dict[str, str]]:
     """The rows of the CSV file of best responses `path` (none where it does not exist); UserError for another file."""
-    path = Path(path)
-    if not path.exists():
-        return []
     try:
-        with path.open(newline="") as f:
-            reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) == TABLE_FIELDS:
-                return list(reader)
-    except (OSError, UnicodeDecodeError, csv.Error):
-        pass
-    raise UserError(f"--table {path}: not a table of best responses (a CSV file whose header is "
-                    f"{','.join(TABLE_FIELDS)})")  # fmt: skip
+        return read_rows(path, TABLE_FIELDS, TABLE_KIND)
+    except ValueError as error:
+        raise UserError(f"--table {error}") from None
 
 
 def write_row(path: str | Path, found: dict[str, Any]) -> None:
     """Write the result `found` as a row of the CSV file `path` (`TABLE_FIELDS`), replacing the row of the same game,
     agent, timesteps and seed; the file whole or not at all."""
-    rows = read_table(path)
     row = {k: found[k] for k in ("game", "agent", "timesteps", "seed", "headline", "win_rate", "ci_low", "ci_high")}
     row |= {k: found["final_eval"][k] for k in ("games", "wins", "draws", "losses")}
-    key = ("game", "agent", "timesteps", "seed")
-    rows = [r for r in rows if tuple(r[k] for k in key) != tuple(str(row[k]) for k in key)]
-    rows.append({k: str(row[k]) for k in TABLE_FIELDS})
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=TABLE_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
     try:
-        write_atomic(path, text.getvalue())
+        write_file_row(path, TABLE_FIELDS, row, ("game", "agent", "timesteps", "seed"), TABLE_KIND)
+    except ValueError as error:
+        raise UserError(f"--table {error}") from None
     except OSError as error:
         raise UserError(f"--table {path}: cannot write it: {error.strerror or error}") from None
 

@@ -23,9 +23,7 @@ players or max_turns) is refused, naming the field.
 from __future__ import annotations
 
 import argparse
-import csv
 import hashlib
-import io
 import json
 import sys
 import time
@@ -49,6 +47,7 @@ from suntzu_env.binfa.search import (
 )
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.files import write_atomic
+from suntzu_env.core.files import write_row as write_file_row
 from suntzu_env.core.stats import wilson
 
 CSV_FIELDS = ("a", "b", "level", "players", "games", "wins", "undecided", "losses", "win_rate", "ci_low", "ci_high",
@@ -235,22 +234,7 @@ def read_progress(path: str | Path, what: dict[str, Any]) -> np.ndarray:
 def write_row(path: str | Path, row: dict[str, Any]) -> None:
     """Writes `row` (`CSV_FIELDS`) into the CSV file `path`, replacing the row of the same a, b, level and
     players, whole or not at all."""
-    path = Path(path)
-    rows: list[dict[str, str]] = []
-    if path.exists():
-        with path.open(newline="") as f:
-            reader = csv.DictReader(f)
-            if tuple(reader.fieldnames or ()) != CSV_FIELDS:
-                raise ValueError(f"{path}: not a Bin'Fa ladder file (its header must be {','.join(CSV_FIELDS)})")
-            rows = list(reader)
-    key = ("a", "b", "level", "players")
-    rows = [r for r in rows if tuple(r[k] for k in key) != tuple(str(row[k]) for k in key)]
-    rows.append({k: row[k] for k in CSV_FIELDS})
-    text = io.StringIO()
-    writer = csv.DictWriter(text, fieldnames=CSV_FIELDS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    write_atomic(path, text.getvalue())
+    write_file_row(path, CSV_FIELDS, row, ("a", "b", "level", "players"), "a Bin'Fa ladder file")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -27,7 +27,9 @@ from experiments.checkpoint import state_path
 from experiments.runs import read_eval
 from experiments.runs import remove_temporaries
 from experiments.runs import write_eval
+from suntzu_env.core.files import read_rows
 from suntzu_env.core.files import write_atomic
+from suntzu_env.core.files import write_row
 
 from conftest import ROOT
 from conftest import TINY_RUN
@@ -66,6 +68,22 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path: Path, mon
     assert path.read_text() == "old\n" and [p.name for p in tmp_path.iterdir()] == ["eval.csv"]
     (tmp_path / f".eval.csv.tmp-{os.getpid()}").write_text("half")  # what a kill leaves
     assert remove_temporaries(tmp_path) == 1 and [p.name for p in tmp_path.iterdir()] == ["eval.csv"]
+
+
+def test_a_table_row_replaces_the_row_of_its_key_and_another_file_is_left_alone(tmp_path: Path) -> None:
+    fields, key = ("agent", "games", "wins"), ("agent", "games")
+    table = tmp_path / "table.csv"
+    write_row(table, fields, {"agent": "greedy", "games": 10, "wins": 7}, key, "a table")
+    write_row(table, fields, {"agent": "random", "games": 10, "wins": 1}, key, "a table")
+    write_row(table, fields, {"agent": "greedy", "games": 10, "wins": 8}, key, "a table")  # the same key: replaced
+    write_row(table, fields, {"agent": "greedy", "games": 20, "wins": 15}, key, "a table")
+    assert table.read_text() == "agent,games,wins\nrandom,10,1\ngreedy,10,8\ngreedy,20,15\n"
+    assert read_rows(table, fields, "a table")[1] == {"agent": "greedy", "games": "10", "wins": "8"}
+    other = tmp_path / "other.csv"
+    other.write_text("a,b\n1,2\n")
+    with pytest.raises(ValueError, match=r"other.csv: not a table \(a CSV file whose header is agent,games,wins\)"):
+        write_row(other, fields, {"agent": "greedy", "games": 10, "wins": 7}, key, "a table")
+    assert other.read_text() == "a,b\n1,2\n" and read_rows(tmp_path / "none.csv", fields, "a table") == []
 
 
 def test_unreadable_eval_rows_are_left_out(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
