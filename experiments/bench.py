@@ -33,6 +33,7 @@ from experiments.config import POOL, TrainConfig, train_config_class
 from experiments.game import DEFAULT, game_flag
 from experiments.train import make_vec_env, new_model, prepare_torch, torch_device
 from suntzu_env.core.threads import competing_process
+from suntzu_env.core.vec_shell import BatchedVecEnv
 
 PROG = "python -m experiments.bench"
 STUB_FRAMES = 16  # the stub cycles through this many recorded observations and masks
@@ -51,7 +52,7 @@ def recorded_frames(venv: VecEnv, frames: int = STUB_FRAMES, seed: int = 0) -> t
     return np.stack(obs), np.stack(masks)
 
 
-class StubVecEnv(VecEnv):
+class StubVecEnv(BatchedVecEnv):
     """A zero-cost `VecEnv` cycling through the batches of observations and masks `frames` (as
     `recorded_frames`: frames x envs x ...) of the given spaces, with an episode end, rewarded +1, with
     probability 1/`episode_length` per step. MaskablePPO's own speed on it is the limit for any environment of
@@ -81,23 +82,6 @@ class StubVecEnv(VecEnv):
 
     def action_masks(self) -> np.ndarray:
         return self._masks[self._k]
-
-    def close(self) -> None:
-        pass
-
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        raise AttributeError(f"StubVecEnv has no settable attribute {attr_name!r}")
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name == "action_masks":
-            return list(self.action_masks()[list(self._get_indices(indices))])
-        raise AttributeError(f"StubVecEnv has no method {method_name!r}")
-
-    def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-        return [False] * len(list(self._get_indices(indices)))
 
 
 @dataclasses.dataclass

@@ -37,7 +37,6 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.vector.utils import batch_space
 from numba import njit, prange
-from stable_baselines3.common.vec_env import VecEnv
 
 from suntzu_env.binfa import records
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
@@ -80,6 +79,7 @@ from suntzu_env.core.checks import MAX_SEED, check_seed, mix_cdf
 from suntzu_env.core.fields import Field, append_field
 from suntzu_env.core.policy_net import CompiledNet, pack_nets, seated_net, seated_state
 from suntzu_env.core.rng import random_legal, random_legal_states, rng_below, rng_seed
+from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.
@@ -632,7 +632,7 @@ class _Core:
                 raise saved.fail("ids", i, "not the learning ids of the game's legal actions")
 
 
-class BinFaVecEnv(VecEnv):
+class BinFaVecEnv(BatchedVecEnv):
     """`n_envs` games of Bin'Fa, a learner seat each, against opponents played in compiled code (see the module
     docstring).
 
@@ -714,34 +714,25 @@ class BinFaVecEnv(VecEnv):
         self.core.require_games("action_masks()")
         return self.core.masks
 
-    def close(self) -> None:
-        pass
-
     def seed(self, seed: int | None = None) -> list[int | None]:
         self.core.seed = check_seed(seed, optional=True) or 0
         return [self.core.seed] * self.core.n
 
-    def _indices(self, indices: Any) -> list[int]:
-        if indices is None:
-            return list(range(self.core.n))
-        if isinstance(indices, int):
-            return [indices]
-        return list(indices)
+    def env_values(self, name: str) -> list[Any] | None:
+        """Each env's own "seat" (`player_<p>`) and "opponent" (its name), its game in progress's, for `get_attr`."""
+        if name not in PER_ENV:
+            return None
+        table = self.core.table
+        if name == "seat":
+            return [AGENT_NAMES[int(s)] for s in table[:, G_SEAT]]
+        return [self.core.slots.name(int(k)) for k in table[:, G_OPPONENT]]
 
-    def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-        return [getattr(self, attr_name) for _ in self._indices(indices)]
-
-    def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-        setattr(self, attr_name, value)
-
-    def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-        if method_name == "action_masks":
-            masks = self.action_masks()
-            return [masks[i] for i in self._indices(indices)]
-        return [getattr(self, method_name)(*args, **kwargs) for _ in self._indices(indices)]
-
-    def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False for _ in self._indices(indices)]
+    def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
+        """`set_attr("opponent", ...)`: `set_opponents`, for every env (all draw from one mix)."""
+        if envs != list(range(self.core.n)):
+            raise ValueError("set_attr: BinFaVecEnv draws every env's opponent from one mix; set it for every env "
+                             "(indices=None)")  # fmt: skip
+        self.set_opponents(opponent)
 
 
 class BinFaVectorEnv(gymnasium.vector.VectorEnv):

@@ -100,9 +100,9 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
     generator, seeded with `seed`; `get_state` keeps the opponents' slots (a policy's network included) and the
     mix, and `set_state` restores them with new games.
     """
-    from stable_baselines3.common.vec_env import VecEnv
+    from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv
 
-    class _TurnVecEnv(VecEnv, TurnVecEnv):
+    class _TurnVecEnv(BatchedVecEnv, TurnVecEnv):
         def __init__(self) -> None:
             box, actions = observation_and_action_spaces(rules)
             self.render_mode = None
@@ -227,21 +227,15 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
             self._rng = np.random.default_rng(seed)
             return [seed] * self.num_envs
 
-        def close(self) -> None:
-            pass
+        def env_values(self, name: str) -> list[Any] | None:
+            if name not in PER_ENV:
+                return None
+            return list(self._seats) if name == "seat" else [self._slots[k][1] for k in self._opponents]
 
-        def get_attr(self, attr_name: str, indices: Any = None) -> list[Any]:
-            return [getattr(self, attr_name)] * len(list(self._get_indices(indices)))
-
-        def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
-            setattr(self, attr_name, value)
-
-        def env_method(self, method_name: str, *args: Any, indices: Any = None, **kwargs: Any) -> list[Any]:
-            if method_name == "action_masks":
-                return list(self.action_masks()[list(self._get_indices(indices))])
-            return [getattr(self, method_name)(*args, **kwargs)]
-
-        def env_is_wrapped(self, wrapper_class: Any, indices: Any = None) -> list[bool]:
-            return [False] * len(list(self._get_indices(indices)))
+        def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
+            if envs != list(range(self.num_envs)):
+                raise ValueError("set_attr: every env draws its opponent from one mix; set it for every env "
+                                 "(indices=None)")  # fmt: skip
+            self.set_opponents(opponent)
 
     return _TurnVecEnv()

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import typing
 import warnings
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -422,6 +422,7 @@ def check_the_ecosystem_s_checkers(rules: GameRules[Any]) -> None:
                f"the batched env's masks are {masks.shape} or one has no legal action")  # fmt: skip
         obs, rewards, dones, infos = venv.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
         ended += [(r, info) for r, d, info in zip(rewards, dones, infos, strict=True) if d]
+    check_vec_env_methods(venv, rules.seats_of(options), opponent, place)
     venv.close()
     expect(ended, place, f"the batched env ended no game in {STEPS} steps")
     for reward, info in ended:
@@ -430,6 +431,22 @@ def check_the_ecosystem_s_checkers(rules: GameRules[Any]) -> None:
         expect(info["opponent"] == opponent, place, f"an episode's last info names opponent {info['opponent']!r}")
         won = 0 if info["winner"] == "draw" else 1 if info["winner"] == info["seat"] else -1
         expect(reward == won, place, f"an episode's last reward is {reward}, its winner {info['winner']}")
+
+
+def check_vec_env_methods(venv: Any, seats: Sequence[str], opponent: str, place: str) -> None:
+    """The rest of SB3's `VecEnv` on a batched env of 3 games against `opponent`: each env's seat and opponent by
+    `get_attr`, the masks by `env_method`, no wrappers, and an unknown attribute refused."""
+    got = venv.get_attr("seat")
+    expect(len(got) == 3 and set(got) <= set(seats), place, f"the batched env's get_attr('seat') gives {got!r}")
+    expect(venv.get_attr("seat", indices=[2]) == got[2:], place, "get_attr('seat', indices=[2]) is not env 2's seat")
+    got = venv.get_attr("opponent")
+    expect(got == [opponent] * 3, place, f"the batched env's get_attr('opponent') gives {got!r}, not {opponent!r}")
+    rows = venv.env_method("action_masks", indices=[0, 2])
+    expect(same(np.stack(rows), np.asarray(venv.action_masks())[[0, 2]]), place,
+           "env_method('action_masks') gives other rows than action_masks()")  # fmt: skip
+    expect(venv.env_is_wrapped(object) == [False] * 3, place, "the batched env says its envs are wrapped")
+    expect_raises(AttributeError, lambda: venv.get_attr("no_such_attribute"), place,
+                  "the batched env's get_attr of an attribute it lacks")  # fmt: skip
 
 
 def check_batched_play(rules: GameRules[Any]) -> None:

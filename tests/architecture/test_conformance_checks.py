@@ -200,6 +200,16 @@ class SpielDuel(DuelRules):
         return FakeSpielGame()
 
 
+class SeatlessBatchDuel(DuelRules):
+    """Its batched env answers `get_attr("seat")` with one attribute of its own, not each env's seat."""
+
+    def make_batched_env(self, *args: Any) -> Any:
+        venv = super().make_batched_env(*args)
+        venv.env_values = lambda name: None
+        venv.seat = "somebody"
+        return venv
+
+
 def test_the_toy_game_passes_the_suite(capsys: pytest.CaptureFixture[str]) -> None:
     """`conformance_test` runs every check, says each one's outcome and returns them; a check named in `skip` is
     not run, an unknown name is refused. Duel, with the core's adapters, passes every check but more seats (it
@@ -221,6 +231,7 @@ BROKEN = [
     ("seeding", UnseededDuel(), "observes other positions"),
     ("another_process", PROCESS_DUEL, "another process gives another observations"),
     ("ecosystem", SpacelessDuel(), "PettingZoo's api_test"),
+    ("ecosystem", SeatlessBatchDuel(), r"get_attr\('seat'\) gives \['somebody'"),
     ("batched_play", WrongBatchDuel(), "played another game"),
     ("hidden_information", LeakyDuel(), "sees what it may not know"),
     ("rendering", MuteDuel(), "gave NoneType, not text"),

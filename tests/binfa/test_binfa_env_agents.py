@@ -339,3 +339,25 @@ def test_a_batched_env_refuses_to_step_before_its_first_reset():
         vector.action_masks()
     with pytest.raises(RuntimeError, match="step"):
         vector.step(np.zeros(2, np.int64))
+
+
+def test_batched_env_answers_sb3_per_env():
+    # each env's own seat and opponent (the game in progress's); the opponent mix is one for every env
+    vec = BinFaVecEnv(4, opponent="random", seed=2, options={"max_turns": 2})  # games of a few dozen steps
+    vec.reset()
+    assert vec.get_attr("seat") == ["player_0", "player_1", "player_0", "player_1"]  # seat "alternate": (i + k) mod 2
+    assert vec.get_attr("opponent", indices=[1, 3]) == ["random", "random"] and vec.has_attr("seat")
+    assert vec.env_method("set_opponent", "greedy") == [None] * 4
+    with pytest.raises(ValueError, match="one mix; set it for every env"):
+        vec.set_attr("opponent", "random", indices=[0])
+    with pytest.raises(AttributeError, match="only 'opponent' can be set"):
+        vec.set_attr("seed", 3)
+    with pytest.raises(AttributeError, match="BinFaVecEnv has no attribute 'core_'"):
+        vec.get_attr("core_")
+    rng = np.random.default_rng(0)
+    for _ in range(2000):  # the next games meet greedy
+        masks = vec.action_masks()
+        vec.step(np.array([rng.choice(np.flatnonzero(m)) for m in masks]))
+        if set(vec.get_attr("opponent")) == {"greedy"}:
+            break
+    assert set(vec.get_attr("opponent")) == {"greedy"}

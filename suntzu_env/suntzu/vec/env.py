@@ -9,10 +9,8 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-import gymnasium
 import numpy as np
 from gymnasium import spaces
-from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from suntzu_env.core import saved_arrays as saved
@@ -29,6 +27,7 @@ from suntzu_env.core.checks import (
 from suntzu_env.core.policy_net import seated_net, seated_state
 from suntzu_env.core.rng import GENERATOR
 from suntzu_env.core.threads import ThreadCount
+from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv
 from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.actions import ACTION_STRINGS, N_ACTIONS
 from suntzu_env.suntzu.engine import legal_mask, side_to_act
@@ -45,7 +44,7 @@ from suntzu_env.suntzu.vec.slots import OpponentSlots, Slot, describe
 SEAT_MODES = ("alternate", "blue", "red")
 
 
-class SunTzuVecEnv(VecEnv):
+class SunTzuVecEnv(BatchedVecEnv):
     """`n_envs` games of Sun Tzu, one learner seat each, against compiled or policy opponents.
 
     Arguments:
@@ -585,47 +584,13 @@ class SunTzuVecEnv(VecEnv):
 
     # ------------------------------------------------------------ the rest of SB3's VecEnv
 
-    def close(self) -> None:
-        """Nothing to release: the games live in this process's arrays."""
+    def env_values(self, name: str) -> list[Any] | None:
+        """Each env's own "seat" and "opponent" (its game in progress's), for `get_attr`."""
+        return {"seat": self.seats, "opponent": self.opponent_names}[name] if name in PER_ENV else None
 
-    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
-        """The env's attribute `attr_name`, once per env of `indices` ("seat" and "opponent": each env's own)."""
-        envs = list(self._get_indices(indices))
-        if attr_name == "seat":
-            return [self.seats[i] for i in envs]
-        if attr_name == "opponent":
-            return [self.opponent_names[i] for i in envs]
-        if attr_name.startswith("_") or not hasattr(self, attr_name):
-            raise AttributeError(f"SunTzuVecEnv has no attribute {attr_name!r}")
-        value = getattr(self, attr_name)
-        return [value for _ in envs]
-
-    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
-        """Only "opponent" can be set (per env, from its next game): see `set_opponents`."""
-        if attr_name != "opponent":
-            raise AttributeError(f"SunTzuVecEnv: only 'opponent' can be set with set_attr, not {attr_name!r}")
-        self.set_opponents(value, indices)
-
-    def env_method(
-        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
-    ) -> list[Any]:
-        """ "action_masks" (each env's row, as MaskablePPO asks) or "set_opponent"."""
-        envs = list(self._get_indices(indices))
-        if method_name == "action_masks":
-            return list(self.action_masks()[envs])
-        if method_name == "set_opponent":
-            self.set_opponents(*method_args, indices=indices, **method_kwargs)
-            return [None for _ in envs]
-        raise AttributeError(f"SunTzuVecEnv: env_method knows 'action_masks' and 'set_opponent', not {method_name!r}")
-
-    def has_attr(self, attr_name: str) -> bool:
-        return attr_name in ("seat", "opponent") or (not attr_name.startswith("_") and hasattr(self, attr_name))
-
-    def env_is_wrapped(self, wrapper_class: type[gymnasium.Wrapper], indices: VecEnvIndices = None) -> list[bool]:
-        return [False for _ in self._get_indices(indices)]
-
-    def get_images(self) -> Sequence[np.ndarray | None]:
-        raise NotImplementedError("SunTzuVecEnv does not render; replay a record with SunTzuGymEnv or the play app")
+    def set_env_opponents(self, opponent: Opponent, envs: list[int]) -> None:
+        """`set_attr("opponent", ...)`: `set_opponents` for the envs `envs` (a mix: every env)."""
+        self.set_opponents(opponent, None if envs == list(range(self.num_envs)) else envs)
 
 
 __all__ = ["SEAT_MODES", "SunTzuVecEnv"]

@@ -1,0 +1,87 @@
+"""The rest of SB3's `VecEnv` for batched envs whose games live in this process's arrays, written once for every
+game's batched env (`suntzu_env.suntzu.vec.env`, `suntzu_env.binfa.vec_env`, `suntzu_env.core.turn_envs`) and
+for the training bench's stub.
+
+A subclass defines what plays (`reset`, `step_async`, `step_wait`, `action_masks`, `seed`) and may name:
+
+- `env_values(name)`: each env's own value of an attribute ("seat", "opponent": the game in progress's), which
+  `get_attr` returns row by row;
+- `set_env_opponents(opponent, envs)`: what `set_attr("opponent", ...)` and `env_method("set_opponent", ...)`
+  do (without it, neither is allowed).
+
+Everything else is the env's own attribute, the same for every env; a private or unknown name is an
+AttributeError naming the env's class, never a value made up.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from stable_baselines3.common.vec_env import VecEnv
+from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
+
+PER_ENV = ("seat", "opponent")  # the attributes every env holds its own value of (the game in progress's)
+
+
+class BatchedVecEnv(VecEnv):
+    """SB3's `VecEnv` methods beyond playing, for games held in one process (no sub-processes, no wrappers)."""
+
+    def env_values(self, name: str) -> list[Any] | None:
+        """Each env's own value of attribute `name`, one per env; None when it is not a per-env attribute."""
+        return None
+
+    def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
+        """Set the opponent of the envs `envs` from their next game on."""
+        raise AttributeError(f"{type(self).__name__}: no attribute can be set with set_attr")
+
+    def _envs(self, indices: VecEnvIndices) -> list[int]:
+        return [int(i) for i in self._get_indices(indices)]
+
+    def get_attr(self, attr_name: str, indices: VecEnvIndices = None) -> list[Any]:
+        """The attribute `attr_name` of each env of `indices` ("seat" and "opponent": each env's own)."""
+        envs = self._envs(indices)
+        values = self.env_values(attr_name)
+        if values is not None:
+            return [values[i] for i in envs]
+        if attr_name.startswith("_") or not hasattr(self, attr_name):
+            raise AttributeError(f"{type(self).__name__} has no attribute {attr_name!r}")
+        value = getattr(self, attr_name)
+        return [value for _ in envs]
+
+    def has_attr(self, attr_name: str) -> bool:
+        return self.env_values(attr_name) is not None or (not attr_name.startswith("_") and hasattr(self, attr_name))
+
+    def set_attr(self, attr_name: str, value: Any, indices: VecEnvIndices = None) -> None:
+        """Only "opponent" can be set (from each env's next game), where the env allows it."""
+        if attr_name != "opponent":
+            raise AttributeError(f"{type(self).__name__}: only 'opponent' can be set with set_attr, not {attr_name!r}")
+        self.set_env_opponents(value, self._envs(indices))
+
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
+        """ "action_masks" (each env's row, as MaskablePPO asks) or "set_opponent" (as `set_attr("opponent")`)."""
+        envs = self._envs(indices)
+        if method_name == "action_masks":
+            return list(self.action_masks()[envs])
+        if method_name == "set_opponent":
+            self.set_env_opponents(*method_args, envs, **method_kwargs)
+            return [None for _ in envs]
+        raise AttributeError(f"{type(self).__name__}: env_method knows 'action_masks' and 'set_opponent', "
+                             f"not {method_name!r}")  # fmt: skip
+
+    def env_is_wrapped(self, wrapper_class: type, indices: VecEnvIndices = None) -> list[bool]:
+        return [False for _ in self._envs(indices)]
+
+    def get_images(self) -> Sequence[Any]:
+        raise NotImplementedError(f"{type(self).__name__} does not render; replay a game's record to see it")
+
+    def close(self) -> None:
+        """Nothing to release: the games live in this process's arrays."""
+
+    def action_masks(self) -> Any:
+        raise NotImplementedError
+
+
+__all__ = ["PER_ENV", "BatchedVecEnv"]
