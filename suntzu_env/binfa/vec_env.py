@@ -29,13 +29,11 @@ import argparse
 import sys
 import time
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, NamedTuple
 
-import gymnasium
 import numba
 import numpy as np
 from gymnasium import spaces
-from gymnasium.vector.utils import batch_space
 from numba import njit, prange
 
 from suntzu_env.binfa import records
@@ -79,7 +77,7 @@ from suntzu_env.core.checks import MAX_SEED, check_seed, mix_cdf
 from suntzu_env.core.fields import Field, append_field
 from suntzu_env.core.policy_net import CompiledNet, pack_nets, seated_net, seated_state
 from suntzu_env.core.rng import random_legal, random_legal_states, rng_below, rng_seed
-from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv
+from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv, BatchedVectorEnv
 
 SEAT_ALTERNATE = -1
 # The settings the kernels read (`params`), declared once with their meaning.
@@ -734,42 +732,26 @@ class BinFaVecEnv(BatchedVecEnv):
                              "(indices=None)")  # fmt: skip
         self.set_opponents(opponent)
 
+    def vector_step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The step of `BinFaVectorEnv`, without per-env info dicts."""
+        core = self.core
+        core.step(actions)
+        ended, cut = core.table[:, G_DONE].astype(bool), core.table[:, G_TRUNCATED].astype(bool)
+        return core.obs, core.rewards.copy(), ended, cut, core.terminal_obs
 
-class BinFaVectorEnv(gymnasium.vector.VectorEnv):
-    """The same games under Gymnasium's vector API (autoreset in the same step: a finished game's observation is
-    in `infos["final_obs"]`, marked by `infos["_final_obs"]`); arguments as `BinFaVecEnv`'s."""
+    def mask_rows(self) -> np.ndarray:
+        self.core.require_games("action_masks()")
+        return self.core.masks
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+class BinFaVectorEnv(BatchedVectorEnv):
+    """`BinFaVecEnv`'s games under Gymnasium's vector API (`suntzu_env.core.vec_shell.BatchedVectorEnv`: same-step
+    autoreset, a finished game's observation in `infos["final_obs"]` where `infos["_final_obs"]`, a game cut by
+    max_turns truncated); arguments as `BinFaVecEnv`'s."""
 
     def __init__(self, num_envs: int, opponent: str = "random", seed: int | None = 0, seat: int | str = "alternate",
                  options: Options | dict[str, Any] | None = None, threads: int | None = None) -> None:  # fmt: skip
-        self.core = _Core(num_envs, opponent, seed, seat, options, threads)
-        self.num_envs = self.core.n
-        self.single_observation_space = observation_box()
-        self.single_action_space = spaces.Discrete(N_LEARN_ACTIONS)
-        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
-        self.action_space = batch_space(self.single_action_space, self.num_envs)
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        if seed is not None:
-            self.core.seed = check_seed(seed)
-        self.core.reset()
-        return self.core.obs, {"action_mask": self.core.masks.copy()}
-
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        core = self.core
-        core.step(actions)
-        done = core.table[:, G_DONE].astype(bool)
-        truncated = core.table[:, G_TRUNCATED].astype(bool)
-        infos: dict[str, Any] = {"action_mask": core.masks.copy()}
-        if done.any():
-            infos["final_obs"] = np.where(done[:, None], core.terminal_obs, 0.0).astype(np.float32)
-            infos["_final_obs"] = done
-        return core.obs, core.rewards.copy(), done & ~truncated, truncated, infos
-
-    def action_masks(self) -> np.ndarray:
-        self.core.require_games("action_masks()")
-        return self.core.masks.copy()
+        super().__init__(BinFaVecEnv(num_envs, opponent, seed, seat, options, threads))
 
 
 def measure(envs: int, steps: int, opponent: str, threads: int | None, seed: int = 0) -> tuple[float, float]:

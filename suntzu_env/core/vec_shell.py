@@ -1,6 +1,6 @@
 """The rest of SB3's `VecEnv` for batched envs whose games live in this process's arrays, written once for every
 game's batched env (`suntzu_env.suntzu.vec.env`, `suntzu_env.binfa.vec_env`, `suntzu_env.core.turn_envs`) and
-for the training bench's stub.
+for the training bench's stub; and `BatchedVectorEnv`, such an env under Gymnasium's vector API.
 
 A subclass defines what plays (`reset`, `step_async`, `step_wait`, `action_masks`, `seed`) and may name:
 
@@ -16,8 +16,12 @@ AttributeError naming the env's class, never a value made up.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
+import gymnasium
+import numpy as np
+from gymnasium.vector import AutoresetMode
+from gymnasium.vector.utils import batch_space
 from stable_baselines3.common.vec_env import VecEnv
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices
 
@@ -81,7 +85,61 @@ class BatchedVecEnv(VecEnv):
         """Nothing to release: the games live in this process's arrays."""
 
     def action_masks(self) -> Any:
+        """The (n_envs, n_actions) booleans of each env's legal actions."""
         raise NotImplementedError
 
+    # ------------------------------------------------------------ what `BatchedVectorEnv` reads
+    def vector_step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Play `actions` without per-env info dicts: observations, rewards, which envs ended a game, which of those
+        the turn limit cut, and the ended games' last observations (rows of ended envs only)."""
+        raise NotImplementedError(f"{type(self).__name__} has no Gymnasium vector face")
 
-__all__ = ["PER_ENV", "BatchedVecEnv"]
+    def mask_rows(self) -> np.ndarray:
+        """The masks of every env's pending decision, as the vector API's `infos["action_mask"]` copies them."""
+        return np.asarray(self.action_masks())
+
+
+class BatchedVectorEnv(gymnasium.vector.VectorEnv):
+    """A `BatchedVecEnv` under Gymnasium's vector API, with same-step autoreset: a finished env's observation is
+    its next game's; the last one is in `infos["final_obs"]` where `infos["_final_obs"]` (an object array, None
+    elsewhere, as Gymnasium's own vector envs give it). A game the turn limit cut is truncated, not terminated.
+    `infos["action_mask"]` holds the masks after every reset and step; `action_masks()` gives them as booleans."""
+
+    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
+
+    def __init__(self, env: BatchedVecEnv) -> None:
+        self.env = env
+        self.num_envs = env.num_envs
+        self.single_observation_space = env.observation_space
+        self.single_action_space = env.action_space
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self.render_mode = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        if options:
+            raise ValueError(f"reset(options=...): {type(self).__name__} takes no reset options, got {options!r:.60}")
+        if seed is not None:
+            self.env.seed(seed)
+        obs = self.env.reset()
+        return obs, {"action_mask": self.env.mask_rows().copy()}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, rewards, ended, truncated, last = self.env.vector_step(np.asarray(actions))
+        infos: dict[str, Any] = {"action_mask": self.env.mask_rows().copy()}
+        if ended.any():
+            final = np.full(self.num_envs, None, dtype=object)
+            for i in np.flatnonzero(ended).tolist():
+                final[i] = last[i].copy()
+            infos["final_obs"] = final
+            infos["_final_obs"] = ended.copy()
+        return obs, rewards, ended & ~truncated, ended & truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        return np.asarray(self.env.action_masks(), dtype=bool).copy()
+
+    def close_extras(self, **kwargs: Any) -> None:
+        self.env.close()
+
+
+__all__ = ["PER_ENV", "BatchedVecEnv", "BatchedVectorEnv"]

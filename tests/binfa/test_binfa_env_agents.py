@@ -361,3 +361,28 @@ def test_batched_env_answers_sb3_per_env():
         if set(vec.get_attr("opponent")) == {"greedy"}:
             break
     assert set(vec.get_attr("opponent")) == {"greedy"}
+
+
+def test_vector_env_marks_games_cut_by_max_turns_truncated():
+    # BD5: a game stopped at max_turns is truncated, not terminated; its last observation is in infos["final_obs"]
+    # (an object array, None where no game ended), as the SB3 face gives it in "terminal_observation"
+    vector, twin = BinFaVectorEnv(3, seed=4, options={"max_turns": 1}), BinFaVecEnv(3, seed=4, options={"max_turns": 1})
+    vector.reset()
+    twin.reset()
+    rng = np.random.default_rng(0)
+    for _ in range(500):
+        masks = vector.action_masks()
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        _, rewards, terminated, truncated, infos = vector.step(actions)
+        _, twin_rewards, dones, twin_infos = twin.step(actions)
+        np.testing.assert_array_equal(rewards, twin_rewards)
+        np.testing.assert_array_equal(terminated | truncated, dones)
+        if truncated.any():
+            break
+    assert truncated.any() and not (terminated & truncated).any()
+    for i in range(3):
+        if dones[i]:
+            assert truncated[i] == twin_infos[i]["TimeLimit.truncated"]
+            np.testing.assert_array_equal(infos["final_obs"][i], twin_infos[i]["terminal_observation"])
+        else:
+            assert infos["final_obs"][i] is None

@@ -592,5 +592,15 @@ class SunTzuVecEnv(BatchedVecEnv):
         """`set_attr("opponent", ...)`: `set_opponents` for the envs `envs` (a mix: every env)."""
         self.set_opponents(opponent, None if envs == list(range(self.num_envs)) else envs)
 
+    def vector_step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """The step of `SunTzuVectorEnv`, without per-env info dicts (a game of Sun Tzu ends, never cut)."""
+        self.step_async(actions)
+        dones = self._advance()
+        return self._obs, self._rewards.copy(), dones, np.zeros_like(dones), self._terminal_obs
+
+    def mask_rows(self) -> np.ndarray:
+        """The (N, A) int8 masks, as `SunTzuVectorEnv`'s infos hold them."""
+        return self._masks
+
 
 __all__ = ["SEAT_MODES", "SunTzuVecEnv"]
