@@ -72,6 +72,11 @@ def agent_of(cfg: TrainConfig, run_dir: Path) -> str:
     return next(iter(weights))
 
 
+def config_class(game: str) -> type[BestResponseConfig]:
+    """The command line's flags for `game`: the training's, with the game's training defaults and `DEFAULTS`."""
+    return with_game(BestResponseConfig, game, train_defaults(game) | DEFAULTS)
+
+
 def configure(argv: list[str] | None) -> Start:
     """The best-response run this command line asks for: a new one (its folder made) or one to resume."""
     resume = resume_flag(argv)
@@ -80,7 +85,7 @@ def configure(argv: list[str] | None) -> Start:
         agent_of(start.cfg, start.run_dir)
         return start
     game = game_flag(argv) or DEFAULT
-    parse_class = with_game(BestResponseConfig, game, train_defaults(game) | DEFAULTS)
+    parse_class = config_class(game)
     default = None
     if os.environ.get(SMOKE_VARIABLE, "") not in ("", "0"):
         default = parse_class(**(smoke(game) | {"exp_name": NAMED, "eval_every": 0}))
@@ -195,6 +200,8 @@ def finished(argv: list[str] | None) -> Path | None:
 
 def run(argv: list[str] | None = None) -> dict[str, Any]:
     table, argv = take_flag("table", list(sys.argv[1:] if argv is None else argv))
+    if {"-h", "--help"} & set(argv):  # this command's help, with --resume too (not the training's)
+        parse(config_class(game_flag(argv) or DEFAULT), ["--help"], PROG)
     if table == "":
         raise ConfigError("table: name a CSV file (docs/exploitability.csv)")
     if table is not None:

@@ -124,3 +124,12 @@ def test_another_file_as_the_table_is_refused_before_the_run(tmp_path: Path, mon
     status, err = exit_of(MODULE, "--agent", "greedy", "--table", str(other), "--runs-dir", str(tmp_path / "runs"))
     assert status == 2 and f"--table {other}: not a table of best responses" in err and err.count("\n") == 1
     assert other.read_text() == "a,b\n1,2\n" and not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("resume", [[], ["--resume", "no/such/run"]])
+def test_help_is_the_command_s_own_with_resume_too(resume: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as stopped:
+        best_response.run([*resume, "--game", "binfa", "--help"])
+    out = capsys.readouterr().out
+    assert stopped.value.code == 0 and out.startswith("usage: python -m experiments.best_response")
+    assert "against one frozen agent" in out and "(default: 500000)" in out
