@@ -198,7 +198,7 @@ def read_progress(path: str | Path, what: dict[str, Any]) -> np.ndarray:
         raise bad("file", f"over {MAX_PROGRESS_BYTES:,} bytes: not a ladder's progress file")
     try:
         data = json.loads(path.read_bytes())
-    except (UnicodeDecodeError, ValueError) as error:
+    except (UnicodeDecodeError, ValueError, RecursionError) as error:  # RecursionError: nested past Python's limit
         raise bad("file", f"not JSON ({str(error)[:60]})") from None
     if not isinstance(data, dict) or set(data) != set(PROGRESS_KEYS):
         raise bad("file", f"must be an object of {', '.join(PROGRESS_KEYS)}")

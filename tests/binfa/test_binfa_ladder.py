@@ -103,10 +103,11 @@ def test_the_command_continues_and_refuses_in_one_line(tmp_path: Path, capsys):
     assert main([*flags[:-2], "--max-turns", "31", "--progress", str(progress)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "what.max_turns" in err and "another --progress file" in err
-    progress.write_text("{not json")
-    assert main([*flags, "--progress", str(progress)]) == 2
-    err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "file: not JSON" in err
+    for text in ("{not json", "[" * 100_000 + "]" * 100_000):  # the second nested past Python's recursion limit
+        progress.write_text(text)
+        assert main([*flags, "--progress", str(progress)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "file: not JSON" in err
     assert main([*flags, "--progress", str(tmp_path / "missing" / "ladder.json")]) == 2
     assert "no folder" in capsys.readouterr().err
 
