@@ -8,6 +8,7 @@ A subclass defines what plays (`reset`, `step_async`, `step_wait`, `action_masks
   `get_attr` returns row by row;
 - `set_env_opponents(opponent, envs)`: what `set_attr("opponent", ...)` and `env_method("set_opponent", ...)`
   do (without it, neither is allowed).
+- `vector_step(actions)` (a step without per-env info dicts) and `mask_rows()`: what `BatchedVectorEnv` reads.
 
 Everything else is the env's own attribute, the same for every env; a private or unknown name is an
 AttributeError naming the env's class, never a value made up.
