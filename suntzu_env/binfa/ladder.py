@@ -224,10 +224,10 @@ def read_progress(path: str | Path, what: dict[str, Any]) -> np.ndarray:
         columns.append(np.array(values, dtype=np.int64))
     out = np.stack(columns, axis=1)
     unplayed = out == UNPLAYED
-    mixed = np.flatnonzero(unplayed[:, 0] != unplayed[:, 1]) if games else np.array([], np.int64)
-    if mixed.size or (out[~unplayed[:, 1], 1] < 1).any():
-        i = int(mixed[0]) if mixed.size else int(np.flatnonzero(~unplayed[:, 1] & (out[:, 1] < 1))[0])
-        raise bad(f"decisions[{i}]", "a game played has a winner and at least one decision, a game to play neither")
+    wrong = np.flatnonzero((unplayed[:, 0] != unplayed[:, 1]) | (~unplayed[:, 1] & (out[:, 1] < 1)))
+    if wrong.size:
+        raise bad(f"decisions[{wrong[0]}]", "a game played has a winner and at least one decision, a game to play "
+                                            "neither")  # fmt: skip
     return out
 
 

@@ -725,23 +725,12 @@ class BinFaVecEnv(BatchedVecEnv):
             return [AGENT_NAMES[int(s)] for s in table[:, G_SEAT]]
         return [self.core.slots.name(int(k)) for k in table[:, G_OPPONENT]]
 
-    def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
-        """`set_attr("opponent", ...)`: `set_opponents`, for every env (all draw from one mix)."""
-        if envs != list(range(self.core.n)):
-            raise ValueError("set_attr: BinFaVecEnv draws every env's opponent from one mix; set it for every env "
-                             "(indices=None)")  # fmt: skip
-        self.set_opponents(opponent)
-
     def vector_step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The step of `BinFaVectorEnv`, without per-env info dicts."""
         core = self.core
         core.step(actions)
         ended, cut = core.table[:, G_DONE].astype(bool), core.table[:, G_TRUNCATED].astype(bool)
         return core.obs, core.rewards.copy(), ended, cut, core.terminal_obs
-
-    def mask_rows(self) -> np.ndarray:
-        self.core.require_games("action_masks()")
-        return self.core.masks
 
 
 class BinFaVectorEnv(BatchedVectorEnv):

@@ -232,10 +232,4 @@ def make_turn_vec_env(rules: Any, n_envs: int, opponents: Any, seed: int | None,
                 return None
             return list(self._seats) if name == "seat" else [self._slots[k][1] for k in self._opponents]
 
-        def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
-            if envs != list(range(self.num_envs)):
-                raise ValueError("set_attr: every env draws its opponent from one mix; set it for every env "
-                                 "(indices=None)")  # fmt: skip
-            self.set_opponents(opponent)
-
     return _TurnVecEnv()

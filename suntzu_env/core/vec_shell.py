@@ -7,7 +7,7 @@ A subclass defines what plays (`reset`, `step_async`, `step_wait`, `action_masks
 - `env_values(name)`: each env's own value of an attribute ("seat", "opponent": the game in progress's), which
   `get_attr` returns row by row;
 - `set_env_opponents(opponent, envs)`: what `set_attr("opponent", ...)` and `env_method("set_opponent", ...)`
-  do (without it, neither is allowed).
+  do (by default, `set_opponents` for every env at once, where the env has it).
 - `vector_step(actions)` (a step without per-env info dicts) and `mask_rows()`: what `BatchedVectorEnv` reads.
 
 Everything else is the env's own attribute, the same for every env; a private or unknown name is an
@@ -37,8 +37,16 @@ class BatchedVecEnv(VecEnv):
         return None
 
     def set_env_opponents(self, opponent: Any, envs: list[int]) -> None:
-        """Set the opponent of the envs `envs` from their next game on."""
-        raise AttributeError(f"{type(self).__name__}: no attribute can be set with set_attr")
+        """Set the opponent of the envs `envs` from their next game on. By default every env draws its opponent from
+        one mix, the env's `set_opponents(opponent)`, so `envs` must be every env; an env without `set_opponents`
+        sets none."""
+        set_opponents = getattr(self, "set_opponents", None)
+        if set_opponents is None:
+            raise AttributeError(f"{type(self).__name__}: no attribute can be set with set_attr")
+        if envs != list(range(self.num_envs)):
+            raise ValueError(f"set_attr: {type(self).__name__} draws every env's opponent from one mix; set it for "
+                             "every env (indices=None)")  # fmt: skip
+        set_opponents(opponent)
 
     def _envs(self, indices: VecEnvIndices) -> list[int]:
         return [int(i) for i in self._get_indices(indices)]
