@@ -148,15 +148,14 @@ def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def reach(s: np.ndarray, t: int, player: int, mine: bool) -> float:
-    """The chance that one throw's moves bring a stack of `player`'s (`mine`) or of another player's to the
-    lone unit on `t`: the largest `REACH` over such stacks' distances."""
+def reach(t: int, stacks: np.ndarray, n: int) -> float:
+    """The chance that one throw's moves bring one of the stacks on `stacks[:n]` (a player's, or the other
+    players') to the lone unit on `t`: the largest `REACH` over their distances."""
     best = 0.0
-    for u in range(N_TRIANGLES):
-        if u != t and s[HEIGHT + u] > 0 and (s[ARMY_PLAYER + s[TOP + u]] == player) == mine:
-            d = DISTANCE[u, t]
-            if d < REACH.shape[0] and REACH[d] > best:
-                best = REACH[d]
+    for k in range(n):
+        d = DISTANCE[stacks[k], t]
+        if d < REACH.shape[0] and REACH[d] > best:
+            best = REACH[d]
     return best
 
 
@@ -199,6 +198,19 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
         return W_END
     if s[OUT_RANK + player] > 0:
         return -W_END
+    # the triangles holding `player`'s stacks and the other players', each owner found once
+    own_stacks = np.empty(N_TRIANGLES, np.int64)
+    other_stacks = np.empty(N_TRIANGLES, np.int64)
+    n_own = 0
+    n_other = 0
+    for u in range(N_TRIANGLES):
+        if s[HEIGHT + u] > 0:
+            if s[ARMY_PLAYER + s[TOP + u]] == player:
+                own_stacks[n_own] = u
+                n_own += 1
+            else:
+                other_stacks[n_other] = u
+                n_other += 1
     mine = 0.0
     others = 0.0
     score = 0.0
@@ -218,9 +230,9 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
             if own:
                 score -= w[WI_LONE]
                 if w[WI_EXPOSED] != 0.0:
-                    score -= 2.0 * w[WI_EXPOSED] * reach(s, t, player, False)
+                    score -= 2.0 * w[WI_EXPOSED] * reach(t, other_stacks, n_other)
             elif w[WI_PREY] != 0.0:
-                score += 2.0 * w[WI_PREY] * reach(s, t, player, True)
+                score += 2.0 * w[WI_PREY] * reach(t, own_stacks, n_own)
             continue
         closed, sides = closed_sides(s, t, c)
         if closed == sides - 1:
@@ -231,9 +243,9 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
             if h > TALL:
                 score -= w[WI_TALL] * (h - TALL)
             nearest = N_TRIANGLES
-            for u in range(N_TRIANGLES):
-                if s[HEIGHT + u] > 0 and s[ARMY_PLAYER + s[TOP + u]] != player and DISTANCE[t, u] < nearest:
-                    nearest = DISTANCE[t, u]
+            for k in range(n_other):
+                if DISTANCE[t, other_stacks[k]] < nearest:
+                    nearest = DISTANCE[t, other_stacks[k]]
             score -= w[WI_NEAR] * nearest
     opponents = 0
     for q in range(s[PLAYERS]):

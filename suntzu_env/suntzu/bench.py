@@ -205,11 +205,13 @@ def bench_baselines(observations: np.ndarray, masks: np.ndarray, repeats: int = 
     return rates
 
 
-def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tuple[float, float, float]:
-    """Learner steps per second of `rules.batched_env` against `random` on `threads` numba threads, the learner
+def bench_batched(
+    rules: Any, seconds: float, n_envs: int, threads: int, opponent: str = "random"
+) -> tuple[float, float, float]:
+    """Learner steps per second of `rules.batched_env` against `opponent` on `threads` numba threads, the learner
     drawing uniformly among its legal actions (`random_legal`) and asking for its masks each step, as a masked
     learner does: (wall clock, per CPU second of this process, the env's `step` alone by the wall clock)."""
-    env = rules.batched_env(n_envs, "random", seed=0)
+    env = rules.batched_env(n_envs, opponent, seed=0)
     numba.set_num_threads(threads)
     try:
         env.reset()
@@ -237,8 +239,8 @@ def bench_batched(rules: Any, seconds: float, n_envs: int, threads: int) -> tupl
 
 
 def report_game(rules: Any, args: argparse.Namespace) -> None:
-    """`--game NAME`: the game's compiled random playouts on one core, then its batched env against `random` on 1
-    and 2 threads, alternating, `args.rounds` rounds (medians, and each round's figures)."""
+    """`--game NAME`: the game's compiled random playouts on one core, then its batched env against
+    `args.opponent` on 1 and 2 threads, alternating, `args.rounds` rounds (medians, and each round's figures)."""
     start = time.perf_counter()
     rules.random_playouts(2)
     print(f"{rules.name}: numba compile / cache load: {time.perf_counter() - start:.2f} s")
@@ -256,12 +258,12 @@ def report_game(rules: Any, args: argparse.Namespace) -> None:
     found: dict[int, list[tuple[float, float, float]]] = {k: [] for k in counts}
     for _ in range(args.rounds):
         for k in counts:
-            found[k].append(bench_batched(rules, args.seconds, args.envs, k))
+            found[k].append(bench_batched(rules, args.seconds, args.envs, k, args.opponent))
     for k in counts:
         wall, per_cpu, stepping = (statistics.median(r[j] for r in found[k]) for j in range(3))
         print(
-            f"{rules.name}: batched env, {args.envs} games vs random, threads {k}: {wall:,.0f} learner steps/s "
-            f"({per_cpu:,.0f} per CPU second; the env's step alone {stepping:,.0f}/s; median of {args.rounds} "
+            f"{rules.name}: batched env, {args.envs} games vs {args.opponent}, threads {k}: {wall:,.0f} learner "
+            f"steps/s ({per_cpu:,.0f} per CPU second; the env's step alone {stepping:,.0f}/s; median of {args.rounds} "
             f"rounds: {', '.join(f'{r[0]:,.0f}' for r in found[k])})"
         )
 
@@ -329,6 +331,9 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--positions", type=int, default=100, help="random-play games the agents' positions come from")
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds of a --game's batched env")
+    parser.add_argument(
+        "--opponent", default="random", help="with --game: the batched env's opponent (random, greedy, heuristic, ...)"
+    )
     parser.add_argument("--connect-four", action="store_true", help="also time PettingZoo's connect_four_v3")
     parser.add_argument(
         "--openspiel",
@@ -346,6 +351,11 @@ def main(argv: list[str] | None = None) -> None:
             rules = games.game(args.game)
         except games.UnknownGameError as error:
             print(f"{parser.prog}: error: --game: {error}", file=sys.stderr)
+            raise SystemExit(2) from None
+        try:
+            rules.batched_env(1, args.opponent, seed=0).close()
+        except ValueError as error:  # one line, before any benchmark runs
+            print(f"{parser.prog}: error: --opponent: {error}", file=sys.stderr)
             raise SystemExit(2) from None
         report_game(rules, args)
         return

@@ -38,3 +38,16 @@ def test_the_bench_learner_draws_uniformly_among_the_legal_ids():
     assert drawn.tolist() == legal
     expected = (len(masks) - 1) / len(legal)  # 4,000 each: 4 binomial standard deviations is about 230
     assert np.all(np.abs(counts - expected) < 4 * np.sqrt(expected * (1 - 1 / len(legal))))
+
+
+def test_bench_times_the_batched_env_against_the_opponent_named(capsys: pytest.CaptureFixture[str]):
+    bench.main(["--game", "binfa", "--games", "1", "--seconds", "0.01", "--rounds", "1", "--envs", "4",
+                "--opponent", "greedy"])  # fmt: skip
+    assert "binfa: batched env, 4 games vs greedy, threads 1: " in capsys.readouterr().out
+
+
+def test_bench_refuses_an_unknown_opponent_in_one_line(capsys: pytest.CaptureFixture[str]):
+    with pytest.raises(SystemExit) as stop:
+        bench.main(["--game", "binfa", "--opponent", "chess"])
+    err = capsys.readouterr().err
+    assert stop.value.code == 2 and err.count("\n") == 1 and "--opponent: " in err and "'chess'" in err
