@@ -75,7 +75,7 @@ def test_binfa_trains_and_evaluates_through_the_command_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """A short training run, warm-started by cloning heuristic (its compiled agents handed each game), against its
-    default mix (random and greedy), evaluated against random, greedy and heuristic; and an evaluation of greedy
+    default mix (greedy and heuristic), evaluated against random, greedy and heuristic; and an evaluation of greedy
     against random."""
     summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--exp-name", "bf",
                           "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
@@ -86,7 +86,7 @@ def test_binfa_trains_and_evaluates_through_the_command_lines(
     (run,) = (tmp_path / "runs").iterdir()
     assert run.name.startswith("binfa-level1-2p-turns40__bf__0__")
     config = json.loads((run / "config.json").read_text())
-    assert (config["game"], config["max_turns"], config["opponents"]) == ("binfa", 40, "random=1,greedy=2")
+    assert (config["game"], config["max_turns"], config["opponents"]) == ("binfa", 40, "greedy=1,heuristic=2")
     out = tmp_path / "eval"
     results = evaluate.main(["--game", "binfa", *SHORT, "--agents", "greedy", "random", "--games", "6", "--out",
                              str(out), "--no-progress"])  # fmt: skip
