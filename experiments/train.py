@@ -56,7 +56,14 @@ from experiments.config import (
 from experiments.game import DEFAULT, game_flag
 from experiments.learner import diverged, finite, new_model, ppo_settings, prepare_torch, torch_device
 from experiments.pool import make_vec_env, restore_pool, write_pool
-from experiments.resume import Start, check_models, make_run_folder, prepare_resume, previous_segments
+from experiments.resume import (
+    Start,
+    check_batchable,
+    check_models,
+    make_run_folder,
+    prepare_resume,
+    previous_segments,
+)
 from experiments.runs import (
     read_eval,
     remove_unfinished,
@@ -197,6 +204,8 @@ def configure(argv: list[str] | None) -> Start:
     cfg = parse(config_class, argv, PROG, default=default)
     torch_device(cfg.device)  # a device torch cannot use is refused before the run folder is made
     check_models(cfg, fresh=True)
+    for spec in cfg.opponent_weights:
+        check_batchable(cfg, spec)
     remove_unfinished(cfg.run_dir)
     return Start(cfg, make_run_folder(cfg), made_folder=True)
 

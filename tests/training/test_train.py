@@ -233,6 +233,20 @@ def test_a_missing_gpu_is_refused_before_the_run_folder(
     assert err == f"{PROG}: error: --device cuda: torch sees no CUDA GPU here (use auto or cpu)\n"
 
 
+@pytest.mark.parametrize(("game", "search"), [("suntzu", "ismcts"), ("suntzu", "ismcts:10"), ("binfa", "mcts")])
+def test_a_searching_opponent_is_refused_before_the_run_folder(
+    game: str, search: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A search reads the game itself, so it cannot answer inside the batched env's compiled step: refused in one
+    line before anything is printed or made."""
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--game", game, "--opponents", f"random=1,{search}=1", "--runs-dir", str(tmp_path / "runs")])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and not (tmp_path / "runs").exists()
+    assert err == (f"{PROG}: error: --opponents: {search!r} searches the game itself and cannot play in the batched "
+                   "environment; evaluate it with experiments.evaluate\n")  # fmt: skip
+
+
 def test_a_run_folder_holds_every_file(tiny_run: Path) -> None:
     for name in RUN_FILES:
         assert (tiny_run / name).is_file(), name
