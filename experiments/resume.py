@@ -264,19 +264,21 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
                 raise UserError(f"{flag(field)}: {error}") from None
 
 
-def check_batchable(cfg: TrainConfig, spec: str) -> None:
+def check_batchable(cfg: TrainConfig) -> None:
     """An opponent of the mix that searches the game itself (it reads the game, `observe_game`) cannot answer
-    inside the batched env's compiled step: refused before the run folder is made. A spec the game does not know
-    is left to the batched env, which names what it plays."""
-    if spec == POOL or spec in cfg.rules.scripted_agents:
-        return
-    try:
-        agent = cfg.rules.make_agent(spec)
-    except cfg.rules.user_errors:
-        return
-    if callable(getattr(agent, "observe_game", None)):
-        raise UserError(f"{flag('opponents')}: {spec!r} searches the game itself and cannot play in the batched "
-                        "environment; evaluate it with experiments.evaluate")  # fmt: skip
+    inside the batched env's compiled step: refused before the run folder is made. The scripted agents and trained
+    policies (which `check_models` has loaded) play there; a spec the game does not know is left to the batched
+    env, which names what it plays."""
+    for spec in cfg.opponent_weights:
+        if spec == POOL or spec in cfg.rules.scripted_agents or cfg.rules.trained_model(spec) is not None:
+            continue
+        try:
+            agent = cfg.rules.make_agent(spec)
+        except cfg.rules.user_errors:
+            continue
+        if callable(getattr(agent, "observe_game", None)):
+            raise UserError(f"{flag('opponents')}: {spec!r} searches the game itself and cannot play in the batched "
+                            "environment; evaluate it with experiments.evaluate")  # fmt: skip
 
 
 def previous_segments(run_dir: Path) -> list[dict[str, Any]]:

@@ -204,8 +204,7 @@ def configure(argv: list[str] | None) -> Start:
     cfg = parse(config_class, argv, PROG, default=default)
     torch_device(cfg.device)  # a device torch cannot use is refused before the run folder is made
     check_models(cfg, fresh=True)
-    for spec in cfg.opponent_weights:
-        check_batchable(cfg, spec)
+    check_batchable(cfg)
     remove_unfinished(cfg.run_dir)
     return Start(cfg, make_run_folder(cfg), made_folder=True)
 
