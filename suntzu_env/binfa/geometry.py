@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 COLOURS: tuple[str, ...] = ("red", "orange", "yellow", "green", "blue", "violet")  # BD1, clockwise
+COLOUR_FILL: tuple[str, ...] = ("#d62828", "#f58c1e", "#f0d228", "#32a046", "#285ac8", "#8c3caa")  # how each is painted
 N_COLOURS = 6
 ROWS = 4
 PER_SECTOR = ROWS * ROWS  # 16 (B1: the sixteen triangles of a base)

@@ -10,6 +10,7 @@ import numpy as np
 
 from suntzu_env.binfa.geometry import (
     CIRCLES_PER_SECTOR,
+    COLOUR_FILL,
     COLOURS,
     N_CIRCLES,
     N_COLOURS,
@@ -35,14 +36,8 @@ from suntzu_env.binfa.layout import (
 )
 from suntzu_env.binfa.observation import hidden
 
-RGB = {
-    "red": (214, 40, 40),
-    "orange": (245, 140, 30),
-    "yellow": (240, 210, 40),
-    "green": (50, 160, 70),
-    "blue": (40, 90, 200),
-    "violet": (140, 60, 170),
-}
+RGB = {name: (int(fill[1:3], 16), int(fill[3:5], 16), int(fill[5:7], 16))
+       for name, fill in zip(COLOURS, COLOUR_FILL, strict=True)}  # fmt: skip
 RING = 1.1  # the supply ring's radius, in sides of the hexagon
 
 

@@ -20,8 +20,11 @@ from play_helpers import require_play_extra
 require_play_extra()
 from fastapi.testclient import TestClient
 from suntzu_env.binfa import Game
+from suntzu_env.binfa.geometry import COLOUR_FILL
+from suntzu_env.binfa.geometry import COLOURS
 from suntzu_env.binfa.geometry import N_CIRCLES
 from suntzu_env.binfa.geometry import N_TRIANGLES
+from suntzu_env.binfa.picture import RGB
 from suntzu_env.binfa.web.live import AGENTS
 from suntzu_env.binfa.web.live import BinFaGame
 from suntzu_env.binfa.web.live import BinFaMenu
@@ -74,6 +77,18 @@ def test_the_board_and_the_form() -> None:
     assert options["players"] == [2, 3, 4, 5, 6] and options["levels"] == [1, 2, 3, 4]
     for path in ("/binfa", "/binfa/play/x", "/binfa/replay/x", "/static/binfa/binfa.js"):
         assert client.get(path).status_code == 200
+
+
+def test_the_army_colours_are_painted_as_declared_once() -> None:
+    """The page paints each army as the board's `fill` says (`geometry.COLOUR_FILL`, which the pictures use too):
+    no colour is written again in its script or stylesheet."""
+    client = TestClient(create_app("."), base_url="http://127.0.0.1")
+    fill = client.get("/api/binfa/board").json()["fill"]
+    assert fill == dict(zip(COLOURS, COLOUR_FILL, strict=True))
+    assert {name: "#" + bytes(RGB[name]).hex() for name in COLOURS} == fill
+    for path in ("/static/binfa/binfa.js", "/static/binfa/binfa.css"):
+        text = client.get(path).text.lower()
+        assert not [f for f in COLOUR_FILL if f in text], path
 
 
 def test_every_decision_of_the_agents_is_shown_so_their_time_hides_nothing(client: TestClient) -> None:

@@ -31,6 +31,7 @@ from suntzu_env.binfa import Game, Options
 from suntzu_env.binfa import actions as act
 from suntzu_env.binfa.binfa_v2 import AGENT_NAMES
 from suntzu_env.binfa.geometry import (
+    COLOUR_FILL,
     COLOURS,
     EDGE_FROM,
     EDGE_TO,
@@ -118,7 +119,7 @@ class BinFaMenu:
 @functools.cache
 def board() -> dict[str, Any]:
     """The board's drawing, the same for every game: each triangle's corners, centre and base colour, and
-    each circle of the supply ring with its colour (B0.4)."""
+    each circle of the supply ring with its colour (B0.4), and how each colour is painted."""
     centre = SIZE / 2
     triangles = []
     for t in range(N_TRIANGLES):
@@ -134,7 +135,8 @@ def board() -> dict[str, Any]:
     for c in range(N_CIRCLES):
         x, y = circle_centre(c, centre, SIDE)
         circles.append({"circle": c, "x": round(x, 1), "y": round(y, 1), "colour": COLOURS[int(RING_COLOUR[c])]})
-    return {"size": SIZE, "triangles": triangles, "circles": circles, "colours": list(COLOURS)}
+    return {"size": SIZE, "triangles": triangles, "circles": circles, "colours": list(COLOURS),
+            "fill": dict(zip(COLOURS, COLOUR_FILL, strict=True))}  # fmt: skip
 
 
 def places(action: str) -> dict[str, Any]:

@@ -3,10 +3,14 @@
 // games, answers, replays) is the shared one of common.js, which this script hands its hooks.
 "use strict";
 
-const FILL = { red: "#d62828", orange: "#f58c1e", yellow: "#f0d228", green: "#32a046", blue: "#285ac8", violet: "#8c3caa" };
 Object.assign(state, { board: null, selected: null, deployCount: 1 });
 
 // ------------------------------------------------------------------ small helpers
+
+// A colour's dot beside its name, painted as the board paints it (an SVG fill: the page allows no inline style).
+function swatch(colour) {
+  return `<svg class="swatch" viewBox="0 0 12 12" aria-hidden="true"><circle cx="6" cy="6" r="5.5" fill="${esc(state.board.fill[colour] || "")}"/></svg>`;
+}
 
 function playerName(p) {
   if (p === null || p === undefined) return "";
@@ -79,8 +83,8 @@ function dice(x, y, values) {
 function stack(x, y, colours, name) {
   const g = svg("g", { class: "stack", "data-stack": name, "data-height": colours.length, "data-colours": colours.join(",") });
   const covered = colours.slice(0, -1).slice(-3);
-  covered.forEach((c, i) => g.appendChild(svg("circle", { cx: x, cy: y, r: 9 + 2.2 * (covered.length - i), fill: FILL[c], class: "unit" })));
-  g.appendChild(svg("circle", { cx: x, cy: y, r: 9, fill: FILL[colours[colours.length - 1]], class: "unit top" }));
+  covered.forEach((c, i) => g.appendChild(svg("circle", { cx: x, cy: y, r: 9 + 2.2 * (covered.length - i), fill: state.board.fill[c], class: "unit" })));
+  g.appendChild(svg("circle", { cx: x, cy: y, r: 9, fill: state.board.fill[colours[colours.length - 1]], class: "unit top" }));
   g.appendChild(text(x, y + 4, String(colours.length), { class: "height" }));
   return g;
 }
@@ -118,8 +122,8 @@ function drawBoard(view) {
     const can = new Set(legal().filter((a) => a.circle !== undefined).map((a) => a.circle));
     for (const c of b.circles) {
       const g = svg("g", { class: `circle${can.has(c.circle) ? " can" : ""}`, "data-circle": c.circle });
-      g.appendChild(svg("circle", { cx: c.x, cy: c.y, r: 10, fill: FILL[c.colour], class: "ring" }));
-      (pawns[c.circle] || []).forEach((colour, i) => g.appendChild(svg("circle", { cx: c.x + 4 * i, cy: c.y, r: 6, fill: FILL[colour], class: "pawn", "data-pawn": colour })));
+      g.appendChild(svg("circle", { cx: c.x, cy: c.y, r: 10, fill: state.board.fill[c.colour], class: "ring" }));
+      (pawns[c.circle] || []).forEach((colour, i) => g.appendChild(svg("circle", { cx: c.x + 4 * i, cy: c.y, r: 6, fill: state.board.fill[colour], class: "pawn", "data-pawn": colour })));
       g.addEventListener("click", () => clickCircle(c.circle));
       root.appendChild(g);
     }
@@ -139,7 +143,7 @@ function drawTurn(view) {
     box.innerHTML = `<h3 class="over" id="game-over">${esc(describeEnd(view))}</h3><p>after ${view.turns} turns; last throw ${esc(throwText)}</p>`;
     return;
   }
-  const army = d.army ? ` · army <span class="swatch c-${esc(d.army)}"></span>${esc(d.army)}` : "";
+  const army = d.army ? ` · army ${swatch(d.army)}${esc(d.army)}` : "";
   const moves = d.kind === "move" ? ` · ${d.moves_left} move(s) left` : "";
   box.innerHTML = `<h3 id="whose" data-player="${d.player}">${esc(cap(playerName(d.player)))} to ${esc(d.kind)}</h3>
     <p>turn ${view.turns + 1} of at most ${view.max_turns}${army}${moves}</p><p>dice: <b id="dice-text">${esc(throwText)}</b></p>`;
@@ -194,7 +198,7 @@ function deployChooser(view) {
 
 function drawArmies(view) {
   const supply = view.level >= 3;
-  const rows = view.armies.map((a) => `<tr class="${a.alive ? "" : "out"}" data-army="${a.colour}"><td><span class="swatch c-${esc(a.colour)}"></span>${esc(a.colour)}</td>
+  const rows = view.armies.map((a) => `<tr class="${a.alive ? "" : "out"}" data-army="${a.colour}"><td>${swatch(a.colour)}${esc(a.colour)}</td>
     <td>${esc(playerName(a.player))}</td><td>${a.alive ? a.units : "out"}</td>${supply ? `<td>${a.tokens}</td><td>${a.pawn === null ? "–" : a.pawn}</td>` : ""}</tr>`).join("");
   const head = `<tr><th>army</th><th>player</th><th>units</th>${supply ? "<th>tokens</th><th>pawn</th>" : ""}</tr>`;
   $("#armies").innerHTML = `<table>${head}${rows}</table>${supply ? `<p>store: ${view.store} tokens</p>` : ""}`;
