@@ -42,8 +42,8 @@ BC_GAMES_PER_JOB = 50
 @dataclass(frozen=True)
 class Decisions:
     """Decisions to learn from, kept small: each observation as its non-zero values (float16, as they are learnt)
-    and their columns, each mask as bits: a position of a wide board, mostly zeros, takes about a kilobyte instead of
-    eight (a warm start keeps hundreds of thousands); `batch` gives back exactly the dense observations and masks."""
+    and their columns, each mask as bits: a position of a wide board, mostly zeros, takes a kilobyte or two instead of
+    nine (a warm start keeps hundreds of thousands); `batch` gives back exactly the dense observations and masks."""
 
     width: int  # the observation's size
     n_actions: int  # the mask's size

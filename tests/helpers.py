@@ -292,6 +292,11 @@ def binfa_model(tmp_path: Path, name: str = "model.zip", seed: int = 0, network:
     policy, kwargs = ("MlpPolicy", {"net_arch": [16]}) if network == "mlp" else \
         (CellPolicy, {"cells": {"width": 8, "layers": 2, "hidden": 16}, "layout": BOARD})  # fmt: skip
     model = MaskablePPO(policy, env, n_steps=32, batch_size=32, device="cpu", seed=seed, policy_kwargs=kwargs)
+    if network == "mlp":  # SB3 starts the logits 100 times smaller: legal answers would tie in float32
+        import torch
+
+        with torch.no_grad():
+            model.policy.action_net.weight.mul_(100.0)
     path = tmp_path / name
     model.save(path)
     return model, path

@@ -4,7 +4,7 @@
 the fixed-layout state of `suntzu_env.binfa.layout`; the board is declared in `suntzu_env.binfa.geometry`
 and the action space in `suntzu_env.binfa.actions`. For learning: the compact, player's-view action space
 (`suntzu_env.binfa.encoding`) and observation (`suntzu_env.binfa.observation`, BD12), the PettingZoo AEC
-environment `env(**options)`, the Gymnasium environment "BinFa-v2" (`gym_env`, registered on import), the
+environment `env(**options)`, the Gymnasium environment "BinFa-v3" (`gym_env`, registered on import), the
 batched `vec_env.BinFaVecEnv`, the compiled agents (`agents`) and their ladder, and `plugin.BINFA`.
 """
 
@@ -21,15 +21,15 @@ _PUBLIC: dict[str, str] = {
     "Options": "suntzu_env.binfa.options",
     "RecordError": "suntzu_env.binfa.records",
     "action_to_string": "suntzu_env.binfa.actions",
-    "env": "suntzu_env.binfa.binfa_v2",
-    "parallel_env": "suntzu_env.binfa.binfa_v2",
-    "raw_env": "suntzu_env.binfa.binfa_v2",
+    "env": "suntzu_env.binfa.binfa_v3",
+    "parallel_env": "suntzu_env.binfa.binfa_v3",
+    "raw_env": "suntzu_env.binfa.binfa_v3",
     "string_to_action": "suntzu_env.binfa.actions",
 }
 """each public name -> the module it is imported from when first used (so that importing one module of the game
 loads no other)"""
 
-ENV_ID = "BinFa-v2"
+ENV_ID = "BinFa-v3"
 """Bin'Fa's Gymnasium id, registered when the game's package is imported (the game loads when one is made)"""
 
 
@@ -37,7 +37,7 @@ __getattr__, __dir__ = lazy_names(globals(), _PUBLIC)
 
 
 def register() -> None:
-    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v2" (done when `suntzu_env.binfa` is imported), and the ids
+    """Register `BinFaGymEnv` with Gymnasium as "BinFa-v3" (done when `suntzu_env.binfa` is imported), and the ids
     of earlier versions, whose making raises saying what changed."""
     import gymnasium
 

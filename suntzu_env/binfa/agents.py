@@ -61,13 +61,10 @@ from suntzu_env.binfa.layout import (
     DEPLOY_LEFT,
     DK_DECLARE,
     DK_DEPLOY,
-    DK_MOVE,
     HEIGHT,
     LEVEL,
-    MOVES_LEFT,
     OUT_RANK,
     PLAYERS,
-    RUN,
     STATE_DTYPE,
     STATE_SIZE,
     TERRAIN,
@@ -79,11 +76,11 @@ from suntzu_env.binfa.layout import (
     TURNS,
     WINNER,
 )
+from suntzu_env.binfa.tactics import DISTANCE, WHIRLPOOL, closed_sides, closing_reach, reach
 from suntzu_env.core.rng import rng_below, rng_seed
 
 AGENTS = ("random", "greedy", "heuristic")
 AG_RANDOM, AG_GREEDY, AG_HEURISTIC = range(3)
-MARKER, WHIRLPOOL = 1, 2  # TERRAIN codes (engine)
 
 WEIGHT_NAMES = ("unit", "danger", "threat", "lone", "near", "token", "exposed", "prey", "dislodge", "close", "tall")
 WI_UNIT, WI_DANGER, WI_THREAT, WI_LONE, WI_NEAR, WI_TOKEN, WI_EXPOSED, WI_PREY, WI_DISLODGE, WI_CLOSE, WI_TALL = range(
@@ -98,97 +95,10 @@ WEIGHTS = np.array(
     ]
 )
 W_END = 1000.0
-# the chance that one throw's difference is at least d (B3): 30, 20, 12, 6, 2 of 36 for d = 1..5
-REACH = np.array([1.0, 30 / 36, 20 / 36, 12 / 36, 6 / 36, 2 / 36])
 TALL = 4  # heuristic's stacks above this many units cost `tall` per unit over
 SHORT_OF_TOKENS = 3  # greedy resupplies below this many tokens (B27)
 # heuristic's deployment (B1): the base triangle (16 * sector + (r - 1)^2 + p, BD2) of each unit, in placing order
 FORMATION = np.array([1, 3, 5, 7, 1, 3, 5, 7, 1, 3, 5, 7], dtype=np.int64)
-
-
-def _distances() -> np.ndarray:
-    """Steps between triangles across shared edges (B0.3), terrain ignored."""
-    out = np.full((N_TRIANGLES, N_TRIANGLES), N_TRIANGLES, dtype=np.int64)
-    for start in range(N_TRIANGLES):
-        out[start, start] = 0
-        frontier = [start]
-        while frontier:
-            nxt = []
-            for t in frontier:
-                for u in NEIGHBOURS[t]:
-                    if u >= 0 and out[start, u] > out[start, t] + 1:
-                        out[start, u] = out[start, t] + 1
-                        nxt.append(int(u))
-            frontier = nxt
-    return out
-
-
-DISTANCE = _distances()  # (96, 96)
-
-
-@njit(cache=True)
-def closes(s: np.ndarray, u: int, c: int) -> bool:
-    """B10, B11, B23, B43: triangle `u` closes a side of a stack of colour `c` beside it."""
-    return s[TERRAIN + u] == MARKER or (s[TERRAIN + u] != WHIRLPOOL and s[HEIGHT + u] >= 2 and s[TOP + u] != c)
-
-
-@njit(cache=True)
-def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
-    """How many sides of the stack of colour `c` on `t` are closed (`closes`), and of how many."""
-    closed = 0
-    sides = 0
-    for j in range(3):
-        u = NEIGHBOURS[t, j]
-        if u < 0:
-            continue
-        sides += 1
-        if closes(s, u, c):
-            closed += 1
-    return closed, sides
-
-
-@njit(cache=True)
-def reach(t: int, stacks: np.ndarray, n: int) -> float:
-    """The chance that one throw's moves bring one of the stacks on `stacks[:n]` (a player's, or the other
-    players') to the lone unit on `t`: the largest `REACH` over their distances."""
-    best = 0.0
-    for k in range(n):
-        d = DISTANCE[stacks[k], t]
-        if d < REACH.shape[0] and REACH[d] > best:
-            best = REACH[d]
-    return best
-
-
-@njit(cache=True)
-def closing_reach(s: np.ndarray, t: int, player: int) -> float:
-    """B10, B11: for the stack on `t` with one open side left, the chance that one throw brings a stack of 2
-    units or more of `player`'s onto that side, capturing it: 1 if one is within the moves left of the throw
-    `player` is playing (B5), else the largest `REACH` over `player`'s stacks that may enter that side (B6),
-    leaving aside a stack beside `t` unless it can spare a pair of its colour (4 on top) and keep its own side
-    closed. 0 when the open side is a whirlpool (B43: it never closes)."""
-    c = s[TOP + t]
-    o = -1
-    for j in range(3):
-        u = NEIGHBOURS[t, j]
-        if u >= 0 and not closes(s, u, c):
-            o = u
-    if o < 0 or s[TERRAIN + o] == WHIRLPOOL:
-        return 0.0
-    left = 0  # B5: the moves of the throw being played are sure
-    if s[DEC_KIND] == DK_MOVE and s[TURN_ARMY] >= 0 and s[ARMY_PLAYER + s[TURN_ARMY]] == player:
-        left = s[MOVES_LEFT]
-    best = 0.0
-    for u in range(N_TRIANGLES):
-        if u in (t, o) or s[HEIGHT + u] < 2 or s[ARMY_PLAYER + s[TOP + u]] != player:
-            continue
-        if not may_enter(s, s[TOP + u], o) or (DISTANCE[u, t] == 1 and s[RUN + u] < 4):
-            continue
-        d = DISTANCE[u, o]
-        if d <= left:
-            return 1.0
-        if d < REACH.shape[0] and REACH[d] > best:
-            best = REACH[d]
-    return best
 
 
 @njit(cache=True)

@@ -1,9 +1,9 @@
 """`BinFaGymEnv`: Bin'Fa for one learner, every other seat played inside `step` by an opponent.
 
-The learner plays one seat of the game of `suntzu_env.binfa.binfa_v2` (whose docstring describes the
+The learner plays one seat of the game of `suntzu_env.binfa.binfa_v3` (whose docstring describes the
 observation, from the learner's point of view, BD12, and the learning action space); the opponent answers
-every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v2"` when
-`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v2", opponent="greedy", players=3)`.
+every decision of every other seat before `step` returns. Registered with Gymnasium as `"BinFa-v3"` when
+`suntzu_env.binfa` is imported: `gymnasium.make("BinFa-v3", opponent="greedy", players=3)`.
 
 - Observation: `Box(OBSERVATION_SIZE,)` float32 (`suntzu_env.binfa.observation`), the learner's own.
 - Action: `Discrete(N_LEARN_ACTIONS)` (`suntzu_env.binfa.encoding`); `action_masks()` gives the legal ones
@@ -32,7 +32,7 @@ from gymnasium import spaces
 
 from suntzu_env.binfa import ENV_ID
 from suntzu_env.binfa.agents import AGENTS, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v2 import RENDER_MODES, engine_action, observation_box
+from suntzu_env.binfa.binfa_v3 import RENDER_MODES, engine_action, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS
 from suntzu_env.binfa.game import Game
 from suntzu_env.binfa.options import Options

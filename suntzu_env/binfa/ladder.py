@@ -145,7 +145,7 @@ def ladder(
         "first_seed": seed,
         "last_seed": int(seeds[-1]),
         "rules": RULES_VERSIONS[RULES_V1_1],
-        "environment": "binfa_v2",
+        "environment": "binfa_v3",
         "decisions": int(out[:, 1].sum()),
     }
 

@@ -4,7 +4,10 @@ Nothing in Bin'Fa is hidden after deployment (B36, B0.8: only future dice are un
 the whole position (but, during deployment under rules v1.1, the units the other players placed: `hidden`, BD6),
 turned so that the viewer's (first) army's base is sector 0 (`encoding.to_view`): triangle
 pieces are 96 values in the viewer's triangle order, army pieces 6 values by colour counted clockwise
-from the viewer's army (index 0 is the viewer's first army), circles in the viewer's circle order. Every
+from the viewer's army (index 0 is the viewer's first army), circles in the viewer's circle order. Once play
+starts, five more pieces (`enemy_closeness` on) put on each triangle what the scripted agents' evaluation reads
+further away than its neighbours (`suntzu_env.binfa.tactics`: how near the other armies are, a capture one side
+away and its chance, a throw's reach). Every
 value lies in [0, high] of its piece. `OBSERVATION_PIECES` is the single declaration: `observe` (compiled)
 writes each piece at its offset, and `describe_observation()`, `observation_bounds()` and
 `observation_views()` derive from it.
@@ -28,6 +31,7 @@ from suntzu_env.binfa.geometry import (
     STORE_TOKENS,
     UNITS_PER_ARMY,
 )
+from suntzu_env.binfa.tactics import FAR, REACH, WHIRLPOOL, closed_sides, closing_reach, steps_to_stacks
 
 MAX_STACK = N_UNITS / UNITS_PER_ARMY  # a stack's height over 12 is at most 6 (every unit of 6 armies)
 
@@ -82,6 +86,13 @@ O_TRANSIT       = _piece("in_transit", 1, MAX_STACK, "units passing between whir
 O_TO_ACT        = _piece("me_to_act", 1, 1, "1 when I answer the pending decision")
 O_MY_TURN       = _piece("my_turn", 1, 1, "1 when I have the dice")
 O_TURNS         = _piece("turns", 1, 1, "turns played / max_turns (BD5)")
+# what the scripted agents' evaluation reads further than a triangle's neighbours (`suntzu_env.binfa.tactics`),
+# written once play starts (never during deployment, BD6), so that a network of neighbours sees it where it acts
+O_CLOSENESS     = _piece("enemy_closeness", T, 1, "1 - steps to the nearest stack of another player's / 15, 0 if none")
+O_ONE_OPEN      = _piece("one_side_open", T, 1, "1 on a stack of 2 or more with one open side left (B10, B11)")
+O_CAPTURE       = _piece("capture_chance", T, 1, "on another's stack with one side open: the chance I close it (B5)")
+O_DANGER        = _piece("danger_chance", T, 1, "on my stack with one side open: the chance another player closes it")
+O_LONE_REACH    = _piece("lone_reach", T, 1, "on a single unit: the chance a throw brings the other side onto it (B3)")
 OBSERVATION_SIZE = OBSERVATION_PIECES[-1].offset + OBSERVATION_PIECES[-1].size
 # fmt: on
 
@@ -166,6 +177,40 @@ def observe(s: np.ndarray, player: int, out: np.ndarray) -> None:
         out[O_TO_ACT] = 1.0 if s[layout.TO_ACT] == player else 0.0
         out[O_MY_TURN] = 1.0 if s[layout.TURN_PLAYER] == player and s[layout.TURN_ARMY] >= 0 else 0.0
     out[O_TURNS] = min(s[layout.TURNS], s[layout.MAX_TURNS]) / s[layout.MAX_TURNS]
+    if s[layout.PHASE] != layout.PH_DEPLOY:
+        observe_tactics(s, player, rot, out)
+
+
+@njit(cache=True)
+def observe_tactics(s: np.ndarray, player: int, rot: int, out: np.ndarray) -> None:
+    """The pieces from `enemy_closeness` on: the terms of the scripted agents' evaluation that reach beyond a
+    triangle's neighbours (`agents.evaluate`), each on the triangle it concerns, in the viewer's frame."""
+    to_other = np.empty(N_TRIANGLES, np.int8)
+    to_own = np.empty(N_TRIANGLES, np.int8)
+    others = steps_to_stacks(s, player, False, to_other)
+    steps_to_stacks(s, player, True, to_own)
+    for t in range(N_TRIANGLES):
+        v = to_view(t, rot)
+        if others > 0:
+            out[O_CLOSENESS + v] = 1.0 - to_other[t] / FAR
+        h = s[layout.HEIGHT + t]
+        if h == 0 or s[layout.TERRAIN + t] == WHIRLPOOL:
+            continue
+        mine = s[layout.ARMY_PLAYER + s[layout.TOP + t]] == player
+        if h == 1:  # B3: the nearest stack of the other side is the likeliest to reach it
+            d = to_other[t] if mine else to_own[t]
+            out[O_LONE_REACH + v] = REACH[d] if d < REACH.shape[0] else 0.0
+            continue
+        closed, sides = closed_sides(s, t, s[layout.TOP + t])
+        if closed != sides - 1:
+            continue
+        out[O_ONE_OPEN + v] = 1.0
+        if not mine:
+            out[O_CAPTURE + v] = closing_reach(s, t, player)
+            continue
+        for q in range(s[layout.PLAYERS]):
+            if q != player and s[layout.OUT_RANK + q] == 0:
+                out[O_DANGER + v] = max(out[O_DANGER + v], closing_reach(s, t, q))
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:

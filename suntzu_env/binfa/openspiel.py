@@ -25,7 +25,7 @@ state = game.new_initial_state()  # the seed's setup; player 0 deploys its first
 |                       | (max_turns reached, BD5): general-sum, in [-1, 1]                               |
 | information           | perfect (B36): only the future dice are unknown                                 |
 | max game length       | setup decisions + `max_turns` x `TURN_DECISIONS` (Bin'Fa has no finite bound)   |
-| observation tensor    | `binfa.observation`'s vector (1,957 values), from the player's point of view    |
+| observation tensor    | `binfa.observation`'s vector (2,437 values), from the player's point of view    |
 | information state     | string only: the history (everything is public); no tensor (the observation     |
 |                       | vector is not perfect recall)                                                   |
 

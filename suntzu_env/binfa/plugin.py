@@ -20,7 +20,7 @@ from typing import Any, Literal
 import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
-from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, engine_action
+from suntzu_env.binfa.binfa_v3 import AGENT_NAMES, engine_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
@@ -58,7 +58,7 @@ OPTION_FLAGS = (
 )  # fmt: skip
 LADDER: tuple[Rung, ...] = (
     ("greedy", "random", 0.80),
-    # binfa_v2, level 1, 1,000 games (seeds 0-499): 986 won, 14 undecided (BD5), none lost
+    # binfa_v3, level 1, 1,000 games (seeds 0-499): 986 won, 14 undecided (BD5), none lost
     ("heuristic", "greedy", 0.65),
 )
 
@@ -304,7 +304,7 @@ class BinFaRules(GamePlugin):
         return BinFaGymEnv(options=self.options(options))
 
     def env(self, options: Options | None = None, *, render_mode: str | None = None) -> Any:
-        from suntzu_env.binfa.binfa_v2 import env
+        from suntzu_env.binfa.binfa_v3 import env
 
         return env(options=self.options(options), render_mode=render_mode)
 

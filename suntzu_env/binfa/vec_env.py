@@ -38,7 +38,7 @@ from numba import njit, prange
 
 from suntzu_env.binfa import records
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE
-from suntzu_env.binfa.binfa_v2 import AGENT_NAMES, observation_box
+from suntzu_env.binfa.binfa_v3 import AGENT_NAMES, observation_box
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_id, learn_mask, view_rotation
 from suntzu_env.binfa.engine import (
     I_ANSWERS,

@@ -1,10 +1,11 @@
 """The environment names of earlier versions, kept only to say what replaced them.
 
-Any change of play bumps an environment's version (PettingZoo's convention). `suntzu_env.suntzu_v1` and
-`"SunTzu-v1"` played rules v1; `suntzu_env.suntzu_v2` and `"SunTzu-v2"` played rules v1.1 dealt by the older
-generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it; `suntzu_env.binfa.binfa_v1`
-and `"BinFa-v1"` played Bin'Fa's rules v1. Importing or making an old name raises `RetiredEnvironmentError` with
-its message in `RETIRED`.
+Any change of play, or of what a learner sees, bumps an environment's version (PettingZoo's convention).
+`suntzu_env.suntzu_v1` and `"SunTzu-v1"` played rules v1; `suntzu_env.suntzu_v2` and `"SunTzu-v2"` played rules
+v1.1 dealt by the older generator; `suntzu_env.binfa.binfa_v0` and `"BinFa-v0"` threw Bin'Fa's dice with it;
+`suntzu_env.binfa.binfa_v1` and `"BinFa-v1"` played Bin'Fa's rules v1; `suntzu_env.binfa.binfa_v2` and `"BinFa-v2"`
+saw a smaller observation. Importing or making an old name raises `RetiredEnvironmentError` with its message in
+`RETIRED`.
 """
 
 from __future__ import annotations
@@ -30,7 +31,11 @@ BINFA_RULES_V1_CHANGE = (
     "not a covering (BD32); records of rules 1 still replay under v1"
 )
 SUNTZU_NOW = "use `from suntzu_env import env, parallel_env` or gymnasium.make('SunTzu-v3')"
-BINFA_NOW = "use `from suntzu_env.binfa import env` or gymnasium.make('BinFa-v2')"
+BINFA_OBSERVATION_CHANGE = (
+    "saw an observation of 1,957 values: binfa_v3 adds five pieces (enemy_closeness, one_side_open, capture_chance, "
+    "danger_chance, lone_reach; 2,437 values) and plays as v2 did"
+)
+BINFA_NOW = "use `from suntzu_env.binfa import env` or gymnasium.make('BinFa-v3')"
 
 # (module, Gymnasium id) -> why it was retired and what to use
 RETIRED: dict[tuple[str, str], str] = {
@@ -40,6 +45,7 @@ RETIRED: dict[tuple[str, str], str] = {
     ("suntzu_env.binfa.binfa_v0", "BinFa-v0"): f"binfa_v0 and BinFa-v0 were replaced by binfa_v1 and BinFa-v1: "
     f"{_GENERATOR_CHANGE}; {BINFA_NOW}",
     ("suntzu_env.binfa.binfa_v1", "BinFa-v1"): f"binfa_v1 and BinFa-v1 {BINFA_RULES_V1_CHANGE}; {BINFA_NOW}",
+    ("suntzu_env.binfa.binfa_v2", "BinFa-v2"): f"binfa_v2 and BinFa-v2 {BINFA_OBSERVATION_CHANGE}; {BINFA_NOW}",
 }
 RETIRED_MODULES = {module: message for (module, _), message in RETIRED.items()}
 RETIRED_ENV_IDS = {env_id: message for (_, env_id), message in RETIRED.items()}

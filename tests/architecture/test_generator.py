@@ -159,14 +159,14 @@ def test_a_position_keeps_its_generator_and_throws_on_as_it_would() -> None:
 
 @pytest.mark.parametrize(
     ("module", "env_id", "now"),
-    [("suntzu_env.suntzu_v2", "SunTzu-v2", "SunTzu-v3"), ("suntzu_env.binfa.binfa_v0", "BinFa-v0", "BinFa-v2")],
+    [("suntzu_env.suntzu_v2", "SunTzu-v2", "SunTzu-v3"), ("suntzu_env.binfa.binfa_v0", "BinFa-v0", "BinFa-v3")],
 )
 def test_the_names_of_the_older_generator_say_what_changed(module: str, env_id: str, now: str) -> None:
     """PettingZoo's convention: a change of play bumps the version; the old names raise, saying what changed."""
     import importlib
 
     import gymnasium
-    import suntzu_env.binfa  # noqa: F401  registers BinFa-v2 and the retired BinFa-v0
+    import suntzu_env.binfa  # noqa: F401  registers BinFa-v3 and the retired BinFa-v0
 
     changed = rf"generator.*{now}"
     with pytest.raises(RetiredEnvironmentError, match=changed):
@@ -175,3 +175,19 @@ def test_the_names_of_the_older_generator_say_what_changed(module: str, env_id: 
         warnings.simplefilter("ignore")  # Gymnasium also warns that the version is out of date
         with pytest.raises(RetiredEnvironmentError, match=changed):
             gymnasium.make(env_id)
+
+
+def test_binfa_v2_names_say_the_observation_grew() -> None:
+    """A change of what the learner sees bumps the version too: a model trained on v2's 1,957 values would not fit."""
+    import importlib
+
+    import gymnasium
+    import suntzu_env.binfa  # noqa: F401  registers BinFa-v3 and the retired BinFa-v2
+
+    changed = r"1,957 values.*2,437.*BinFa-v3"
+    with pytest.raises(RetiredEnvironmentError, match=changed):
+        importlib.import_module("suntzu_env.binfa.binfa_v2")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(RetiredEnvironmentError, match=changed):
+            gymnasium.make("BinFa-v2")

@@ -139,7 +139,7 @@ def test_gymnasium_check_env_and_registration():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         check_env(BinFaGymEnv(opponent="greedy"), skip_render_check=True)
-        made = gymnasium.make("BinFa-v2", opponent="random", players=3)
+        made = gymnasium.make("BinFa-v3", opponent="random", players=3)
     assert made.unwrapped.rules.players == 3
 
 

@@ -134,3 +134,67 @@ def test_observation_values_by_hand():
     assert v["me_to_act"][0] == 0.0 and v["my_turn"][0] == 0.0
     assert v["dice"].tolist() == [0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0]
     assert v["moves_left"][0] == pytest.approx(1 / 5)
+
+
+def test_b10_b11_b3_tactical_pieces_by_hand():
+    # green's 2 on red-3-2 (6) is closed by red's 2s on red-3-1 and red-3-3; its side red-4-3 (12) is open.
+    # Red's 2 on red-4-5 (14) is 2 steps from red-4-3 (red-4-4 between): one throw brings it there with chance
+    # 20/36 (B3: a difference of 2 or more). The red 2s beside it close a side each and cannot spare a pair.
+    # Green's lone unit on red-2-1 (2) is 2 steps from red's 2s on red-3-1 and red-3-3: again 20/36.
+    g = game({"red-3-1": ["red"] * 2, "red-3-3": ["red"] * 2, "red-4-5": ["red"] * 2, "red-3-2": ["green"] * 2,
+              "red-2-1": ["green"], "green-4-0": ["green"] * 9}, decision="declare")  # fmt: skip
+    v = observation_views(g.observation(0))  # red's base is sector 0: view triangle = triangle
+    assert v["one_side_open"].nonzero()[0].tolist() == [6]
+    assert v["capture_chance"].nonzero()[0].tolist() == [6]
+    assert v["capture_chance"][6] == pytest.approx(20 / 36)
+    assert not v["danger_chance"].any()
+    assert v["lone_reach"].nonzero()[0].tolist() == [2] and v["lone_reach"][2] == pytest.approx(20 / 36)
+    assert v["enemy_closeness"][6] == 1.0
+    assert v["enemy_closeness"][14] == pytest.approx(1 - 3 / 15)  # red-4-5 -> red-4-4 -> red-4-3 -> red-3-2
+    # green sees the same stack from its own base (sector 3: view triangle 6 + 96 - 48) in danger, not to capture
+    w = observation_views(g.observation(1))
+    assert w["one_side_open"].nonzero()[0].tolist() == [54]
+    assert w["danger_chance"][54] == pytest.approx(20 / 36) and not w["capture_chance"].any()
+    assert w["lone_reach"][50] == pytest.approx(20 / 36)  # its own lone unit, within reach of red's 2s
+
+
+def test_b5_capture_chance_is_sure_within_the_moves_left():
+    # red is moving with 2 moves left: its 2 on red-4-5 reaches the open side red-4-3 surely (B5)
+    g = game({"red-3-1": ["red"] * 2, "red-3-3": ["red"] * 2, "red-4-5": ["red"] * 2, "red-3-2": ["green"] * 2,
+              "green-4-0": ["green"] * 10}, decision="move", mode="move", moves_left=2, throw=[4, 2])  # fmt: skip
+    assert observation_views(g.observation(0))["capture_chance"][6] == 1.0
+
+
+def test_bd6_tactical_pieces_are_blank_during_deployment():
+    # the pieces would tell where the other armies' hidden units stand: written only once play starts
+    g = Game.new(seed=5)
+    while g.to_dict()["phase"] == "deploy":
+        v = observation_views(g.observation(g.current_player))
+        for name in ("enemy_closeness", "one_side_open", "capture_chance", "danger_chance", "lone_reach"):
+            assert not v[name].any(), name
+        g.apply_learn(int(g.learn_actions()[0]))
+    assert observation_views(g.observation(g.current_player))["enemy_closeness"].any()
+
+
+def test_b0_3_steps_to_the_nearest_stack_agree_with_the_distances() -> None:
+    # each triangle gets the least DISTANCE to any stack of the side
+    from suntzu_env.binfa.layout import ARMY_PLAYER
+    from suntzu_env.binfa.layout import HEIGHT
+    from suntzu_env.binfa.layout import TOP
+    from suntzu_env.binfa.tactics import DISTANCE
+    from suntzu_env.binfa.tactics import FAR
+    from suntzu_env.binfa.tactics import steps_to_stacks
+
+    rng = np.random.default_rng(3)
+    g = Game.new(seed=4)
+    steps = np.empty(96, np.int8)
+    checked = 0
+    while not g.is_terminal and checked < 40:
+        g.apply_learn(int(rng.choice(g.learn_actions())))
+        s = g._s
+        for own in (True, False):
+            stacks = [t for t in range(96) if s[HEIGHT + t] > 0 and (s[ARMY_PLAYER + s[TOP + t]] == 0) == own]
+            assert steps_to_stacks(s, 0, own, steps) == len(stacks)
+            expected = DISTANCE[:, stacks].min(axis=1) if stacks else np.full(96, FAR + 1)
+            assert steps.tolist() == expected.tolist()
+        checked += 1

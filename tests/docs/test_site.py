@@ -40,7 +40,7 @@ def test_an_environment_page_is_its_docstring_with_the_page_rows_in_the_spec_tab
 def test_the_environment_pages_name_the_environments() -> None:
     for page, module in (
         ("suntzu-env.md", "suntzu_env.suntzu.suntzu_v3"),
-        ("binfa-env.md", "suntzu_env.binfa.binfa_v2"),
+        ("binfa-env.md", "suntzu_env.binfa.binfa_v3"),
     ):
         assert (ROOT / "docs" / page).read_text().startswith(f"<!-- docstring: {module} -->\n")
     assert suntzu_env.suntzu.suntzu_v3.__doc__ and "## Version History" in suntzu_env.suntzu.suntzu_v3.__doc__

@@ -79,8 +79,9 @@ def test_a_line_of_two_cells_gives_the_logits_worked_out_by_hand() -> None:
 
 def test_bin_fa_s_board_names_every_observation_value_and_learning_id_once() -> None:
     tables = BOARD.tables()
-    assert tables["cell_inputs"].shape == (17, N_TRIANGLES)  # terrain ... transfer_to, the six colours apart
-    assert len(tables["global_inputs"]) == OBSERVATION_SIZE - 17 * N_TRIANGLES
+    # terrain ... transfer_to with the six colours apart (17), then the five tactical pieces (binfa_v3)
+    assert tables["cell_inputs"].shape == (22, N_TRIANGLES)
+    assert len(tables["global_inputs"]) == OBSERVATION_SIZE - 22 * N_TRIANGLES
     assert tables["edge_ids"].shape == (N_TRIANGLES * N_DIRECTIONS, 1 + COUNT_SLOTS)  # dislodge, 13 move counts
     assert len(tables["other_ids"]) == N_LEARN_ACTIONS - N_TRIANGLES * (1 + N_DIRECTIONS * (1 + COUNT_SLOTS))
     every = np.concatenate([tables[k].ravel() for k in ("cell_ids", "edge_ids", "other_ids")])
@@ -244,7 +245,7 @@ def test_a_board_model_reads_back_as_data_and_plays_as_saved(tmp_path: Path) -> 
         expected = model.policy.mlp_extractor.forward_actor(torch.as_tensor(x)).numpy()  # type: ignore[attr-defined]
     assert agent.actor.net.kind == "cells"
     np.testing.assert_allclose(agent.actor.logits(x), expected, rtol=1e-4, atol=1e-4)
-    with pytest.raises(ModelError, match=r"trained on observations of shape \(1957,\) and 4269 actions"):
+    with pytest.raises(ModelError, match=r"trained on observations of shape \(2437,\) and 4269 actions"):
         load_ppo_agent(path)  # a Bin'Fa model is not Sun Tzu's
 
 

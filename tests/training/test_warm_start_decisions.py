@@ -48,13 +48,14 @@ def test_decisions_give_back_the_dense_observations_and_masks_of_any_rows(
     assert np.array_equal(joined.results[rows], np.concatenate([p[0].results for p in parts])[rows])
 
 
-def test_a_binfa_decision_takes_under_an_eighth_of_its_dense_bytes() -> None:
+def test_a_binfa_decision_takes_under_a_sixth_of_its_dense_bytes() -> None:
     """A Bin'Fa position's observation is mostly zeros and its mask mostly False: kept compact, a decision of the
-    teacher's demonstrations takes under an eighth of the bytes of its float16 observation and boolean mask."""
+    teacher's demonstrations takes under a sixth of the bytes of its float16 observation and boolean mask (the
+    tactical pieces of binfa_v3, `enemy_closeness` above all, are not sparse)."""
     from experiments.warm_start import _demo_job
     from suntzu_env.binfa.plugin import BINFA
 
     decisions = _demo_job(("binfa", "heuristic", 5, 1, BINFA.options(max_turns=10)))
     compact = sum(getattr(decisions, name).nbytes for name in ("starts", "columns", "values", "masks"))
     dense = decisions.size * (2 * BINFA.observation_size + BINFA.n_actions)
-    assert decisions.size > 0 and compact * 8 < dense
+    assert decisions.size > 0 and compact * 6 < dense

@@ -29,7 +29,7 @@ from typing import Any
 
 from suntzu_env.binfa import Game, Options
 from suntzu_env.binfa import actions as act
-from suntzu_env.binfa.binfa_v2 import AGENT_NAMES
+from suntzu_env.binfa.binfa_v3 import AGENT_NAMES
 from suntzu_env.binfa.geometry import (
     COLOUR_FILL,
     COLOURS,

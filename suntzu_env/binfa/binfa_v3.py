@@ -80,6 +80,12 @@ of the players still in), or with `illegal_action="loss"` at an illegal action.
 
 ## Version History
 
+* v3: The observation gains five pieces from `enemy_closeness` on (`suntzu_env.binfa.observation`): how near the
+  other armies are, the stacks with one open side left, the chance of closing each one on this or the next throw
+  (B5, B10, B11) and the reach of a throw onto single units (B3), each on the triangle it concerns, blank during
+  deployment (BD6). 2,437 values where v2 had 1,957; play, records and results are v2's. PettingZoo name `binfa_v3`,
+  Gymnasium id BinFa-v3; the v2 names raise an error saying so, and a model trained on v2's observation is refused
+  by its size.
 * v2: Rules v1.1 (`docs/binfa-rules.md`, "What changed in v1.1"): a turn's first throw is compulsory, `stop` only
   after a throw (BD30); no stack holds more than 12 units (BD31); a whirlpool exit onto a lone unit of another
   colour is a dislodge, not a covering (BD32); deployment is hidden from the other players until every unit stands
@@ -170,7 +176,7 @@ class raw_env(AgentSpaces, AECEnv[str, Any, Any]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "binfa_v2",
+        "name": "binfa_v3",
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 2,
