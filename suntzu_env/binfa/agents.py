@@ -76,7 +76,7 @@ from suntzu_env.binfa.layout import (
     TURNS,
     WINNER,
 )
-from suntzu_env.binfa.tactics import DISTANCE, WHIRLPOOL, closed_sides, closing_reach, reach
+from suntzu_env.binfa.tactics import DISTANCE, WHIRLPOOL, closed_sides, closing_reach, steps_to_stacks, throw_reach
 from suntzu_env.core.rng import rng_below, rng_seed
 
 AGENTS = ("random", "greedy", "heuristic")
@@ -108,19 +108,11 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
         return W_END
     if s[OUT_RANK + player] > 0:
         return -W_END
-    # the triangles holding `player`'s stacks and the other players', each owner found once
-    own_stacks = np.empty(N_TRIANGLES, np.int64)
-    other_stacks = np.empty(N_TRIANGLES, np.int64)
-    n_own = 0
-    n_other = 0
-    for u in range(N_TRIANGLES):
-        if s[HEIGHT + u] > 0:
-            if s[ARMY_PLAYER + s[TOP + u]] == player:
-                own_stacks[n_own] = u
-                n_own += 1
-            else:
-                other_stacks[n_other] = u
-                n_other += 1
+    # the steps from each triangle to the nearest stack of `player`'s and of the other players'
+    to_other = np.empty(N_TRIANGLES, np.int8)
+    to_own = np.empty(N_TRIANGLES, np.int8)
+    n_other = steps_to_stacks(s, player, False, to_other)
+    steps_to_stacks(s, player, True, to_own)
     mine = 0.0
     others = 0.0
     score = 0.0
@@ -140,9 +132,9 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
             if own:
                 score -= w[WI_LONE]
                 if w[WI_EXPOSED] != 0.0:
-                    score -= 2.0 * w[WI_EXPOSED] * reach(t, other_stacks, n_other)
+                    score -= 2.0 * w[WI_EXPOSED] * throw_reach(to_other[t])
             elif w[WI_PREY] != 0.0:
-                score += 2.0 * w[WI_PREY] * reach(t, own_stacks, n_own)
+                score += 2.0 * w[WI_PREY] * throw_reach(to_own[t])
             continue
         closed, sides = closed_sides(s, t, c)
         if closed == sides - 1:
@@ -152,11 +144,7 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
         if own:
             if h > TALL:
                 score -= w[WI_TALL] * (h - TALL)
-            nearest = N_TRIANGLES
-            for k in range(n_other):
-                if DISTANCE[t, other_stacks[k]] < nearest:
-                    nearest = DISTANCE[t, other_stacks[k]]
-            score -= w[WI_NEAR] * nearest
+            score -= w[WI_NEAR] * (to_other[t] if n_other > 0 else N_TRIANGLES)
     opponents = 0
     for q in range(s[PLAYERS]):
         if q != player and s[OUT_RANK + q] == 0:

@@ -31,7 +31,7 @@ from suntzu_env.binfa.geometry import (
     STORE_TOKENS,
     UNITS_PER_ARMY,
 )
-from suntzu_env.binfa.tactics import FAR, REACH, WHIRLPOOL, closed_sides, closing_reach, steps_to_stacks
+from suntzu_env.binfa.tactics import FAR, WHIRLPOOL, closed_sides, closing_reach, steps_to_stacks, throw_reach
 
 MAX_STACK = N_UNITS / UNITS_PER_ARMY  # a stack's height over 12 is at most 6 (every unit of 6 armies)
 
@@ -198,8 +198,7 @@ def observe_tactics(s: np.ndarray, player: int, rot: int, out: np.ndarray) -> No
             continue
         mine = s[layout.ARMY_PLAYER + s[layout.TOP + t]] == player
         if h == 1:  # B3: the nearest stack of the other side is the likeliest to reach it
-            d = to_other[t] if mine else to_own[t]
-            out[O_LONE_REACH + v] = REACH[d] if d < REACH.shape[0] else 0.0
+            out[O_LONE_REACH + v] = throw_reach(to_other[t] if mine else to_own[t])
             continue
         closed, sides = closed_sides(s, t, s[layout.TOP + t])
         if closed != sides - 1:

@@ -62,15 +62,10 @@ def closed_sides(s: np.ndarray, t: int, c: int) -> tuple[int, int]:
 
 
 @njit(cache=True)
-def reach(t: int, stacks: np.ndarray, n: int) -> float:
-    """The chance that one throw's moves bring one of the stacks on `stacks[:n]` (a player's, or the other
-    players') to the lone unit on `t`: the largest `REACH` over their distances."""
-    best = 0.0
-    for k in range(n):
-        d = DISTANCE[stacks[k], t]
-        if d < REACH.shape[0] and REACH[d] > best:
-            best = REACH[d]
-    return best
+def throw_reach(steps: int) -> float:
+    """B3: the chance that one throw's moves carry a stack `steps` triangles away onto a triangle: `REACH[steps]`,
+    0 beyond five steps."""
+    return REACH[steps] if steps < REACH.shape[0] else 0.0
 
 
 @njit(cache=True)
@@ -100,8 +95,7 @@ def closing_reach(s: np.ndarray, t: int, player: int) -> float:
         d = DISTANCE[u, o]
         if d <= left:
             return 1.0
-        if d < REACH.shape[0] and REACH[d] > best:
-            best = REACH[d]
+        best = max(best, throw_reach(d))
     return best
 
 
@@ -132,6 +126,6 @@ __all__ = [
     "closed_sides",
     "closes",
     "closing_reach",
-    "reach",
     "steps_to_stacks",
+    "throw_reach",
 ]

@@ -54,6 +54,7 @@ from suntzu_env.binfa.layout import (
     ALIVE,
     DEC_KIND,
     DK_RETREAT,
+    FIELD_BY_NAME,
     FIELDS,
     MAX_TURNS,
     OUT_RANK,
@@ -73,49 +74,30 @@ from suntzu_env.binfa.observation import OBSERVATION_SIZE, observe
 from suntzu_env.binfa.options import Options
 from suntzu_env.binfa.policy import NET, checked_net, compiled_net, seat_action
 from suntzu_env.core import saved_arrays as saved
+from suntzu_env.core import vec_table
 from suntzu_env.core.checks import MAX_SEED, check_seed, mix_cdf
-from suntzu_env.core.fields import Field, append_field
+from suntzu_env.core.fields import Columns
 from suntzu_env.core.policy_net import CompiledNet, pack_nets, seated_net, seated_state
 from suntzu_env.core.rng import random_legal, random_legal_states, rng_below, rng_seed
 from suntzu_env.core.vec_shell import PER_ENV, BatchedVecEnv, BatchedVectorEnv
 
 SEAT_ALTERNATE = -1
-# The settings the kernels read (`params`), declared once with their meaning.
-PARAM_FIELDS: list[Field] = []
-
-
-def _param(name: str, doc: str) -> int:
-    return append_field(PARAM_FIELDS, name, 1, doc)
-
-
-P_LEVEL = _param("level", "the rules level, 1 to 4")
-P_PLAYERS = _param("players", "the seats of every game")
-P_ARMIES = _param("armies", "armies per player (BD4)")
-P_RANDOM_DEPLOY = _param("random_deploy", "1: the seed places the units; 0: the seats place them (B1)")
-P_MAX_TURNS = _param("max_turns", "turns before a game ends undecided (BD5)")
-P_SEAT = _param("seat", "the learner's seat in every game, or SEAT_ALTERNATE: (env + game) mod players")
-P_ENVS = _param("envs", "the number of envs: game k of env i is seeded seed + envs * k + i")
+# The settings the kernels read (`params`): the options a new game's state holds (their fields of the state's layout,
+# which says what they mean), then the learner's seat and the number of envs.
+PARAM_FIELDS = Columns()
+OPTION_PARAMS = ("level", "players", "armies_per_player", "deployment_random", "max_turns")
+P_LEVEL, P_PLAYERS, P_ARMIES, P_RANDOM_DEPLOY, P_MAX_TURNS = (PARAM_FIELDS.add(n, FIELD_BY_NAME[n].doc)
+                                                               for n in OPTION_PARAMS)  # fmt: skip
+P_SEAT = PARAM_FIELDS.add("seat", "the learner's seat in every game, or SEAT_ALTERNATE: (env + game) mod players")
+P_ENVS = PARAM_FIELDS.add("envs", "the number of envs: game k of env i is seeded seed + envs * k + i")
 PARAM_COUNT = len(PARAM_FIELDS)
 
-# Columns of the per-game table (one row per env), declared once with their meaning.
-TABLE_FIELDS: list[Field] = []
-
-
-def _column(name: str, doc: str) -> int:
-    return append_field(TABLE_FIELDS, name, 1, doc)
-
-
-G_GAMES = _column("games", "games begun in this env")
-G_SEAT = _column("seat", "the learner's seat in the game in progress")
-G_N = _column("n_legal", "legal actions of the pending decision (0: the game is over)")
-G_OPPONENT = _column("opponent", "the opponent slot of the game in progress: an id of AGENTS, or a policy network's")
-G_NET_RNG = _column("net_rng", "a sampling policy network's generator in the game in progress (one int64)")
-G_WINNER = _column("winner", "the game the last step ended: its winner (UNDECIDED: none; -1: an illegal action)")
-G_DONE = _column("done", "1 when the last step ended a game")
-G_TRUNCATED = _column("truncated", "1 when that game ended undecided at the turn limit (BD5)")
-G_ILLEGAL = _column("illegal", "1 when that game ended by the learner's illegal action")
-G_ENDED_SEAT = _column("ended_seat", "the learner's seat in that game")
-G_ENDED_OPPONENT = _column("ended_opponent", "that game's opponent slot")
+# Columns of the per-game table (one row per env), declared once with their meaning: those of every batched env
+# (`suntzu_env.core.vec_table`; the result is the winner, UNDECIDED none, -1 an illegal action), then Bin'Fa's own.
+TABLE_FIELDS = vec_table.table_columns()
+T_GAMES = TABLE_FIELDS.add("games", "games begun in this env")
+T_NET_RNG = TABLE_FIELDS.add("net_rng", "a sampling policy network's generator in the game in progress (one int64)")
+T_TRUNCATED = TABLE_FIELDS.add("truncated", "1 when the game the last step ended ended undecided at max_turns (BD5)")
 TABLE_COLUMNS = len(TABLE_FIELDS)
 CHUNK = 16  # envs a thread plays before writing what they see: the engine's code, then observe's, stays in the cache
 DRAW_SALT = 0x2545F4914F6CDD1D  # the opponent's draw has its own generator: the opponent's own draws stay as they were
@@ -173,23 +155,23 @@ def _start(i: int, seed: int, params: np.ndarray, mix: np.ndarray, states: np.nd
            work: np.ndarray) -> None:  # fmt: skip
     """Env `i` starts its next game: seed `seed + n_envs * games + i`, the seat alternating or fixed, the
     opponent drawn from the mix."""
-    k = table[i, G_GAMES]
+    k = table[i, T_GAMES]
     players = params[P_PLAYERS]
     seat = (i + k) % players if params[P_SEAT] == SEAT_ALTERNATE else params[P_SEAT]
-    table[i, G_SEAT] = seat
+    table[i, vec_table.SEAT] = seat
     empty = np.zeros(0, dtype=np.int64)
     game_seed = seed + params[P_ENVS] * k + i
     rngs[i] = rng_seed(game_seed ^ AGENT_SALT)
     opponent = _draw_opponent(mix, game_seed)
-    table[i, G_OPPONENT] = opponent
+    table[i, vec_table.OPPONENT] = opponent
     if slot_agents[opponent] == NET:  # only a net reads it
-        table[i, G_NET_RNG] = rng_seed(game_seed ^ NET_SALT)[0]
+        table[i, T_NET_RNG] = rng_seed(game_seed ^ NET_SALT)[0]
     s = states[i]
     n = init_state(s, game_seed, params[P_LEVEL], players, params[P_ARMIES], params[P_RANDOM_DEPLOY],
                    params[P_MAX_TURNS], 0, empty, empty, legal[i])  # fmt: skip
-    table[i, G_N] = _opponents(s, legal[i], n, seat, slot_agents[opponent], rngs[i], scratch[i], net_params,
-                               net_headers[opponent], table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i],
-                               net_ids[i], work[i])  # fmt: skip
+    table[i, vec_table.N_LEGAL] = _opponents(s, legal[i], n, seat, slot_agents[opponent], rngs[i], scratch[i],
+                                             net_params, net_headers[opponent], table[i, T_NET_RNG : T_NET_RNG + 1],
+                                             net_obs[i], net_masks[i], net_ids[i], work[i])  # fmt: skip
 
 
 @njit(cache=True)
@@ -200,11 +182,11 @@ def _emit(
     """Env i's observation, and its mask with the learning id of each legal engine action (kept in `ids`), over
     the whole of their rows (what was there before, a caller's writes included, is gone)."""
     s = states[i]
-    seat = table[i, G_SEAT]
+    seat = table[i, vec_table.SEAT]
     observe(s, seat, obs[i])
     rot = view_rotation(s, seat)
     masks[i, :] = False
-    for k in range(table[i, G_N]):
+    for k in range(table[i, vec_table.N_LEGAL]):
         c = learn_id(s, legal[i, k], rot)
         ids[i, k] = c
         masks[i, c] = True
@@ -216,7 +198,7 @@ def reset_games(seed: int, params: np.ndarray, mix: np.ndarray, states: np.ndarr
                 ids: np.ndarray, slot_agents: np.ndarray, net_params: np.ndarray, net_headers: np.ndarray,
                 net_obs: np.ndarray, net_masks: np.ndarray, net_ids: np.ndarray, work: np.ndarray) -> None:  # fmt: skip
     for i in prange(states.shape[0]):
-        table[i, G_GAMES] = 0
+        table[i, T_GAMES] = 0
         _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
                net_obs, net_masks, net_ids, work)  # fmt: skip
         _emit(i, states, legal, table, obs, masks, ids)
@@ -231,39 +213,39 @@ def _play(i: int, actions: np.ndarray, seed: int, params: np.ndarray, mix: np.nd
     """Env i plays its learner's action (a learning id of `ids`, the last emit's) and the replies, and starts its
     next game where one ended. Inlined into `step_games`."""
     s = states[i]
-    seat = table[i, G_SEAT]
-    n = table[i, G_N]
+    seat = table[i, vec_table.SEAT]
+    n = table[i, vec_table.N_LEGAL]
     a = -1
     for k in range(n):
         if ids[i, k] == actions[i]:
             a = legal[i, k]
             break
-    table[i, G_DONE] = 0
-    table[i, G_TRUNCATED] = 0
-    table[i, G_ILLEGAL] = 0
+    table[i, vec_table.DONE] = 0
+    table[i, T_TRUNCATED] = 0
+    table[i, vec_table.ILLEGAL] = 0
     if a < 0:  # an illegal action loses
         rewards[i] = -1.0
-        table[i, G_DONE] = 1
-        table[i, G_ILLEGAL] = 1
-        table[i, G_WINNER] = -1
+        table[i, vec_table.DONE] = 1
+        table[i, vec_table.ILLEGAL] = 1
+        table[i, vec_table.ENDED_RESULT] = -1
     else:
         n = step(s, a, legal[i])
-        slot = table[i, G_OPPONENT]
+        slot = table[i, vec_table.OPPONENT]
         n = _opponents(s, legal[i], n, seat, slot_agents[slot], rngs[i], scratch[i], net_params, net_headers[slot],
-                       table[i, G_NET_RNG : G_NET_RNG + 1], net_obs[i], net_masks[i], net_ids[i], work[i])  # fmt: skip
-        table[i, G_N] = n
+                       table[i, T_NET_RNG : T_NET_RNG + 1], net_obs[i], net_masks[i], net_ids[i], work[i])  # fmt: skip
+        table[i, vec_table.N_LEGAL] = n
         out = s[OUT_RANK + seat] > 0
         rewards[i] = -1.0 if out else (1.0 if s[WINNER] == seat else 0.0)
         if out or n == 0:
-            table[i, G_DONE] = 1
-            table[i, G_WINNER] = s[WINNER]
+            table[i, vec_table.DONE] = 1
+            table[i, vec_table.ENDED_RESULT] = s[WINNER]
             if not out and s[WINNER] == UNDECIDED and s[TURNS] >= s[MAX_TURNS]:
-                table[i, G_TRUNCATED] = 1
-    if table[i, G_DONE] == 1:
+                table[i, T_TRUNCATED] = 1
+    if table[i, vec_table.DONE] == 1:
         observe(s, seat, terminal_obs[i])
-        table[i, G_ENDED_SEAT] = seat
-        table[i, G_ENDED_OPPONENT] = table[i, G_OPPONENT]
-        table[i, G_GAMES] += 1
+        table[i, vec_table.ENDED_SEAT] = seat
+        table[i, vec_table.ENDED_OPPONENT] = table[i, vec_table.OPPONENT]
+        table[i, T_GAMES] += 1
         _start(i, seed, params, mix, states, legal, table, rngs, scratch, slot_agents, net_params, net_headers,
                net_obs, net_masks, net_ids, work)  # fmt: skip
 
@@ -433,8 +415,8 @@ class _Core:
         self.slots = OpponentSlots(self.n, make_agent)
         self.mix = self.slots.mix(opponent)
         r = self.rules
-        params = {"level": r.level, "players": players, "armies": r.armies_per_player,
-                  "random_deploy": int(r.deployment == "random"), "max_turns": r.max_turns,
+        params = {"level": r.level, "players": players, "armies_per_player": r.armies_per_player,
+                  "deployment_random": int(r.deployment == "random"), "max_turns": r.max_turns,
                   "seat": SEAT_ALTERNATE if seat == "alternate" else int(seat), "envs": self.n}  # fmt: skip
         self.params = np.array([params[field.name] for field in PARAM_FIELDS], dtype=np.int64)
         self.states = np.zeros((self.n, STATE_SIZE), dtype=STATE_DTYPE)
@@ -510,17 +492,17 @@ class _Core:
         """Env i's info after a step: at the end of a game, its seat, winner ("draw" when undecided, BD5; None
         after an illegal action) and opponent by name, and its terminal observation."""
         row = self.table[i]
-        if not row[G_DONE]:
+        if not row[vec_table.DONE]:
             return {}
-        winner = int(row[G_WINNER])
+        winner = int(row[vec_table.ENDED_RESULT])
         info: dict[str, Any] = {
             "terminal_observation": self.terminal_obs[i].copy(),
-            "seat": AGENT_NAMES[row[G_ENDED_SEAT]],
+            "seat": AGENT_NAMES[row[vec_table.ENDED_SEAT]],
             "winner": None if winner < 0 else ("draw" if winner == UNDECIDED else AGENT_NAMES[winner]),
-            "opponent": self.slots.name(int(row[G_ENDED_OPPONENT])),
-            "TimeLimit.truncated": bool(row[G_TRUNCATED]),
+            "opponent": self.slots.name(int(row[vec_table.ENDED_OPPONENT])),
+            "TimeLimit.truncated": bool(row[T_TRUNCATED]),
         }
-        if row[G_ILLEGAL]:
+        if row[vec_table.ILLEGAL]:
             info["illegal_action"] = True
         return info
 
@@ -585,16 +567,14 @@ class _Core:
         saved.check_within("flip", arrays["flip"].reshape(1), 0, 1)
         for key in ("buffers", "terminal_obs", "rewards"):
             saved.check_finite(key, arrays[key])
-        seat, last, flag = (0, players - 1), (0, n_slots - 1), (0, 1)
-        bounds = {G_GAMES: (0, (MAX_SEED - 1) // self.n), G_SEAT: seat,
-                  G_N: (0, LEGAL_CAPACITY), G_OPPONENT: last, G_WINNER: (-1, UNDECIDED), G_DONE: flag,
-                  G_TRUNCATED: flag, G_ILLEGAL: flag, G_ENDED_SEAT: seat, G_ENDED_OPPONENT: last}  # fmt: skip
+        bounds = vec_table.shared_bounds(players, n_slots, LEGAL_CAPACITY, (-1, UNDECIDED))
+        bounds |= {T_GAMES: (0, (MAX_SEED - 1) // self.n), T_TRUNCATED: (0, 1)}
         table, states, masks = arrays["table"], arrays["states"], arrays["mask_buffers"][int(arrays["flip"])]
         saved.check_columns("table", table, TABLE_FIELDS, bounds)
         legal = np.zeros(LEGAL_CAPACITY, dtype=np.int32)
         mask = np.zeros(N_LEARN_ACTIONS, dtype=np.bool_)
         for i in range(self.n):
-            s, n = states[i], int(table[i, G_N])
+            s, n = states[i], int(table[i, vec_table.N_LEGAL])
             if not s.any():  # an env never reset (a run saved before its first rollout), as a new env holds it
                 if table[i].any():
                     raise saved.fail("table", i, "an env that began no game holds no game's columns")
@@ -621,7 +601,7 @@ class _Core:
             found = int(legal_actions(s, legal))
             if n != found or not np.array_equal(arrays["legal"][i, :n], legal[:n]):
                 raise saved.fail("legal", i, f"not the game's {found} legal actions (table n_legal {n})")
-            rot = view_rotation(s, table[i, G_SEAT])
+            rot = view_rotation(s, table[i, vec_table.SEAT])
             learn_mask(s, legal, n, rot, mask)
             if not np.array_equal(masks[i], mask):
                 raise saved.fail("mask_buffers", i, "not the learner's legal actions in the game")
@@ -676,7 +656,7 @@ class BinFaVecEnv(BatchedVecEnv):
     def step_wait(self) -> Any:
         core = self.core
         core.step(self._actions)
-        done = core.table[:, G_DONE].astype(bool)
+        done = core.table[:, vec_table.DONE].astype(bool)
         infos: list[dict[str, Any]] = [{} for _ in range(core.n)]
         for i in np.flatnonzero(done).tolist():
             infos[i] = core.info(i)
@@ -722,14 +702,14 @@ class BinFaVecEnv(BatchedVecEnv):
             return None
         table = self.core.table
         if name == "seat":
-            return [AGENT_NAMES[int(s)] for s in table[:, G_SEAT]]
-        return [self.core.slots.name(int(k)) for k in table[:, G_OPPONENT]]
+            return [AGENT_NAMES[int(s)] for s in table[:, vec_table.SEAT]]
+        return [self.core.slots.name(int(k)) for k in table[:, vec_table.OPPONENT]]
 
     def vector_step(self, actions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """The step of `BinFaVectorEnv`, without per-env info dicts."""
         core = self.core
         core.step(actions)
-        ended, cut = core.table[:, G_DONE].astype(bool), core.table[:, G_TRUNCATED].astype(bool)
+        ended, cut = core.table[:, vec_table.DONE].astype(bool), core.table[:, T_TRUNCATED].astype(bool)
         return core.obs, core.rewards.copy(), ended, cut, core.terminal_obs
 
 

@@ -1,6 +1,7 @@
 """A state vector's named fields, for any game: `Field` and `append_field`, from which each game declares its
 state layout once (its engine indexes the state with the offsets; `to_dict`/`from_dict` walk the declaration);
-and `IntEntry`, one entry of such a vector read as an attribute."""
+`Columns`, a table's columns of one entry each declared the same way; and `IntEntry`, one entry of such a vector
+read as an attribute."""
 
 from __future__ import annotations
 
@@ -23,6 +24,15 @@ def append_field(fields: list[Field], name: str, size: int, doc: str) -> int:
     offset = fields[-1].offset + fields[-1].size if fields else 0
     fields.append(Field(name, offset, size, doc))
     return offset
+
+
+class Columns(list[Field]):
+    """A table's named columns of one entry each, numbered in the order they are declared: `DONE =
+    TABLE.add("done", "1 when the last step ended a game")`."""
+
+    def add(self, name: str, doc: str) -> int:
+        """Declares the next column; returns its index."""
+        return append_field(self, name, 1, doc)
 
 
 class IntEntry:

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 from numba import njit, prange
 
-from suntzu_env.core.fields import Field, append_field
+from suntzu_env.core import vec_table
 from suntzu_env.core.policy_net import net_act
 from suntzu_env.core.rng import GOLDEN, mix64
 from suntzu_env.suntzu.actions import N_ACTIONS
@@ -32,33 +32,20 @@ from suntzu_env.suntzu.tables import OFFENDER_BIT, episode_over, shaping_potenti
 
 RECORD_CAPACITY = 1024  # decisions a game's record may hold: several times the longest game (about 200)
 
-# Columns of the per-game table, in order.
-TABLE_FIELDS: list[Field] = []
-
-
-def _column(name: str, doc: str) -> int:
-    return append_field(TABLE_FIELDS, name, 1, doc)
-
-
-T_N_LEGAL = _column("n_legal", "legal answers of the pending decision (0: the game is over)")
-T_LEARNER = _column("learner", "the learner's side in the game in progress: 0 blue, 1 red")
-T_STAGE = _column("stage", "where the step stands, one of the S_* below")
-T_SLOT = _column("slot", "the opponent slot of the game in progress")
-T_FIXED_SLOT = _column("fixed_slot", "the opponent slot of every game of this env, -1: drawn from the mix")
-T_GAME_SEED = _column("game_seed", "the game's deck seed")
-T_REC_LEN = _column("rec_len", "actions recorded in the game in progress")
-T_AGENT_RNG = _column("agent_rng", "the compiled opponent's generator (one int64, the engine's generator state)")
-T_DONE = _column("done", "1 when this step ended an episode")
-T_ILLEGAL = _column("illegal", "1 when that end was the learner's illegal action")
-T_WAITING = _column("waiting", "1 while a policy opponent must answer")
-T_FIN_LEN = _column("fin_len", "the last finished game: actions recorded")
-T_FIN_SEED = _column("fin_seed", "the last finished game's deck seed (-1: none yet)")
-T_FIN_LEARNER = _column("fin_learner", "the last finished game's learner side")
-T_FIN_RESULT = _column("fin_result", "the last finished game's result")
-T_FIN_SLOT = _column("fin_slot", "the last finished game's opponent slot")
-T_NEXT_SEAT = _column("next_seat", "the learner's side in the next game (seat mode 'alternate')")
-T_FIN_SCORE = _column("fin_score", "the last finished game's final marker, + toward blue")
-T_IDLE = _column("idle", "1: the env sits out every step until a game is started in it")
+# Columns of the per-game table, in order: those every batched env's table begins with (`suntzu_env.core.vec_table`;
+# its result, `vec_table.ENDED_RESULT`, the engine's `result`), then Sun Tzu's own.
+TABLE_FIELDS = vec_table.table_columns()
+T_STAGE = TABLE_FIELDS.add("stage", "where the step stands, one of the S_* below")
+T_FIXED_OPPONENT = TABLE_FIELDS.add("fixed_opponent", "every game's opponent slot in this env, -1: drawn from the mix")
+T_GAME_SEED = TABLE_FIELDS.add("game_seed", "the game's deck seed")
+T_REC_LEN = TABLE_FIELDS.add("rec_len", "actions recorded in the game in progress")
+T_AGENT_RNG = TABLE_FIELDS.add("agent_rng", "the compiled opponent's generator (one int64: the engine's generator)")
+T_WAITING = TABLE_FIELDS.add("waiting", "1 while a policy opponent must answer")
+T_ENDED_LEN = TABLE_FIELDS.add("ended_len", "the last finished game: actions recorded")
+T_ENDED_SEED = TABLE_FIELDS.add("ended_seed", "the last finished game's deck seed (-1: none yet)")
+T_NEXT_SEAT = TABLE_FIELDS.add("next_seat", "the learner's side in the next game (seat mode 'alternate')")
+T_ENDED_SCORE = TABLE_FIELDS.add("ended_score", "the last finished game's final marker, + toward blue")
+T_IDLE = TABLE_FIELDS.add("idle", "1: the env sits out every step until a game is started in it")
 TABLE_COLUMNS = len(TABLE_FIELDS)
 
 
@@ -163,15 +150,16 @@ def new_game(
     if learner < 0:
         learner = settings[SET_SEATS] if settings[SET_SEATS] != SEAT_ALTERNATE else table[i, T_NEXT_SEAT]
     table[i, T_NEXT_SEAT] = 1 - learner
-    table[i, T_LEARNER] = learner
+    table[i, vec_table.SEAT] = learner
     table[i, T_GAME_SEED] = game_seed
-    fixed = table[i, T_FIXED_SLOT]
-    table[i, T_SLOT] = fixed if fixed >= 0 else _draw_slot(streams, i, mix_cdf)
+    fixed = table[i, T_FIXED_OPPONENT]
+    table[i, vec_table.OPPONENT] = fixed if fixed >= 0 else _draw_slot(streams, i, mix_cdf)
     drawn = np.int64(draw(streams, i) >> np.uint64(1))
     table[i, T_AGENT_RNG] = rng_seed(agent_seed if agent_seed >= 0 else drawn)[0]
     table[i, T_REC_LEN] = 0
     table[i, T_STAGE] = S_FRESH
-    table[i, T_N_LEGAL] = init_state(states[i], game_seed, settings[SET_VARIANT], settings[SET_EVENTS], adj, masks[i])
+    n_legal = init_state(states[i], game_seed, settings[SET_VARIANT], settings[SET_EVENTS], adj, masks[i])
+    table[i, vec_table.N_LEGAL] = n_legal
 
 
 @njit(cache=True)
@@ -188,17 +176,17 @@ def _finish(
     i: int, states: np.ndarray, table: np.ndarray, actions: np.ndarray, finished: np.ndarray, terminal_obs: np.ndarray
 ) -> None:
     """Env i's episode ended: the learner's last observation and the game's record are kept."""
-    learner = table[i, T_LEARNER]
+    learner = table[i, vec_table.SEAT]
     encode_observation(states[i], learner, terminal_obs[i])
     n = table[i, T_REC_LEN]
     finished[i, :n] = actions[i, :n]
-    table[i, T_FIN_LEN] = n
-    table[i, T_FIN_SEED] = table[i, T_GAME_SEED]
-    table[i, T_FIN_LEARNER] = learner
-    table[i, T_FIN_RESULT] = result(states[i])
-    table[i, T_FIN_SLOT] = table[i, T_SLOT]
-    table[i, T_FIN_SCORE] = states[i, SCORE]
-    table[i, T_DONE] = 1
+    table[i, T_ENDED_LEN] = n
+    table[i, T_ENDED_SEED] = table[i, T_GAME_SEED]
+    table[i, vec_table.ENDED_SEAT] = learner
+    table[i, vec_table.ENDED_RESULT] = result(states[i])
+    table[i, vec_table.ENDED_OPPONENT] = table[i, vec_table.OPPONENT]
+    table[i, T_ENDED_SCORE] = states[i, SCORE]
+    table[i, vec_table.DONE] = 1
 
 
 @njit(cache=True)
@@ -243,9 +231,9 @@ def run_game(
     s = states[i]
     mask = masks[i]
     while True:
-        learner = table[i, T_LEARNER]
-        while table[i, T_N_LEGAL] > 0 and side_to_act(s) != learner:
-            slot = table[i, T_SLOT]
+        learner = table[i, vec_table.SEAT]
+        while table[i, vec_table.N_LEGAL] > 0 and side_to_act(s) != learner:
+            slot = table[i, vec_table.OPPONENT]
             agent = slot_agent[slot]
             if agent == AGENT_POLICY:
                 table[i, T_WAITING] = 1
@@ -255,9 +243,9 @@ def run_game(
                 encode_observation(s, 1 - learner, scratch[i])
                 a = net_act(net_params, net_headers[slot], scratch[i], mask, rng, work[i])
             else:
-                a = compiled_action(agent, s, 1 - learner, mask, table[i, T_N_LEGAL], rng, scratch[i])
+                a = compiled_action(agent, s, 1 - learner, mask, table[i, vec_table.N_LEGAL], rng, scratch[i])
             record_action(i, table, actions, a)
-            table[i, T_N_LEGAL] = step(s, a, mask)
+            table[i, vec_table.N_LEGAL] = step(s, a, mask)
         if table[i, T_STAGE] == S_PLAY:
             res = result(s)
             over = episode_over(res, 0)
@@ -272,7 +260,7 @@ def run_game(
                 new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1, -1)
                 continue
         else:
-            if table[i, T_N_LEGAL] == 0:
+            if table[i, vec_table.N_LEGAL] == 0:
                 _ended_before_learner()
             phi[i] = shaping_potential(projected_marker(s), weight, False) if weight != 0.0 else 0.0
         table[i, T_STAGE] = S_READY
@@ -307,11 +295,11 @@ def step_games(
     """Every env's learner plays `learner_actions[i]` (checked legal by the caller unless `illegal[i]`: then the
     episode is lost, as `Episode.settle` rules for an offender), and each game runs on (`run_game`)."""
     for i in prange(states.shape[0]):
-        table[i, T_DONE] = 0
-        table[i, T_ILLEGAL] = 0
+        table[i, vec_table.DONE] = 0
+        table[i, vec_table.ILLEGAL] = 0
         table[i, T_WAITING] = 0
         rewards[i] = 0.0
-        learner = table[i, T_LEARNER]
+        learner = table[i, vec_table.SEAT]
         if table[i, T_IDLE]:
             encode_observation(states[i], learner, obs[i])  # unchanged: the same as the last step's
             continue
@@ -322,13 +310,13 @@ def step_games(
                 reward += shaping_term(shaping_potential(0, weight, True), phi[i], learner)
                 phi[i] = 0.0
             rewards[i] = reward
-            table[i, T_ILLEGAL] = 1
+            table[i, vec_table.ILLEGAL] = 1
             _finish(i, states, table, actions, finished, terminal_obs)
             new_game(i, states, masks, table, streams, mix_cdf, settings, adj, -1, -1, -1)
         else:
             a = learner_actions[i]
             record_action(i, table, actions, a)
-            table[i, T_N_LEGAL] = step(states[i], a, masks[i])
+            table[i, vec_table.N_LEGAL] = step(states[i], a, masks[i])
             table[i, T_STAGE] = S_PLAY
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
@@ -366,7 +354,7 @@ def resume_games(
         i = envs[j]
         table[i, T_WAITING] = 0
         record_action(i, table, actions, answers[j])
-        table[i, T_N_LEGAL] = step(states[i], answers[j], masks[i])
+        table[i, vec_table.N_LEGAL] = step(states[i], answers[j], masks[i])
         run_game(
             i, states, masks, table, phi, streams, actions, finished, obs, terminal_obs, rewards, scratch,
             slot_agent, mix_cdf, settings, adj, net_params, net_headers, work, weight,
@@ -401,8 +389,8 @@ def start_games(
     seed), each -1 for drawn from the env's stream (the side: as the seat mode says)."""
     for j in prange(envs.shape[0]):
         i = envs[j]
-        table[i, T_DONE] = 0
-        table[i, T_ILLEGAL] = 0
+        table[i, vec_table.DONE] = 0
+        table[i, vec_table.ILLEGAL] = 0
         table[i, T_WAITING] = 0
         table[i, T_IDLE] = 0
         rewards[i] = 0.0
@@ -442,7 +430,7 @@ def observe(
     """`out[rows[j]]`: what env `envs[j]`'s learner (or, with `opponent`, its opponent) observes now."""
     for j in prange(envs.shape[0]):
         i = envs[j]
-        learner = table[i, T_LEARNER]
+        learner = table[i, vec_table.SEAT]
         encode_observation(states[i], 1 - learner if opponent else learner, out[rows[j]])
 
 

@@ -17,6 +17,8 @@ from suntzu_env.binfa.geometry import TRIANGLE_NAMES
 from suntzu_env.binfa.ladder import ladder
 from suntzu_env.binfa.ladder import main
 from suntzu_env.binfa.observation import OBSERVATION_SIZE
+from suntzu_env.binfa.tactics import FAR
+from suntzu_env.binfa.tactics import throw_reach
 from suntzu_env.binfa.vec_env import BinFaVecEnv
 from suntzu_env.binfa.vec_env import BinFaVectorEnv
 from suntzu_env.core.rng import rng_seed
@@ -55,6 +57,14 @@ def _moves(g: Game, agent: int) -> list[str]:
         played.append(_greedy(g, agent))
         g.apply(played[-1])
     return played
+
+
+def test_b3_a_throw_reaches_as_far_as_its_difference() -> None:
+    # B3: a throw moves as many times as its two dice differ. Of the 36 throws, 30 differ by 1 or more, 20 by 2 or
+    # more (4+3+2+1 pairs each way), 12 by 3, 6 by 4, 2 by 5 (1-6, 6-1), none by 6; 0 steps away is already there.
+    assert [throw_reach(steps) for steps in range(8)] == pytest.approx([1, 30 / 36, 20 / 36, 12 / 36, 6 / 36,
+                                                                        2 / 36, 0, 0])  # fmt: skip
+    assert throw_reach(FAR + 1) == 0.0  # no stack at all
 
 
 def test_b10_heuristic_brings_a_pair_up_to_close_an_encirclement():
@@ -297,8 +307,16 @@ def test_the_batched_env_s_columns_are_declared_once() -> None:
     for fields, count in ((vec_env.TABLE_FIELDS, vec_env.TABLE_COLUMNS), (vec_env.PARAM_FIELDS, vec_env.PARAM_COUNT)):
         assert [f.offset for f in fields] == list(range(count)) and len({f.name for f in fields}) == count
         assert all(f.size == 1 and f.doc for f in fields)
+    # the options among the settings are the state's fields of them, meaning and all
+    from suntzu_env.binfa.layout import FIELD_BY_NAME
+
+    for name in vec_env.OPTION_PARAMS:
+        assert vec_env.PARAM_FIELDS[vec_env.OPTION_PARAMS.index(name)].doc == FIELD_BY_NAME[name].doc
     env = BinFaVecEnv(2, "greedy", seed=0, seat=1)
     assert env.core.table.shape == (2, vec_env.TABLE_COLUMNS) and env.core.params[vec_env.P_SEAT] == 1
+    params = dict(zip((f.name for f in vec_env.PARAM_FIELDS), env.core.params.tolist(), strict=True))
+    assert params == {"level": 1, "players": 2, "armies_per_player": 1, "deployment_random": 0, "max_turns": 300,
+                      "seat": 1, "envs": 2}  # fmt: skip
 
 
 def test_a_batched_env_saved_before_its_first_game_continues_from_its_state():

@@ -21,6 +21,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from suntzu_env.binfa import vec_env as binfa
 from suntzu_env.binfa.layout import UNIT_AT
+from suntzu_env.core import vec_table
 from suntzu_env.core.checks import IllegalActionWarning
 from suntzu_env.core.rng import random_legal
 from suntzu_env.core.rng import random_legal_states
@@ -142,14 +143,15 @@ def _illegal_action(state: dict[str, np.ndarray], i: int) -> int:
 SUNTZU_CRAFTED: list[tuple[str, Callable[[dict[str, np.ndarray]], None], str]] = [
     ("record length", lambda s: s["table"].__setitem__((1, core.T_REC_LEN), 10**6),
      r"table row 1: rec_len: 1000000 is outside \[0, 1024\]"),
-    ("negative slot", lambda s: s["table"].__setitem__((0, core.T_SLOT), -1), r"table row 0: slot: -1 is outside"),
-    ("fixed slot past the slots", lambda s: s["table"].__setitem__((2, core.T_FIXED_SLOT), 7),
-     "table row 2: fixed_slot: 7"),
-    ("finished length", lambda s: s["table"].__setitem__((3, core.T_FIN_LEN), -5), "table row 3: fin_len: -5"),
-    ("learner seat", lambda s: s["table"].__setitem__((0, core.T_LEARNER), 2), "table row 0: learner: 2"),
-    ("the other seat", lambda s: s["table"].__setitem__((0, core.T_LEARNER), 1 - s["table"][0, core.T_LEARNER]),
-     "table row 0: learner: the game's pending decision is not the learner's"),
-    ("legal count", lambda s: s["table"].__setitem__((1, core.T_N_LEGAL), s["table"][1, core.T_N_LEGAL] + 1),
+    ("negative slot", lambda s: s["table"].__setitem__((0, vec_table.OPPONENT), -1),
+     r"table row 0: opponent: -1 is outside"),
+    ("fixed slot past the slots", lambda s: s["table"].__setitem__((2, core.T_FIXED_OPPONENT), 7),
+     "table row 2: fixed_opponent: 7"),
+    ("finished length", lambda s: s["table"].__setitem__((3, core.T_ENDED_LEN), -5), "table row 3: ended_len: -5"),
+    ("learner seat", lambda s: s["table"].__setitem__((0, vec_table.SEAT), 2), "table row 0: seat: 2"),
+    ("the other seat", lambda s: s["table"].__setitem__((0, vec_table.SEAT), 1 - s["table"][0, vec_table.SEAT]),
+     "table row 0: seat: the game's pending decision is not the learner's"),
+    ("legal count", lambda s: s["table"].__setitem__((1, vec_table.N_LEGAL), s["table"][1, vec_table.N_LEGAL] + 1),
      "table row 1: n_legal"),
     ("mask", lambda s: s["masks"].__setitem__((2, _illegal_action(s, 2)), 1), "masks row 2: not the legal actions"),
     ("game state", lambda s: s["states"].__setitem__((1, ROUND), 40), "states row 1: bad game record: round"),
@@ -182,11 +184,11 @@ def test_suntzu_set_state_refuses_a_saved_network_of_another_shape(suntzu_saved:
 
 
 BINFA_CRAFTED: list[tuple[str, Callable[[dict[str, np.ndarray]], None], str]] = [
-    ("legal count", lambda s: s["table"].__setitem__((0, binfa.G_N), 10**6), "table row 0: n_legal: 1000000"),
-    ("negative opponent", lambda s: s["table"].__setitem__((1, binfa.G_OPPONENT), -1),
+    ("legal count", lambda s: s["table"].__setitem__((0, vec_table.N_LEGAL), 10**6), "table row 0: n_legal: 1000000"),
+    ("negative opponent", lambda s: s["table"].__setitem__((1, vec_table.OPPONENT), -1),
      "table row 1: opponent: -1 is outside"),
-    ("seat", lambda s: s["table"].__setitem__((2, binfa.G_SEAT), 3), r"table row 2: seat: 3 is outside \[0, 2\]"),
-    ("games", lambda s: s["table"].__setitem__((3, binfa.G_GAMES), -1), "table row 3: games: -1"),
+    ("seat", lambda s: s["table"].__setitem__((2, vec_table.SEAT), 3), r"table row 2: seat: 3 is outside \[0, 2\]"),
+    ("games", lambda s: s["table"].__setitem__((3, binfa.T_GAMES), -1), "table row 3: games: -1"),
     ("unit place", lambda s: s["states"].__setitem__((0, UNIT_AT + 3), 500), "states row 0"),
     ("legal action", lambda s: s["legal"].__setitem__((1, 0), s["legal"][1, 0] + 1), "legal row 1"),
     ("learning id", lambda s: s["ids"].__setitem__((2, 0), 10**9), "ids row 2"),
@@ -235,7 +237,7 @@ def test_set_state_of_128_games_takes_well_under_a_second() -> None:
     assert time.perf_counter() - start < 0.6
 
 
-@pytest.mark.parametrize("column, value", [("rec_len", 10**6), ("slot", -1)])
+@pytest.mark.parametrize("column, value", [("rec_len", 10**6), ("opponent", -1)])
 def test_resume_refuses_a_checkpoint_whose_games_were_altered(
     tiny_run: Path, tmp_path: Path, column: str, value: int
 ) -> None:
@@ -249,3 +251,18 @@ def test_resume_refuses_a_checkpoint_whose_games_were_altered(
     np.savez(named, **arrays)
     err = refused_in_one_line("experiments.train", ["--resume", str(checkpoint)], run, tmp_path / "never", named)
     assert f"table row 0: {column}: {value} is outside" in err and "nothing changed" in err
+
+
+def test_every_batched_env_s_table_begins_with_the_shared_columns() -> None:
+    """Both games' per-env tables begin with the core's columns (`suntzu_env.core.vec_table`), numbered alike, then
+    their own; a saved table's shared columns are checked by the ranges declared with them."""
+    shared = [(f.name, f.offset) for f in vec_table.SHARED_COLUMNS]
+    assert [name for name, _ in shared] == ["n_legal", "seat", "opponent", "done", "illegal", "ended_seat",
+                                            "ended_opponent", "ended_result"]  # fmt: skip
+    for table in (core.TABLE_FIELDS, binfa.TABLE_FIELDS):
+        assert [(f.name, f.offset) for f in table[: len(shared)]] == shared
+        assert [f.offset for f in table] == list(range(len(table))) and len({f.name for f in table}) == len(table)
+    bounds = vec_table.shared_bounds(3, 5, 40, (-1, 3))
+    assert bounds == {vec_table.N_LEGAL: (0, 40), vec_table.SEAT: (0, 2), vec_table.OPPONENT: (0, 4),
+                      vec_table.DONE: (0, 1), vec_table.ILLEGAL: (0, 1), vec_table.ENDED_SEAT: (0, 2),
+                      vec_table.ENDED_OPPONENT: (0, 4), vec_table.ENDED_RESULT: (-1, 3)}  # fmt: skip

@@ -14,6 +14,7 @@ from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
 
 from suntzu_env.core import saved_arrays as saved
+from suntzu_env.core import vec_table
 from suntzu_env.core.agent import Opponent
 from suntzu_env.core.checks import (
     MAX_SEED,
@@ -127,7 +128,7 @@ class SunTzuVecEnv(BatchedVecEnv):
         self._states = np.zeros((n, STATE_SIZE), dtype=STATE_DTYPE)
         self._masks = np.zeros((n, N_ACTIONS), dtype=np.int8)
         self._table = np.zeros((n, core.TABLE_COLUMNS), dtype=np.int64)
-        self._table[:, core.T_FIN_SEED] = -1
+        self._table[:, core.T_ENDED_SEED] = -1
         self._phi = np.zeros(n, dtype=np.float64)
         self._streams = np.zeros(n, dtype=np.uint64)
         self._actions = np.zeros((n, core.RECORD_CAPACITY), dtype=np.int16)
@@ -172,7 +173,7 @@ class SunTzuVecEnv(BatchedVecEnv):
                 raise ValueError("set_opponents: a mix (opponent -> weight) applies to every env; leave indices None")
             self._mix_cdf = mix_cdf(opponents, lambda o: self._slots.index(o, self._seed), lambda: len(self._slots),
                                     describe)  # fmt: skip
-            self._table[:, core.T_FIXED_SLOT] = -1
+            self._table[:, core.T_FIXED_OPPONENT] = -1
             return
         if isinstance(opponents, Sequence) and not isinstance(opponents, str):
             if len(opponents) != len(envs):
@@ -182,7 +183,7 @@ class SunTzuVecEnv(BatchedVecEnv):
             slots = [self._slots.index(opponent, self._seed) for opponent in opponents]
         else:
             slots = [self._slots.index(opponents, self._seed)] * len(envs)
-        self._table[envs, core.T_FIXED_SLOT] = slots
+        self._table[envs, core.T_FIXED_OPPONENT] = slots
         if self._mix_cdf.shape[0] != len(self._slots):  # keep the mix's table as long as the slots
             self._mix_cdf = np.concatenate([self._mix_cdf, np.ones(len(self._slots) - self._mix_cdf.shape[0])])
 
@@ -193,7 +194,7 @@ class SunTzuVecEnv(BatchedVecEnv):
     @property
     def opponent_names(self) -> list[str]:
         """The name of the opponent each env plays in its game in progress."""
-        return [self._slots[k].name for k in self._table[:, core.T_SLOT]]
+        return [self._slots[k].name for k in self._table[:, vec_table.OPPONENT]]
 
     # ------------------------------------------------------------ seeds and games
 
@@ -297,8 +298,8 @@ class SunTzuVecEnv(BatchedVecEnv):
             waiting = np.flatnonzero(table[:, core.T_WAITING])
             if waiting.size == 0:
                 return
-            waiting = waiting[np.argsort(table[waiting, core.T_SLOT], kind="stable")]  # each policy's games together
-            slots = table[waiting, core.T_SLOT]
+            waiting = waiting[np.argsort(table[waiting, vec_table.OPPONENT], kind="stable")]  # each policy's in a row
+            slots = table[waiting, vec_table.OPPONENT]
             observations = self._policy_obs[: waiting.size]
             core.observe(waiting, True, self._states, table, observations, np.arange(waiting.size))
             masks = self._masks[waiting]
@@ -359,7 +360,7 @@ class SunTzuVecEnv(BatchedVecEnv):
                 raise error
             if not self._warned_illegal:
                 self._warned_illegal = True
-                seat = SEATS[self._table[i, core.T_LEARNER]]
+                seat = SEATS[self._table[i, vec_table.SEAT]]
                 warnings.warn(illegal_action_warning(error, seat), IllegalActionWarning, stacklevel=4)
             a[self._illegal != 0] = 0
         return a
@@ -370,7 +371,7 @@ class SunTzuVecEnv(BatchedVecEnv):
             raise RuntimeError("step_wait() without step_async(): call step(actions)")
         actions, self._pending_actions = self._pending_actions, None
         self._run(core.step_games, actions, self._illegal)
-        return self._table[:, core.T_DONE].astype(bool)
+        return self._table[:, vec_table.DONE].astype(bool)
 
     def step_wait(self) -> VecEnvStepReturn:
         dones = self._advance()
@@ -385,9 +386,10 @@ class SunTzuVecEnv(BatchedVecEnv):
         if ended.size == 0:
             return []
         terminal = self._terminal_obs[ended]
-        columns = [core.T_FIN_LEARNER, core.T_FIN_RESULT, core.T_FIN_SLOT, core.T_FIN_SCORE, core.T_ILLEGAL]
+        columns = [vec_table.ENDED_SEAT, vec_table.ENDED_RESULT, vec_table.ENDED_OPPONENT, vec_table.ILLEGAL]
+        rows = self._table[ended][:, [*columns, core.T_ENDED_SCORE]].tolist()
         infos = []
-        for j, (learner, result, slot, score, illegal) in enumerate(self._table[ended][:, columns].tolist()):
+        for j, (learner, result, slot, illegal, score) in enumerate(rows):
             info: dict[str, Any] = {
                 "terminal_observation": terminal[j],
                 "seat": SEATS[learner],
@@ -413,11 +415,11 @@ class SunTzuVecEnv(BatchedVecEnv):
         rebuilds it)."""
         i = self._env_index(i)
         row = self._table[i]
-        if row[core.T_FIN_SEED] < 0:
+        if row[core.T_ENDED_SEED] < 0:
             raise ValueError(f"env {i} has not finished a game yet")
-        actions = self._finished[i, : row[core.T_FIN_LEN]].tolist()
+        actions = self._finished[i, : row[core.T_ENDED_LEN]].tolist()
         return {
-            "seed": int(row[core.T_FIN_SEED]),
+            "seed": int(row[core.T_ENDED_SEED]),
             "generator": GENERATOR,
             "rules": dict(self._rules),
             "actions": [ACTION_STRINGS[a] for a in actions],
@@ -439,7 +441,7 @@ class SunTzuVecEnv(BatchedVecEnv):
     @property
     def seats(self) -> list[str]:
         """The learner's seat in each env's game in progress."""
-        return [SEATS[side] for side in self._table[:, core.T_LEARNER]]
+        return [SEATS[side] for side in self._table[:, vec_table.SEAT]]
 
     def _env_index(self, i: Any) -> int:
         if not is_integer(i) or not 0 <= int(i) < self.num_envs:
@@ -547,20 +549,18 @@ class SunTzuVecEnv(BatchedVecEnv):
         saved.check_flags("illegal", arrays["_illegal"])
         for name in ("_actions", "_finished"):
             saved.check_within(name[1:], arrays[name], 0, N_ACTIONS - 1)
-        seeds, capacity, last = (0, MAX_SEED - 1), (0, core.RECORD_CAPACITY), (0, n_slots - 1)
-        flag, side = (0, 1), (0, len(SEATS) - 1)
-        bounds = {core.T_N_LEGAL: (0, N_ACTIONS), core.T_LEARNER: side, core.T_STAGE: (core.S_PLAY, core.S_READY),
-                  core.T_SLOT: last, core.T_FIXED_SLOT: (-1, n_slots - 1), core.T_GAME_SEED: seeds,
-                  core.T_REC_LEN: capacity, core.T_DONE: flag, core.T_ILLEGAL: flag, core.T_WAITING: (0, 0),
-                  core.T_FIN_LEN: capacity, core.T_FIN_SEED: (-1, MAX_SEED - 1), core.T_FIN_LEARNER: side,
-                  core.T_FIN_RESULT: (-1, len(RESULTS) - 1), core.T_FIN_SLOT: last, core.T_NEXT_SEAT: side,
-                  core.T_IDLE: flag}  # fmt: skip
+        seeds, capacity = (0, MAX_SEED - 1), (0, core.RECORD_CAPACITY)
+        bounds = vec_table.shared_bounds(len(SEATS), n_slots, N_ACTIONS, (-1, len(RESULTS) - 1))
+        bounds |= {core.T_STAGE: (core.S_PLAY, core.S_READY), core.T_FIXED_OPPONENT: (-1, n_slots - 1),
+                   core.T_GAME_SEED: seeds, core.T_REC_LEN: capacity, core.T_WAITING: (0, 0),
+                   core.T_ENDED_LEN: capacity, core.T_ENDED_SEED: (-1, MAX_SEED - 1),
+                   core.T_NEXT_SEAT: (0, len(SEATS) - 1), core.T_IDLE: (0, 1)}  # fmt: skip
         saved.check_columns("table", table, core.TABLE_FIELDS, bounds)
         rules = {"variant": (VARIANT, self._settings[core.SET_VARIANT]),
                  "events_on": (EVENTS_ON, self._settings[core.SET_EVENTS])}  # fmt: skip
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         for i in range(self.num_envs):
-            s, n = states[i], table[i, core.T_N_LEGAL]
+            s, n = states[i], table[i, vec_table.N_LEGAL]
             if not s.any():  # no game yet: what a new env holds
                 if masks[i].any() or n != 0:
                     raise saved.fail("masks", i, "an env with no game yet has no legal actions")
@@ -575,8 +575,8 @@ class SunTzuVecEnv(BatchedVecEnv):
             if not np.array_equal(s[ADJ : ADJ + N_PROVINCES], self._adj):
                 raise saved.fail("states", i, "adjacency: not this env's map")
             legal = int(legal_mask(s, mask))
-            if legal == 0 or side_to_act(s) != table[i, core.T_LEARNER]:
-                raise saved.fail("table", i, "learner: the game's pending decision is not the learner's")
+            if legal == 0 or side_to_act(s) != table[i, vec_table.SEAT]:
+                raise saved.fail("table", i, "seat: the game's pending decision is not the learner's")
             if not np.array_equal(masks[i], mask):
                 raise saved.fail("masks", i, "not the legal actions of the game's pending decision")
             if n != legal:
