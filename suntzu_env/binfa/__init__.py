@@ -31,6 +31,8 @@ loads no other)"""
 
 ENV_ID = "BinFa-v3"
 """Bin'Fa's Gymnasium id, registered when the game's package is imported (the game loads when one is made)"""
+ENV_NAME = "binfa_v3"
+"""Bin'Fa's PettingZoo environment's name (its module's, `binfa_v3`), which results name their environment by"""
 
 
 __getattr__, __dir__ = lazy_names(globals(), _PUBLIC)
@@ -48,4 +50,4 @@ def register() -> None:
 
 register()
 
-__all__ = sorted([*_PUBLIC, "ENV_ID"])
+__all__ = sorted([*_PUBLIC, "ENV_ID", "ENV_NAME"])

@@ -110,6 +110,7 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.conversions import turn_based_aec_to_parallel
 
+from suntzu_env.binfa import ENV_NAME
 from suntzu_env.binfa.actions import string_to_action
 from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, describe_learn_actions
 from suntzu_env.binfa.game import Game
@@ -176,7 +177,7 @@ class raw_env(AgentSpaces, AECEnv[str, Any, Any]):
     """
 
     metadata: ClassVar[dict[str, Any]] = {
-        "name": "binfa_v3",
+        "name": ENV_NAME,
         "render_modes": list(RENDER_MODES),
         "is_parallelizable": False,
         "render_fps": 2,

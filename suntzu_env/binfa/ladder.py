@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from suntzu_env.binfa import ENV_NAME
 from suntzu_env.binfa.agents import AGENTS, WEIGHTS, play_games
 from suntzu_env.binfa.layout import RULES_V1_1, RULES_VERSIONS, UNDECIDED
 from suntzu_env.binfa.search import (
@@ -145,7 +146,7 @@ def ladder(
         "first_seed": seed,
         "last_seed": int(seeds[-1]),
         "rules": RULES_VERSIONS[RULES_V1_1],
-        "environment": "binfa_v3",
+        "environment": ENV_NAME,
         "decisions": int(out[:, 1].sum()),
     }
 
