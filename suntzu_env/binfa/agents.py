@@ -108,11 +108,12 @@ def evaluate(s: np.ndarray, player: int, w: np.ndarray) -> float:
         return W_END
     if s[OUT_RANK + player] > 0:
         return -W_END
-    # the steps from each triangle to the nearest stack of `player`'s and of the other players'
+    # the steps from each triangle to the nearest stack of the other players' and, where `prey` counts, of `player`'s
     to_other = np.empty(N_TRIANGLES, np.int8)
     to_own = np.empty(N_TRIANGLES, np.int8)
     n_other = steps_to_stacks(s, player, False, to_other)
-    steps_to_stacks(s, player, True, to_own)
+    if w[WI_PREY] != 0.0:  # `to_own` is read for that term alone (greedy gives it no weight)
+        steps_to_stacks(s, player, True, to_own)
     mine = 0.0
     others = 0.0
     score = 0.0
