@@ -1,7 +1,8 @@
 """Learn an evaluation of a game's positions for its search: `python -m experiments.train_value [--game NAME]`.
 
-1. **Positions**: `--games` compiled games between two copies of the game's teacher, from deck seed `--seed` on
-   (away from the evaluations' seeds), each position labelled with the first seat's result
+1. **Positions**: `--games` compiled games between two copies of `--player` (the game's teacher by default, or
+   a trained policy, `ppo:<run>`: the value then learns from the games of the policy that the search taught), from
+   deck seed `--seed` on (away from the evaluations' seeds), each position labelled with the first seat's result
    (`suntzu_env.core.protocol.ValueLearning`).
 2. **Network**: a multilayer perceptron (`--hidden` widths, ReLU) fitted to those results by cross-entropy with
    Adam, `--epochs` passes, on `--device` (the CPU by default); the last 5% of the games are held out to report
@@ -48,7 +49,10 @@ class ValueConfig:
     game: str = DEFAULT
     """the game (a registered name)"""
     games: int = 100_000
-    """compiled games between two copies of the game's teacher whose positions the network learns"""
+    """compiled games between two copies of --player whose positions the network learns"""
+    player: str = ""
+    """the agent that plays those games against itself: a compiled baseline or a trained policy (ppo:<run>, its
+    argmax); empty: the game's teacher"""
     seed: int = 1_000_000
     """the first game's deck seed (the evaluations play seeds from 0: keep them apart)"""
     hidden: tuple[int, ...] = (128, 128)
@@ -147,25 +151,33 @@ def run(argv: list[str] | None = None) -> dict[str, Any]:
     cfg.check()
     device = torch_device(cfg.device)  # a device torch cannot use is refused before any work
     options = options_of(cfg, rules)
+    player = cfg.player or rules.teacher or ""
+    try:
+        rules.check_agent(player)
+    except ValueError as error:
+        raise ConfigError(f"player: {error}") from None
     torch.set_num_threads(cfg.threads)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     name = cfg.run_name or f"{rules.name}-{rules.label(options)}-value__{cfg.seed}__{stamp}"
     run_dir = cfg.runs_dir / name
     if run_dir.exists():
         raise UserError(f"{run_dir} exists already: choose another --run-name")
-    print(f"positions: {cfg.games:,} games, {learning.describe}", flush=True)
+    print(f"positions: {cfg.games:,} games of {player} against itself: {learning.describe}", flush=True)
     notice = rules.compile_notice()
     if notice:
         print(notice, flush=True)
     started = time.perf_counter()
-    positions, results = learning.positions(cfg.games, cfg.seed, options, cfg.threads)
+    try:
+        positions, results = learning.positions(cfg.games, cfg.seed, options, cfg.threads, player)
+    except ValueError as error:
+        raise ConfigError(f"player: {error}") from None
     data_s = time.perf_counter() - started
     print(f"{len(positions):,} positions in {data_s:.0f} s; fitting {cfg.epochs} epochs on {device}", flush=True)
     net, quality = fit(cfg, learning, positions, results, device)
     fit_s = time.perf_counter() - started - data_s
     config = {k: str(v) if isinstance(v, Path) else v for k, v in dataclasses.asdict(cfg).items()}
     summary = {
-        "positions": len(positions), "first_seat_result": round(float(results.mean()), 4), **quality,
+        "player": player, "positions": len(positions), "first_seat_result": round(float(results.mean()), 4), **quality,
         "positions_s": round(data_s, 1), "fit_s": round(fit_s, 1), "agent": f"{learning.agent}{run_dir}",
         "describe": learning.describe, "versions": library_versions(),
     }  # fmt: skip

@@ -129,7 +129,8 @@ class OptionFlag:
 class ValueLearning:
     """What a game offers for learning an evaluation of its positions (`python -m experiments.train_value`).
 
-    `positions(games, seed, options, threads)`: positions of `games` compiled games (deck seeds `seed` onwards)
+    `positions(games, seed, options, threads, player)`: positions of `games` compiled games (deck seeds `seed`
+    onwards) between copies of the agent `player` (a spec; ValueError for one that cannot play in compiled code),
     as an (M, S) integer array, and the first seat's result in each, (M,) float32 in [0, 1]; the same for any
     `threads`. `inputs(positions)`: the network's (M, D) float32 inputs of such positions. `agent`: the spec
     prefix of the agent that plays a saved network (`<agent><path>`), and `file` the network's file name in a run
@@ -137,7 +138,7 @@ class ValueLearning:
     the network of a run folder or file, read as data and checked (ModelError otherwise), where the game reads one.
     """
 
-    positions: Callable[[int, int, Any, int], tuple[np.ndarray, np.ndarray]]
+    positions: Callable[[int, int, Any, int, str], tuple[np.ndarray, np.ndarray]]
     inputs: Callable[[np.ndarray], np.ndarray]
     agent: str
     file: str

@@ -209,19 +209,28 @@ class SunTzuRules(GamePlugin):
     # ------------------------------------------------------------ a learned evaluation for the search
     @property
     def value_learning(self) -> ValueLearning:  # type: ignore[override]
-        """Round starts of `heuristic` against itself, for `ismcts-value:<path>` (`suntzu_env.suntzu.values`)."""
+        """Round starts of an agent against itself (`heuristic`, or a trained policy), for `ismcts-value:<path>`
+        (`suntzu_env.suntzu.values`)."""
         from suntzu_env.suntzu import values
         from suntzu_env.suntzu.game import engine_map
 
-        def positions(games: int, seed: int, options: Any, threads: int) -> tuple[np.ndarray, np.ndarray]:
+        def positions(games: int, seed: int, options: Any, threads: int, player: str) -> tuple[np.ndarray, np.ndarray]:
             o = Options.of(options)
-            return values.value_positions(games, seed, VARIANTS.index(o.variant), int(o.events), engine_map(o),
-                                          "heuristic", threads)  # fmt: skip
+            game = (games, seed, VARIANTS.index(o.variant), int(o.events), engine_map(o))
+            if player in values.COMPILED_AGENTS:
+                return values.value_positions(*game, player, threads)
+            compiled = getattr(players.make_agent(player), "compiled_policy", None)
+            policy = compiled() if callable(compiled) else None
+            if policy is None:
+                baselines = ", ".join(values.COMPILED_AGENTS)
+                raise ValueError(f"{player!r} does not play in compiled code: name one of {baselines} or a trained "
+                                 "policy, ppo:<run>")  # fmt: skip
+            return values.value_positions(*game, threads=threads, policy=policy)
 
         return ValueLearning(
             positions, values.inputs_of, "ismcts-value:", values.VALUE_FILE,
-            "round starts of heuristic against heuristic, each labelled with blue's result; the network scores "
-            "the rollouts of the search ismcts-value:<run folder>", values.read_value_net,
+            "round starts, each labelled with blue's result; the network scores the rollouts of the search "
+            "ismcts-value:<run folder>", values.read_value_net,
         )  # fmt: skip
 
     # ------------------------------------------------------------ agents (the registry of players by name)

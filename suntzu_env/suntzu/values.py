@@ -3,7 +3,8 @@
 A value network reads both seats' observations of a full state, blue's then red's (`VALUE_INPUTS` floats: in a
 search the state is a determinization, so nothing hidden from the searching seat is read), and answers one logit
 of blue's chance to win. It learns from the first decision of each round of compiled games between two copies of
-a baseline (`value_positions`), labelled with blue's result (1 a win, 0 a loss, 0.5 a draw).
+a baseline or of a trained policy (`value_positions`), labelled with blue's result (1 a win, 0 a loss, 0.5 a
+draw).
 
 The network is a `suntzu_env.core.policy_net.PolicyNet` of one output, kept as a `.npz` file of plain arrays (its
 `state()`), read with `read_value_net`: without pickles, its widths and values checked before compiled code
@@ -21,7 +22,7 @@ from numba import njit, prange
 
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.npz import UnsafeFileError, read_net_file
-from suntzu_env.core.policy_net import CompiledNet, PolicyNet
+from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, PolicyNet, net_act
 from suntzu_env.pretrained import VALUE, shipped
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.engine import init_state, rng_seed, step
@@ -33,6 +34,8 @@ from suntzu_env.suntzu.vec_core import COMPILED_AGENTS, compiled_action
 VALUE_INPUTS = 2 * OBSERVATION_SIZE  # blue's observation, then red's
 VALUE_FILE = "value.npz"  # a value network in a run folder
 CHUNK_GAMES = 1000  # games per compiled call of `value_positions` (each chunk seeded by its first game)
+NET_PLAYER = -1  # `_chunk_positions`'s agent id of a policy network
+NO_NET = (np.zeros(1, dtype=np.float32), np.zeros(HEADER_SIZE, dtype=np.int64), 0)  # what a baseline passes for one
 
 
 @njit(cache=True)
@@ -51,10 +54,19 @@ def value_inputs_batch(states: np.ndarray, out: np.ndarray) -> None:
 
 @njit(cache=True, nogil=True)
 def _chunk_positions(
-    first_seed: int, games: int, variant: int, events: int, adj: np.ndarray, agent: int
+    first_seed: int,
+    games: int,
+    variant: int,
+    events: int,
+    adj: np.ndarray,
+    agent: int,
+    params: np.ndarray,
+    header: np.ndarray,
+    work: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The round-start states of games `first_seed`..+games-1 between two copies of baseline `agent`, and blue's
-    result in each (rows in order of game, then round)."""
+    """The round-start states of games `first_seed`..+games-1 between two copies of baseline `agent` (NET_PLAYER:
+    of the policy network `params`/`header`, each seat reading its own observation), and blue's result in each
+    (rows in order of game, then round)."""
     states = np.empty((games * N_ROUNDS, STATE_SIZE), dtype=STATE_DTYPE)
     results = np.empty(games * N_ROUNDS, dtype=np.float32)
     s = np.zeros(STATE_SIZE, dtype=STATE_DTYPE)
@@ -71,26 +83,49 @@ def _chunk_positions(
                 last_round = s[ROUND]
                 states[rows] = s
                 rows += 1
-            n = step(s, compiled_action(agent, s, s[DEC_SIDE], mask, n, rng, scratch), mask)
+            if agent == NET_PLAYER:
+                encode_observation(s, s[DEC_SIDE], scratch)
+                a = net_act(params, header, scratch, mask, rng, work)
+            else:
+                a = compiled_action(agent, s, s[DEC_SIDE], mask, n, rng, scratch)
+            n = step(s, a, mask)
         w = s[WINNER]
         results[first:rows] = 1.0 if w == 0 else (0.0 if w == 1 else 0.5)
     return states[:rows].copy(), results[:rows].copy()
 
 
 def value_positions(
-    games: int, seed: int, variant: int, events: int, adj: np.ndarray, teacher: str = "heuristic", threads: int = 1
+    games: int,
+    seed: int,
+    variant: int,
+    events: int,
+    adj: np.ndarray,
+    teacher: str = "heuristic",
+    threads: int = 1,
+    policy: tuple[CompiledNet, bool] | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Round-start states of `games` games (deck seeds `seed`..`seed + games - 1`) between two copies of the
-    compiled baseline `teacher`, and blue's result in each: (M, STATE_SIZE) and (M,) float32. The same for any
-    `threads` (each chunk of CHUNK_GAMES games has its own generator)."""
-    if teacher not in COMPILED_AGENTS:
+    compiled baseline `teacher`, or of `policy` where one is given (a policy network, playing its argmax when
+    paired with True, else sampling), and blue's result in each: (M, STATE_SIZE) and (M,) float32. The same for
+    any `threads` (each chunk of CHUNK_GAMES games has its own generator)."""
+    if policy is not None:
+        net, deterministic = policy
+        if net.n_inputs != OBSERVATION_SIZE or net.n_outputs != N_ACTIONS:
+            raise ValueError(f"policy must read {OBSERVATION_SIZE} inputs and answer {N_ACTIONS} logits, it has "
+                             f"{net.n_inputs} and {net.n_outputs}")  # fmt: skip
+        net.check()  # its packed parameters fit its header before compiled code reads them
+        agent, params, header, width = NET_PLAYER, net.params, net.playing(deterministic), net.work_size
+    elif teacher not in COMPILED_AGENTS:
         raise ValueError(f"teacher must be one of {', '.join(COMPILED_AGENTS)}, got {teacher!r}")
-    agent = COMPILED_AGENTS.index(teacher)
+    else:
+        agent, params, header, width = COMPILED_AGENTS.index(teacher), *NO_NET
     adj = np.asarray(adj, dtype=np.int64)
     starts = range(seed, seed + games, CHUNK_GAMES)
 
     def chunk(first: int) -> tuple[np.ndarray, np.ndarray]:
-        return _chunk_positions(first, min(CHUNK_GAMES, seed + games - first), variant, events, adj, agent)
+        work = np.zeros(max(1, width), dtype=np.float32)  # each thread its own scratch
+        n = min(CHUNK_GAMES, seed + games - first)
+        return _chunk_positions(first, n, variant, events, adj, agent, params, header, work)
 
     with ThreadPoolExecutor(max(1, threads)) as pool:
         parts = list(pool.map(chunk, starts))

@@ -28,6 +28,16 @@ def test_a_value_run_writes_its_folder_and_its_agent_plays(tmp_path: Path, capsy
     np.testing.assert_array_equal(read_value_net(run).params, read_value_net(tmp_path / "w").params)
     agent = games.game("suntzu").make_agent(summary["agent"], seed=0)
     assert agent.value is not None
+    assert summary["player"] == "heuristic"  # the game's teacher
+
+
+def test_a_value_learns_from_a_trained_policys_games(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """`--player ppo:<run>`: the positions are the policy's games against itself (the shipped policy here)."""
+    policy = train_value.main([*SMALL, "--player", "ppo:pretrained/suntzu", "--runs-dir", str(tmp_path)])
+    teacher = train_value.main([*SMALL, "--runs-dir", str(tmp_path), "--run-name", "h"])
+    assert policy["player"] == "ppo:pretrained/suntzu"
+    assert "40 games of ppo:pretrained/suntzu against itself" in capsys.readouterr().out
+    assert (policy["positions"], policy["first_seat_result"]) != (teacher["positions"], teacher["first_seat_result"])
 
 
 def test_a_killed_value_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -53,6 +63,8 @@ def test_a_killed_value_run_leaves_nothing(tmp_path: Path, monkeypatch: pytest.M
         (["--device", "gpu"], "device must be auto, cpu, cuda or cuda:N"),
         (["--run-name", "../x"], "plain folder name"),
         (["--game", "binfa"], "offers no learned evaluation"),
+        (["--player", "nobody"], "player: "),
+        (["--player", "ismcts"], "player: 'ismcts' does not play in compiled code"),
     ],
 )
 def test_value_flags_are_refused_in_one_line(

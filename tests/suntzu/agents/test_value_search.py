@@ -18,8 +18,10 @@ from suntzu_env.core.agent import ModelError
 from suntzu_env.core.policy_net import PolicyNet
 from suntzu_env.core.protocol import ask
 from suntzu_env.suntzu import values
+from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.game import DEFAULT_ADJ
 from suntzu_env.suntzu.layout import ROUND
+from suntzu_env.suntzu.observation import OBSERVATION_SIZE
 from suntzu_env.suntzu.values import VALUE_FILE
 from suntzu_env.suntzu.values import VALUE_INPUTS
 from suntzu_env.suntzu.values import inputs_of
@@ -64,6 +66,42 @@ def test_value_positions_are_round_starts_with_blues_result(monkeypatch: pytest.
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="teacher"):
         value_positions(2, 0, 0, 0, adj, teacher="ppo")
+
+
+def _policy(seed: int) -> PolicyNet:
+    """A small random policy network of Sun Tzu's observation and actions."""
+    rng = np.random.default_rng(seed)
+    return PolicyNet([rng.normal(0, 0.3, (16, OBSERVATION_SIZE)), rng.normal(0, 1.0, (N_ACTIONS, 16))],
+                     [np.zeros(16), np.zeros(N_ACTIONS)], "ReLU")  # fmt: skip
+
+
+def test_value_positions_of_a_policy_are_its_games_against_itself(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A policy network playing its argmax in both seats: the positions are the round starts of the game a Python
+    loop plays by the same net's masked argmax, each seat reading its own observation; a sampling net's positions
+    do not depend on the threads; a net of another shape is refused before compiled code reads it."""
+    net, adj = _policy(3), np.array(DEFAULT_ADJ)
+    states, results = value_positions(2, 77, 0, 0, adj, policy=(net, True))
+    game, starts, last = Game.new(77), [], 0
+    while game.current_player is not None:
+        state = np.asarray(game.state)
+        if state[ROUND] != last:
+            last = int(state[ROUND])
+            starts.append(state.copy())
+        logits = np.where(game.legal_mask(), net.logits(game.observation(game.current_player)), -np.inf)
+        game.apply(int(np.argmax(logits)))
+    np.testing.assert_array_equal(states[: len(starts)], np.array(starts))
+    blue = {"blue": 1.0, "red": 0.0}.get(str(game.winner), 0.5)
+    assert set(results[: len(starts)].tolist()) == {blue}
+    assert len(states) > len(starts) and states[len(starts), ROUND] == 1  # the second game follows
+    monkeypatch.setattr(values, "CHUNK_GAMES", 3)
+    one = value_positions(7, 5, 0, 0, adj, threads=1, policy=(net, False))
+    two = value_positions(7, 5, 0, 0, adj, threads=2, policy=(net, False))
+    for a, b in zip(one, two, strict=True):
+        np.testing.assert_array_equal(a, b)
+    argmax = value_positions(7, 5, 0, 0, adj, policy=(net, True))[0]
+    assert not np.array_equal(one[0][1:3], argmax[1:3])  # sampled, not the argmax
+    with pytest.raises(ValueError, match=f"policy must read {OBSERVATION_SIZE} inputs"):
+        value_positions(2, 0, 0, 0, adj, policy=(net_of(0.0), True))
 
 
 def test_value_network_file_is_read_as_data(tmp_path: Path) -> None:
