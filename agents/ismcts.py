@@ -395,6 +395,7 @@ class ISMCTSAgent:
         self._avail = np.empty((2, nodes, N_ACTIONS), dtype=np.int32)
         self._game: object | None = None
         self._seat = -1
+        self._target: np.ndarray | None = None
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -425,11 +426,24 @@ class ISMCTSAgent:
         ):
             seat = SEATS[self._seat]
             raise ValueError(f"ismcts was asked to act for {seat}, but the game it observed asks another decision")
+        self._target = np.zeros(N_ACTIONS, dtype=np.float32)
         if int(mask.sum()) == 1:
-            return int(np.flatnonzero(mask)[0])
+            action = int(np.flatnonzero(mask)[0])
+            self._target[action] = 1.0
+            return action
         action = search(
             state, self._seat, self.iterations, self.exploration, self._horizons[self._seat], self._rng,
             self._child, self._visits, self._wins, self._avail, self.rollout_agent, self.rewind,
             *self._value,
         )  # fmt: skip
+        visits = np.where(mask > 0, self._visits[self._seat, 0], 0).astype(np.float32)
+        self._target = visits / visits.sum() if visits.sum() > 0 else mask.astype(np.float32) / mask.sum()
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])
+
+    def policy_target(self) -> np.ndarray:
+        """The share of the search's visits that each action got at the root of the last decision (N_ACTIONS
+        float32, summing to 1, zero for the actions that were not legal): what the search thought of every move,
+        not only the one it played, which expert iteration's warm start learns (`experiments.warm_start`)."""
+        if self._target is None:
+            raise RuntimeError("policy_target: the agent has not decided yet")
+        return self._target.copy()

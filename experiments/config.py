@@ -42,8 +42,8 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timesta
 # A resumed run keeps these and its game's options: they name its folder, or shaped what is already trained (the
 # game, the network, the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
 FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "network", "net_arch", "cell_width",
-                   "cell_layers", "bc_teacher", "bc_games", "bc_epochs", "bc_batch_size", "dagger_rounds",
-                   "dagger_games")  # fmt: skip
+                   "cell_layers", "bc_teacher", "bc_games", "bc_epochs", "bc_batch_size", "bc_shares",
+                   "dagger_rounds", "dagger_games")  # fmt: skip
 NETWORKS = ("mlp", "cells")  # --network
 BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
 # what a game's `training_defaults` may not set: a run's own, or what the game declares elsewhere
@@ -114,6 +114,9 @@ class TrainConfig(GameConfig):
     """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
     bc_batch_size: int | None = None
     """minibatch size of the cloning and DAgger rounds (None: --batch-size)"""
+    bc_shares: bool = True
+    """learn the teacher's shares of the actions where it gives them (a search's visits at its root: `ismcts`,
+    `ismcts-value:`), not only the move it played; the other teachers teach their moves"""
     dagger_rounds: int = 0
     """rounds after the cloning in which the policy plays --dagger-games games and learns the teacher's answers
     in the positions it reached (one pass over them and as many earlier decisions, Adam at 5e-4); 0: none (nor

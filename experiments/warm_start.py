@@ -3,7 +3,9 @@
 The teacher's decisions over `--bc-games` demonstration games (against the game's `teacher_opponents`, played by
 `--workers` processes) teach the policy, their results the value network. Then each of `--dagger-rounds` rounds
 (DAgger) has the policy play `--dagger-games` games and learn what the teacher answers in the positions the policy
-itself reaches, which the teacher's own games rarely show. The figures go to `warm_start.json`.
+itself reaches, which the teacher's own games rarely show. A teacher that weighs every move (a search's
+`policy_target()`: its visits at the root) teaches those shares, not only the move it played. The figures go to
+`warm_start.json`.
 """
 
 from __future__ import annotations
@@ -53,6 +55,7 @@ class Decisions:
     masks: np.ndarray  # (n, bytes) uint8: the masks, eight actions a byte (`np.packbits`)
     actions: np.ndarray  # (n,) int64: the labels
     results: np.ndarray  # (n,) float32: the deciding seat's return in that game
+    targets: np.ndarray | None = None  # (n, n_actions) float16: the teacher's shares of the actions, if it gives them
 
     @property
     def size(self) -> int:
@@ -69,15 +72,24 @@ class Decisions:
         masks = np.unpackbits(self.masks[rows], axis=1, count=self.n_actions).view(bool)
         return obs, masks
 
+    def shares(self) -> np.ndarray:
+        """The teacher's shares of the actions (n, n_actions) float16: its `targets`, or each label's one-hot."""
+        if self.targets is not None:
+            return self.targets
+        one_hot = np.zeros((self.size, self.n_actions), dtype=np.float16)
+        one_hot[np.arange(self.size), self.actions] = 1
+        return one_hot
+
     @staticmethod
     def concatenate(parts: Sequence[Decisions]) -> Decisions:
-        """The decisions of `parts`, in order."""
+        """The decisions of `parts`, in order (the teacher's shares kept where any part has them)."""
         shifts = np.cumsum([0, *(len(p.values) for p in parts[:-1])])
         shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
         starts = np.concatenate([parts[0].starts[:1], *shifted])
+        targets = np.concatenate([p.shares() for p in parts]) if any(p.targets is not None for p in parts) else None
         return Decisions(parts[0].width, parts[0].n_actions, starts,
                          *(np.concatenate([getattr(p, name) for p in parts])
-                           for name in ("columns", "values", "masks", "actions", "results")))  # fmt: skip
+                           for name in ("columns", "values", "masks", "actions", "results")), targets)  # fmt: skip
 
 
 class DecisionLog:
@@ -89,20 +101,28 @@ class DecisionLog:
         self.values: list[np.ndarray] = []
         self.masks: list[np.ndarray] = []
         self.actions: list[int] = []
+        self.targets: list[np.ndarray | None] = []
 
     def __len__(self) -> int:
         return len(self.actions)
 
-    def add(self, observation: np.ndarray, mask: np.ndarray, action: int) -> None:
+    def add(self, observation: np.ndarray, mask: np.ndarray, action: int, target: np.ndarray | None = None) -> None:
+        """One decision: the label `action`, and the teacher's shares of the actions where it gives them."""
         o = np.asarray(observation).astype(np.float16)
         found = np.flatnonzero(o)
         self.columns.append(found.astype(np.int32))
         self.values.append(o[found])
         self.masks.append(np.packbits(np.asarray(mask, dtype=bool)))
         self.actions.append(action)
+        self.targets.append(None if target is None else np.asarray(target, dtype=np.float16))
 
     def decisions(self, results: Sequence[float]) -> Decisions:
         """The decisions recorded, `results[i]` the result of the i-th one's seat."""
+        targets = None
+        if any(t is not None for t in self.targets):
+            targets = np.zeros((len(self.actions), self.n_actions), dtype=np.float16)
+            for i, (t, a) in enumerate(zip(self.targets, self.actions, strict=True)):
+                targets[i] = t if t is not None else np.eye(1, self.n_actions, a, dtype=np.float16)[0]
         return Decisions(
             self.width,
             self.n_actions,
@@ -112,7 +132,14 @@ class DecisionLog:
             np.array(self.masks, dtype=np.uint8).reshape(len(self.masks), (self.n_actions + 7) // 8),
             np.array(self.actions, dtype=np.int64),
             np.array(results, dtype=np.float32),
+            targets,
         )
+
+
+def target_of(teacher: Any) -> np.ndarray | None:
+    """The teacher's shares of the actions at its last decision (`policy_target()`), None for a teacher without."""
+    target = getattr(teacher, "policy_target", None)
+    return np.asarray(target(), dtype=np.float32) if callable(target) else None
 
 
 def _other_seats(rules: Any, teacher_spec: str, seats: tuple[str, ...], against: Any) -> dict[Any, list[Any]]:
@@ -151,7 +178,7 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> Decisions:
             hand_game(players[side], game, name)  # an agent that reads the position (`observe_game`) gets it
             a = players[side].act(o, m)
             if side in recorded:
-                log.add(o, m, a)
+                log.add(o, m, a, target_of(players[side]))
                 sides.append(side)
                 if rng.random() < BC_EXPLORE:
                     a = int(rng.choice(np.flatnonzero(m)))
@@ -192,7 +219,7 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
                 label = teacher.act(o, m)
                 a = student.act(o, m)
                 agreed += int(a == label)
-                log.add(o, m, label)
+                log.add(o, m, label, target_of(teacher))
             else:
                 hand_game(players[side], game, name)
                 a = players[side].act(o, m)
@@ -245,7 +272,13 @@ def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: 
         dist, values = _distribution_and_values(policy, o, masks)
         target = torch.as_tensor(data.results[idx], device=policy.device)
         value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
-        loss = -dist.log_prob(a).mean() + cfg.vf_coef * value_loss
+        if data.targets is None or not cfg.bc_shares:
+            policy_loss = -dist.log_prob(a).mean()
+        else:  # cross-entropy to the teacher's shares (masked actions have none: their log-probabilities drop out)
+            shares = torch.as_tensor(data.targets[idx].astype(np.float32), device=policy.device)
+            log_probs = dist.distribution.logits.clamp(min=-1e4)
+            policy_loss = -(shares * log_probs).sum(1).mean()
+        loss = policy_loss + cfg.vf_coef * value_loss
         optimizer.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(policy.parameters(), cfg.max_grad_norm)

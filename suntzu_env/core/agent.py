@@ -34,6 +34,10 @@ class Agent(Protocol):
 
     An agent that decides for many games at once also has `act_batch(observations[M, D], masks[M, A]) ->
     actions[M]`; the batched environment asks it once per opponent round.
+
+    An agent that weighs every move before it plays one (a search) may also have `policy_target() -> (A,) float32`:
+    how much it thought of each action at its last decision (the search's visits at its root), summing to 1;
+    a warm start learns those shares where the teacher gives them (`experiments.warm_start`).
     """
 
     def act(self, observation: np.ndarray, action_mask: np.ndarray) -> int: ...

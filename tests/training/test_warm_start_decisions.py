@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
+import pytest
 from experiments.warm_start import DecisionLog
 from experiments.warm_start import Decisions
 from hypothesis import given
@@ -59,3 +62,56 @@ def test_a_binfa_decision_takes_under_a_sixth_of_its_dense_bytes() -> None:
     compact = sum(getattr(decisions, name).nbytes for name in ("starts", "columns", "values", "masks"))
     dense = decisions.size * (2 * BINFA.observation_size + BINFA.n_actions)
     assert decisions.size > 0 and compact * 6 < dense
+
+
+def test_the_teachers_shares_are_kept_and_joined_with_one_hots() -> None:
+    """A teacher that gives its shares of the actions (a search's visits) has them kept beside its labels; parts
+    of teachers without them join as one-hots of their labels, and decisions with none at all keep none."""
+    rng = np.random.default_rng(0)
+    plain, _, masks = _logged(rng, 3, 5, 4)
+    assert plain.targets is None and np.array_equal(plain.shares(), np.eye(4, dtype=np.float16)[[0, 1, 2]])
+    log = DecisionLog(5, 4)
+    shares = np.array([[0.5, 0.25, 0.25, 0.0], [0.0, 0.0, 0.125, 0.875]], dtype=np.float32)
+    log.add(np.ones(5), masks[0].astype(np.int8), 0, shares[0])
+    log.add(np.ones(5), masks[1].astype(np.int8), 3)  # no shares for this one: its label's one-hot
+    log.add(np.ones(5), masks[2].astype(np.int8), 3, shares[1])
+    searched = log.decisions([1.0, 0.0, 1.0])
+    assert searched.targets is not None and searched.targets.dtype == np.float16
+    assert np.array_equal(searched.targets, np.array([shares[0], [0, 0, 0, 1], shares[1]], dtype=np.float16))
+    joined = Decisions.concatenate([plain, searched])
+    assert np.array_equal(joined.targets, np.concatenate([plain.shares(), searched.targets]))
+    assert Decisions.concatenate([plain, plain]).targets is None
+
+
+@pytest.mark.parametrize("shares", [True, False])
+def test_the_cloning_learns_the_teachers_shares_not_only_its_move(shares: bool) -> None:
+    """Fitted to a position whose teacher played action 0 but gave it 3/4 of its visits and action 5 the rest, the
+    policy learns about 3/4 and 1/4, the masked actions nothing; with `--no-bc-shares`, the move alone: nearly 1."""
+    import torch
+    from experiments.warm_start import _fit
+    from sb3_contrib import MaskablePPO
+    from suntzu_env import SunTzuGymEnv
+
+    torch.manual_seed(0)
+    model = MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu", seed=0)
+    width, n_actions = model.policy.observation_space.shape[0], int(model.policy.action_space.n)
+    mask = np.zeros(n_actions, dtype=np.int8)
+    mask[[0, 5, 9]] = 1
+    share = np.zeros(n_actions, dtype=np.float32)
+    share[[0, 5]] = 0.75, 0.25
+    log = DecisionLog(width, n_actions)
+    for _ in range(64):
+        log.add(np.full(width, 0.5, dtype=np.float32), mask, 0, share)
+    data = log.decisions([1.0] * 64)
+    cfg = SimpleNamespace(bc_batch_size=32, batch_size=32, vf_coef=0.5, max_grad_norm=0.5, bc_shares=shares)
+    optimizer = torch.optim.Adam(model.policy.parameters(), lr=3e-3)
+    for _ in range(60):
+        _fit(model.policy, optimizer, cfg, data, np.arange(64))
+    obs = torch.full((1, width), 0.5)
+    with torch.no_grad():
+        dist = model.policy.get_distribution(obs, action_masks=mask[None].astype(bool))
+    probs = dist.distribution.probs[0].numpy()
+    if shares:
+        assert abs(probs[0] - 0.75) < 0.05 and abs(probs[5] - 0.25) < 0.05 and probs[9] < 0.02
+    else:
+        assert probs[0] > 0.95

@@ -72,6 +72,25 @@ def test_ismcts_horizon_per_seat() -> None:
     assert differs["blue"] and differs["red"]
 
 
+def test_ismcts_policy_target_is_its_share_of_the_root_visits() -> None:
+    """After each decision: the root's visits as shares of the legal actions (summing to 1, none on an illegal
+    action), the most visited being the move played."""
+    agent = ISMCTSAgent(seed=1, iterations=200)
+    with pytest.raises(RuntimeError, match="not decided"):
+        agent.policy_target()
+    game, rng, weighed = Game.new(4), np.random.default_rng(0), 0
+    for _ in range(30):
+        seat, mask = game.current_player, game.legal_mask()
+        action = ask(agent, game, seat)
+        target = agent.policy_target()
+        assert target.shape == mask.shape and target.dtype == np.float32
+        assert np.isclose(target.sum(), 1.0) and np.all(target[mask == 0] == 0)
+        assert int(np.argmax(target)) == action
+        weighed += int(np.count_nonzero(target) > 1)  # it weighed more than one move
+        game.apply(int(rng.choice(np.flatnonzero(mask))) if rng.random() < 0.5 else action)
+    assert weighed > 20
+
+
 def test_ismcts_needs_the_game() -> None:
     """Asked to act without the game, it says how to hand it over."""
     game = Game.new(0)
