@@ -115,8 +115,8 @@ class TrainConfig(GameConfig):
     bc_batch_size: int | None = None
     """minibatch size of the cloning and DAgger rounds (None: --batch-size)"""
     bc_shares: bool = True
-    """learn the teacher's shares of the actions where it gives them (a search's visits at its root: `ismcts`,
-    `ismcts-value:`), not only the move it played; the other teachers teach their moves"""
+    """learn the teacher's shares of the actions where it gives them (a search's visits at its root), not only the
+    move it played; the other teachers teach their moves"""
     dagger_rounds: int = 0
     """rounds after the cloning in which the policy plays --dagger-games games and learns the teacher's answers
     in the positions it reached (one pass over them and as many earlier decisions, Adam at 5e-4); 0: none (nor

@@ -31,7 +31,7 @@ from suntzu_env.binfa.engine import step
 from suntzu_env.binfa.geometry import N_TRIANGLES, STEP
 from suntzu_env.binfa.layout import TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE, observe
-from suntzu_env.core.policy_net import CellLayout, CompiledNet, net_act
+from suntzu_env.core.policy_net import CellLayout, CompiledNet, compiled_policy, net_act
 
 NET = -1  # a slot's agent: its policy network, not a compiled agent
 
@@ -150,8 +150,7 @@ def compiled_net(agent: Any, name: str) -> tuple[CompiledNet, bool] | None:
     """The policy network an agent plays in compiled code and whether it plays the argmax (`compiled_policy()`,
     as `agents.ppo.PPOAgent` gives it), None for an agent without one; ValueError for a net not of Bin'Fa's
     sizes (a model of another game)."""
-    compiled = getattr(agent, "compiled_policy", None)
-    spec = compiled() if callable(compiled) else None
+    spec = compiled_policy(agent)
     if spec is None:
         return None
     net, deterministic = spec

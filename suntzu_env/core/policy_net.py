@@ -169,6 +169,13 @@ def header_of(widths: Sequence[int], activation: str) -> np.ndarray:
     return header
 
 
+def compiled_policy(agent: object) -> tuple[CompiledNet, bool] | None:
+    """The policy network `agent` plays in compiled code and whether it plays the argmax (its `compiled_policy()`,
+    as a loaded `ppo:` agent gives it); None for an agent without one. Its sizes are the caller's to check."""
+    method = getattr(agent, "compiled_policy", None)
+    return method() if callable(method) else None
+
+
 def pack_nets(nets: Sequence[tuple[CompiledNet, bool] | None]) -> tuple[np.ndarray, np.ndarray, int]:
     """What compiled code reads of several nets, one per slot (None: a slot without one): their parameters in one
     vector, a header per slot (each net playing the argmax or sampling, as paired; zeros for None), and the scratch

@@ -211,6 +211,7 @@ class SunTzuRules(GamePlugin):
     def value_learning(self) -> ValueLearning:  # type: ignore[override]
         """Round starts of an agent against itself (`heuristic`, or a trained policy), for `ismcts-value:<path>`
         (`suntzu_env.suntzu.values`)."""
+        from suntzu_env.core.policy_net import compiled_policy
         from suntzu_env.suntzu import values
         from suntzu_env.suntzu.game import engine_map
 
@@ -219,8 +220,7 @@ class SunTzuRules(GamePlugin):
             game = (games, seed, VARIANTS.index(o.variant), int(o.events), engine_map(o))
             if player in values.COMPILED_AGENTS:
                 return values.value_positions(*game, player, threads)
-            compiled = getattr(players.make_agent(player), "compiled_policy", None)
-            policy = compiled() if callable(compiled) else None
+            policy = compiled_policy(players.make_agent(player))
             if policy is None:
                 baselines = ", ".join(values.COMPILED_AGENTS)
                 raise ValueError(f"{player!r} does not play in compiled code: name one of {baselines} or a trained "

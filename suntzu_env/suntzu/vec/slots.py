@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.core.agent import Opponent, Policy
-from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, pack_nets
+from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, compiled_policy, pack_nets
 from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.observation import OBSERVATION_SIZE
@@ -114,8 +114,7 @@ class OpponentSlots:
 
     def agent_slot(self, key: Any, name: str, agent: Any) -> Slot:
         """The slot of an agent object: its policy network played in compiled code, or the agent asked from Python."""
-        compiled = getattr(agent, "compiled_policy", None)
-        spec = compiled() if callable(compiled) else None
+        spec = compiled_policy(agent)
         if spec is None:
             act_batch = getattr(agent, "act_batch", None)
             return Slot(key, name, core.AGENT_POLICY, act_batch if callable(act_batch) else row_by_row(agent))
