@@ -437,7 +437,8 @@ class ISMCTSAgent:
             *self._value,
         )  # fmt: skip
         visits = np.where(mask > 0, self._visits[self._seat, 0], 0).astype(np.float32)
-        self._target = visits / visits.sum() if visits.sum() > 0 else mask.astype(np.float32) / mask.sum()
+        total = visits.sum()
+        self._target = visits / total if total > 0 else mask.astype(np.float32) / mask.sum()
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])
 
     def policy_target(self) -> np.ndarray:

@@ -10,6 +10,7 @@ itself reaches, which the teacher's own games rarely show. A teacher that weighs
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import multiprocessing
 import time
@@ -117,13 +118,9 @@ class DecisionLog:
         self.targets.append(None if target is None else np.asarray(target, dtype=np.float16))
 
     def decisions(self, results: Sequence[float]) -> Decisions:
-        """The decisions recorded, `results[i]` the result of the i-th one's seat."""
-        targets = None
-        if any(t is not None for t in self.targets):
-            targets = np.zeros((len(self.actions), self.n_actions), dtype=np.float16)
-            for i, (t, a) in enumerate(zip(self.targets, self.actions, strict=True)):
-                targets[i] = t if t is not None else np.eye(1, self.n_actions, a, dtype=np.float16)[0]
-        return Decisions(
+        """The decisions recorded, `results[i]` the result of the i-th one's seat; the teacher's shares where it
+        gave any, its labels' one-hots for the decisions it gave none."""
+        plain = Decisions(
             self.width,
             self.n_actions,
             np.cumsum([0, *(len(c) for c in self.columns)], dtype=np.int64),
@@ -132,8 +129,13 @@ class DecisionLog:
             np.array(self.masks, dtype=np.uint8).reshape(len(self.masks), (self.n_actions + 7) // 8),
             np.array(self.actions, dtype=np.int64),
             np.array(results, dtype=np.float32),
-            targets,
         )
+        given = [i for i, t in enumerate(self.targets) if t is not None]
+        if not given:
+            return plain
+        targets = plain.shares()
+        targets[given] = np.array([self.targets[i] for i in given])
+        return dataclasses.replace(plain, targets=targets)
 
 
 def target_of(teacher: Any) -> np.ndarray | None:

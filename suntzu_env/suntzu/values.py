@@ -29,12 +29,11 @@ from suntzu_env.suntzu.engine import init_state, rng_seed, step
 from suntzu_env.suntzu.layout import DEC_SIDE, ROUND, STATE_DTYPE, STATE_SIZE, WINNER
 from suntzu_env.suntzu.observation import OBSERVATION_SIZE, encode_observation
 from suntzu_env.suntzu.rules import N_ROUNDS
-from suntzu_env.suntzu.vec_core import COMPILED_AGENTS, compiled_action
+from suntzu_env.suntzu.vec_core import AGENT_NET, COMPILED_AGENTS, compiled_action
 
 VALUE_INPUTS = 2 * OBSERVATION_SIZE  # blue's observation, then red's
 VALUE_FILE = "value.npz"  # a value network in a run folder
 CHUNK_GAMES = 1000  # games per compiled call of `value_positions` (each chunk seeded by its first game)
-NET_PLAYER = -1  # `_chunk_positions`'s agent id of a policy network
 NO_NET = (np.zeros(1, dtype=np.float32), np.zeros(HEADER_SIZE, dtype=np.int64), 0)  # what a baseline passes for one
 
 
@@ -64,7 +63,7 @@ def _chunk_positions(
     header: np.ndarray,
     work: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """The round-start states of games `first_seed`..+games-1 between two copies of baseline `agent` (NET_PLAYER:
+    """The round-start states of games `first_seed`..+games-1 between two copies of baseline `agent` (AGENT_NET:
     of the policy network `params`/`header`, each seat reading its own observation), and blue's result in each
     (rows in order of game, then round)."""
     states = np.empty((games * N_ROUNDS, STATE_SIZE), dtype=STATE_DTYPE)
@@ -83,7 +82,7 @@ def _chunk_positions(
                 last_round = s[ROUND]
                 states[rows] = s
                 rows += 1
-            if agent == NET_PLAYER:
+            if agent == AGENT_NET:
                 encode_observation(s, s[DEC_SIDE], scratch)
                 a = net_act(params, header, scratch, mask, rng, work)
             else:
@@ -114,7 +113,7 @@ def value_positions(
             raise ValueError(f"policy must read {OBSERVATION_SIZE} inputs and answer {N_ACTIONS} logits, it has "
                              f"{net.n_inputs} and {net.n_outputs}")  # fmt: skip
         net.check()  # its packed parameters fit its header before compiled code reads them
-        agent, params, header, width = NET_PLAYER, net.params, net.playing(deterministic), net.work_size
+        agent, params, header, width = AGENT_NET, net.params, net.playing(deterministic), net.work_size
     elif teacher not in COMPILED_AGENTS:
         raise ValueError(f"teacher must be one of {', '.join(COMPILED_AGENTS)}, got {teacher!r}")
     else:
