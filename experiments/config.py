@@ -43,7 +43,7 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timesta
 # game, the network, the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
 FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "network", "net_arch", "cell_width",
                    "cell_layers", "bc_teacher", "bc_games", "bc_epochs", "bc_batch_size", "bc_shares",
-                   "dagger_rounds", "dagger_games")  # fmt: skip
+                   "dagger_rounds", "dagger_games", "dagger_teacher")  # fmt: skip
 NETWORKS = ("mlp", "cells")  # --network
 BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
 # what a game's `training_defaults` may not set: a run's own, or what the game declares elsewhere
@@ -123,6 +123,9 @@ class TrainConfig(GameConfig):
     with --bc-games 0, no warm start)"""
     dagger_games: int = 60
     """games the policy plays in each --dagger-rounds round"""
+    dagger_teacher: str = ""
+    """agent that labels the positions of the --dagger-rounds rounds (empty: --bc-teacher): a costly teacher, a
+    search say, may answer only there, where the policy's own positions are, after a cheap one's demonstrations"""
 
     # ---------------------------------------------------------------- PPO
     total_timesteps: int = 2_000_000
@@ -258,9 +261,16 @@ class TrainConfig(GameConfig):
             _check_agent(rules, spec, "opponents" if spec in weights else "eval_opponents")
         if self.bc_games:
             _check_agent(rules, self.bc_teacher, "bc_teacher")
+            if self.dagger_teacher:
+                _check_agent(rules, self.dagger_teacher, "dagger_teacher")
         self.options  # noqa: B018  # checks the game's options
 
     # ---------------------------------------------------------------- derived values
+    @property
+    def labeller(self) -> str:
+        """The agent that labels the DAgger rounds' positions: --dagger-teacher, else --bc-teacher."""
+        return self.dagger_teacher or self.bc_teacher
+
     @property
     def rules(self) -> GameRules[Any]:
         """The game played."""

@@ -256,6 +256,7 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
     named = [("opponents", s) for s in cfg.opponent_weights if s != POOL]
     named += [("eval_opponents", s) for s in cfg.eval_opponents]
     named += [("bc_teacher", cfg.bc_teacher)] if fresh and cfg.bc_games else []
+    named += [("dagger_teacher", cfg.dagger_teacher)] if fresh and cfg.bc_games and cfg.dagger_teacher else []
     for field, spec in named:
         if cfg.rules.trained_model(spec) is not None:
             try:

@@ -301,7 +301,8 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     first = cfg.seed * 1_000_003 + 7
     if cfg.progress_bar and not on_terminal():
         epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
-        rounds = f", {cfg.dagger_rounds} DAgger rounds of {cfg.dagger_games:,} games" if cfg.dagger_rounds else ""
+        rounds = f", {cfg.dagger_rounds} DAgger rounds of {cfg.dagger_games:,} games labelled by {cfg.labeller}" \
+            if cfg.dagger_rounds else ""  # fmt: skip
         print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}{rounds}", flush=True)
     parts = _played(cfg, _demo_job, lambda f, n: (cfg.game, cfg.bc_teacher, f, n, cfg.options), first, cfg.bc_games,
                     f"demonstrations ({cfg.bc_teacher})")  # fmt: skip
@@ -325,7 +326,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
         policy.set_training_mode(False)
         state = PolicyActor.from_policy(policy).state()
         round_first = first + cfg.bc_games + r * cfg.dagger_games
-        job_of = lambda f, k, state=state: (cfg.game, cfg.bc_teacher, state, f, k, cfg.options)  # noqa: E731
+        job_of = lambda f, k, state=state: (cfg.game, cfg.labeller, state, f, k, cfg.options)  # noqa: E731
         per_job = -(-cfg.dagger_games // (2 * cfg.workers))  # the student's games, split evenly over the workers
         parts = _played(cfg, _student_job, job_of, round_first, cfg.dagger_games, f"DAgger round {r + 1}", per_job)
         agreed = sum(part[1] for part in parts)
@@ -339,7 +340,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
         rounds.append({"round": r + 1, "decisions": len(fresh), "agreement": round(agreed / max(1, len(fresh)), 4),
                        **fit, "seconds": round(time.perf_counter() - began, 1)})  # fmt: skip
         if cfg.progress_bar and not on_terminal():
-            print(f"DAgger round {r + 1}: {len(fresh):,} decisions, the policy agreed with {cfg.bc_teacher} on "
+            print(f"DAgger round {r + 1}: {len(fresh):,} decisions, the policy agreed with {cfg.labeller} on "
                   f"{rounds[-1]['agreement']:.3f}", flush=True)  # fmt: skip
     policy.set_training_mode(False)
     if rounds:

@@ -21,14 +21,14 @@ import numpy as np
 
 from suntzu_env.binfa.agents import AGENTS, SCRATCH_SIZE, agent_action, new_scratch
 from suntzu_env.binfa.binfa_v3 import AGENT_NAMES, engine_action
-from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, view_rotation
+from suntzu_env.binfa.encoding import N_LEARN_ACTIONS, learn_action_name, learn_id, learn_ids, view_rotation
 from suntzu_env.binfa.engine import LEGAL_CAPACITY
 from suntzu_env.binfa.game import Game
-from suntzu_env.binfa.layout import STATE_DTYPE, TO_ACT
+from suntzu_env.binfa.layout import DEC_KIND, DK_DEPLOY, STATE_DTYPE, TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_SIZE, observation_bounds
 from suntzu_env.binfa.options import DEPLOYMENTS, LEVELS, Options
 from suntzu_env.binfa.policy import BOARD, NET, compiled_net, play_chunk
-from suntzu_env.binfa.search import SEARCH, SearchTree, check_iterations, default_iterations, search
+from suntzu_env.binfa.search import E_ACTION, E_VISITS, SEARCH, SearchTree, check_iterations, default_iterations, search
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.checks import check_seed
 from suntzu_env.core.players import short_label, trained_kinds, trained_spec
@@ -179,6 +179,7 @@ class SearchAgent(CompiledAgent):
     def __init__(self, seed: int | None = None, iterations: int | None = None) -> None:
         self.iterations = None if iterations is None else check_iterations(str(iterations))
         self._tree: SearchTree | None = None
+        self._target: np.ndarray | None = None
         super().__init__(seed)
 
     def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
@@ -190,7 +191,23 @@ class SearchAgent(CompiledAgent):
         if self._tree is None or self._tree.iterations < budget:
             self._tree = SearchTree(budget)
         a = search(g._s, g._legal, g._n, self._rng, budget, self._tree)
-        return int(learn_id(g._s, a, view_rotation(g._s, int(g._s[TO_ACT]))))
+        rotation = view_rotation(g._s, int(g._s[TO_ACT]))
+        self._target = np.zeros(N_LEARN_ACTIONS, dtype=np.float32)
+        edges = self._tree.arrays[1][: g._n]
+        if g._s[DEC_KIND] == DK_DEPLOY or edges[:, E_VISITS].sum() == 0:  # not searched (BD6): the move alone
+            self._target[learn_id(g._s, a, rotation)] = 1.0
+        else:
+            np.add.at(self._target, learn_ids(g._s, edges[:, E_ACTION], rotation), edges[:, E_VISITS])
+            self._target /= self._target.sum()
+        return int(learn_id(g._s, a, rotation))
+
+    def policy_target(self) -> np.ndarray:
+        """Each learning action's share of the search's visits at the root of the last decision (N_LEARN_ACTIONS
+        float32, summing to 1, zero where no legal answer leads; the move alone at a deployment, which is not
+        searched): what the search thought of every answer, which the warm start learns (`experiments.warm_start`)."""
+        if self._target is None:
+            raise RuntimeError("policy_target: the agent has not decided yet")
+        return self._target.copy()
 
 
 class BinFaRules(GamePlugin):

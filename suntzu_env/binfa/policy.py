@@ -31,7 +31,7 @@ from suntzu_env.binfa.engine import step
 from suntzu_env.binfa.geometry import N_TRIANGLES, STEP
 from suntzu_env.binfa.layout import TO_ACT
 from suntzu_env.binfa.observation import OBSERVATION_PIECES, OBSERVATION_SIZE, observe
-from suntzu_env.core.policy_net import CellLayout, CompiledNet, compiled_policy, net_act
+from suntzu_env.core.policy_net import CellLayout, CompiledNet, compiled_policy, net_act, playable_net
 
 NET = -1  # a slot's agent: its policy network, not a compiled agent
 
@@ -158,14 +158,8 @@ def compiled_net(agent: Any, name: str) -> tuple[CompiledNet, bool] | None:
 
 
 def checked_net(net: Any, deterministic: bool, name: str) -> tuple[CompiledNet, bool]:
-    """A policy network that compiled code may play (an agent's, or one read back from a saved state), and whether
-    it plays the argmax; ValueError for a net not of Bin'Fa's sizes or whose packed parameters do not fit it."""
-    if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_LEARN_ACTIONS):
-        raise ValueError(f"{name}: a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
-                         f"{getattr(net, 'n_outputs', '?')} outputs; Bin'Fa needs {OBSERVATION_SIZE} and "
-                         f"{N_LEARN_ACTIONS}")  # fmt: skip
-    net.check()
-    return net, bool(deterministic)
+    """A policy network that compiled code may play in Bin'Fa (`playable_net`), and whether it plays the argmax."""
+    return playable_net(net, OBSERVATION_SIZE, N_LEARN_ACTIONS, name), bool(deterministic)
 
 
 __all__ = ["BOARD", "NET", "checked_net", "compiled_net", "play_chunk", "policy_action", "seat_action"]

@@ -176,6 +176,20 @@ def compiled_policy(agent: object) -> tuple[CompiledNet, bool] | None:
     return method() if callable(method) else None
 
 
+def playable_net(net: Any, n_inputs: int, n_outputs: int, name: str) -> CompiledNet:
+    """`net` if compiled code may play it in a game of `n_inputs` observation values and `n_outputs` actions: a
+    packed net of those sizes whose parameters still fit its header (an agent's, or one read back from a saved
+    state); else ValueError, led by `name`, saying what it has and what the game needs."""
+    if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (n_inputs, n_outputs):
+        has = f"{getattr(net, 'n_inputs', '?')} inputs and {getattr(net, 'n_outputs', '?')} outputs"
+        raise ValueError(f"{name}: a policy network of {has}; the game needs {n_inputs} and {n_outputs}")
+    try:
+        net.check()
+    except ValueError as error:
+        raise ValueError(f"{name}: {error}") from None
+    return net
+
+
 def pack_nets(nets: Sequence[tuple[CompiledNet, bool] | None]) -> tuple[np.ndarray, np.ndarray, int]:
     """What compiled code reads of several nets, one per slot (None: a slot without one): their parameters in one
     vector, a header per slot (each net playing the argmax or sampling, as paired; zeros for None), and the scratch

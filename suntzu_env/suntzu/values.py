@@ -22,7 +22,7 @@ from numba import njit, prange
 
 from suntzu_env.core.agent import ModelError
 from suntzu_env.core.npz import UnsafeFileError, read_net_file
-from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, PolicyNet, net_act
+from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, PolicyNet, net_act, playable_net
 from suntzu_env.pretrained import VALUE, shipped
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.engine import init_state, rng_seed, step
@@ -109,10 +109,7 @@ def value_positions(
     any `threads` (each chunk of CHUNK_GAMES games has its own generator)."""
     if policy is not None:
         net, deterministic = policy
-        if net.n_inputs != OBSERVATION_SIZE or net.n_outputs != N_ACTIONS:
-            raise ValueError(f"policy must read {OBSERVATION_SIZE} inputs and answer {N_ACTIONS} logits, it has "
-                             f"{net.n_inputs} and {net.n_outputs}")  # fmt: skip
-        net.check()  # its packed parameters fit its header before compiled code reads them
+        playable_net(net, OBSERVATION_SIZE, N_ACTIONS, "policy")
         agent, params, header, width = AGENT_NET, net.params, net.playing(deterministic), net.work_size
     elif teacher not in COMPILED_AGENTS:
         raise ValueError(f"teacher must be one of {', '.join(COMPILED_AGENTS)}, got {teacher!r}")

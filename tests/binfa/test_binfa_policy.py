@@ -219,5 +219,5 @@ def test_a_state_with_policy_opponents_continues_exactly(tmp_path: Path, network
         BinFaVecEnv(2, {"greedy": 1, "ismcts": 1})
     MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu",
                 policy_kwargs={"net_arch": [8]}).save(tmp_path / "suntzu.zip")  # fmt: skip
-    with pytest.raises(ValueError, match="Bin'Fa needs"):
+    with pytest.raises(ValueError, match="the game needs"):
         BinFaVecEnv(2, load_ppo_agent(tmp_path / "suntzu.zip"))

@@ -225,6 +225,30 @@ def test_the_agent_plays_through_the_protocol():
     assert ask(a, g, g.current_player) == ask(b, g, g.current_player)
 
 
+def test_the_search_s_shares_of_its_root_visits_teach_what_it_thought_of_every_answer():
+    """`policy_target()`: the visits of each root answer as shares of the learning actions, summing to 1, on legal
+    actions only, the move played among the most visited (40 iterations: 40 visits); at a deployment (BD6, not
+    searched) the move alone."""
+    g = BINFA.new(2, BINFA.options({"max_turns": 6}))
+    agent = BINFA.make_agent("mcts:40", seed=3)
+    with pytest.raises(RuntimeError, match="has not decided yet"):
+        agent.policy_target()
+    searched = 0
+    while not g.is_terminal:
+        seat, mask = g.current_player, g.legal_mask()
+        action = ask(agent, g, seat)
+        target = agent.policy_target()
+        assert target.dtype == np.float32 and target.shape == mask.shape and abs(target.sum() - 1) < 1e-6
+        assert not target[~mask.astype(bool)].any() and target[action] == target.max()
+        if g.game._s[DEC_KIND] == DK_DEPLOY:
+            assert target[action] == 1.0
+        elif mask.sum() > 1:
+            searched += 1
+            assert np.allclose(target * 40, np.round(target * 40), atol=1e-4)  # whole visits of 40
+        g.apply(action)
+    assert searched > 10
+
+
 def test_the_ladder_plays_the_search():
     """The ladder seats the search against copies of another agent, with 3 players every seed from every seat."""
     r = ladder("mcts:10", "random", 3, max_turns=6, players=3)

@@ -100,6 +100,7 @@ def test_flags_build_the_config_and_derived_values_follow() -> None:
         ({"opponents": "random=nan"}, "weights >= 0"),
         ({"opponents": "randm=1"}, "unknown agent 'randm'"),
         ({"eval_opponents": ("greedy", "nobody")}, "unknown agent 'nobody'"),
+        ({"bc_games": 2, "dagger_teacher": "nobody"}, "dagger_teacher: unknown agent 'nobody'"),
         ({"batch_size": 100}, "must divide"),
         ({"batch_size": 1, "n_envs": 1, "n_steps": 1}, "batch_size must be at least 2"),
         ({"eval_games": 3}, "must be an even number"),

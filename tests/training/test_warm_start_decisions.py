@@ -115,3 +115,36 @@ def test_the_cloning_learns_the_teachers_shares_not_only_its_move(shares: bool) 
         assert abs(probs[0] - 0.75) < 0.05 and abs(probs[5] - 0.25) < 0.05 and probs[9] < 0.02
     else:
         assert probs[0] > 0.95
+
+
+def test_the_dagger_rounds_ask_the_dagger_teacher_and_the_demonstrations_the_bc_teacher(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`--dagger-teacher`: a costly teacher may label only the positions the policy reaches, after a cheap teacher's
+    demonstrations; without it, the DAgger rounds ask `--bc-teacher` (the run's one teacher)."""
+    from experiments import warm_start
+    from experiments.config import train_config_class
+    from sb3_contrib import MaskablePPO
+    from suntzu_env import SunTzuGymEnv
+
+    asked: list[tuple[str, str]] = []
+
+    def demo(job: tuple) -> Decisions:
+        asked.append(("demo", job[1]))
+        return real_demo(job)
+
+    def student(job: tuple) -> tuple[Decisions, int]:
+        asked.append(("dagger", job[1]))
+        return real_student(job)
+
+    real_demo, real_student = warm_start._demo_job, warm_start._student_job
+    monkeypatch.setattr(warm_start, "_demo_job", demo)
+    monkeypatch.setattr(warm_start, "_student_job", student)
+    model = MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu", seed=0)
+    config = train_config_class("suntzu")
+    small = {"bc_games": 2, "bc_epochs": 1, "dagger_rounds": 1, "dagger_games": 2, "workers": 1, "progress_bar": False}
+    figures = warm_start.behaviour_cloning(model, config(**small, dagger_teacher="random"))
+    assert set(asked) == {("demo", "heuristic"), ("dagger", "random")} and figures["dagger"][0]["decisions"] > 0
+    asked.clear()
+    warm_start.behaviour_cloning(model, config(**small))
+    assert set(asked) == {("demo", "heuristic"), ("dagger", "heuristic")}

@@ -10,7 +10,7 @@ from typing import Any
 import numpy as np
 
 from suntzu_env.core.agent import Opponent, Policy
-from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, compiled_policy, pack_nets
+from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, compiled_policy, pack_nets, playable_net
 from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.actions import N_ACTIONS
 from suntzu_env.suntzu.observation import OBSERVATION_SIZE
@@ -125,15 +125,7 @@ class OpponentSlots:
     def net_slot(key: Any, name: str, net: Any, deterministic: bool) -> Slot:
         """The slot of a policy network played in compiled code: ValueError unless it is one of this game's shape
         whose packed parameters fit it (an agent's, or one read back from a saved state)."""
-        if not isinstance(net, CompiledNet) or (net.n_inputs, net.n_outputs) != (OBSERVATION_SIZE, N_ACTIONS):
-            raise ValueError(
-                f"opponents: {name!r} gives a policy network of {getattr(net, 'n_inputs', '?')} inputs and "
-                f"{getattr(net, 'n_outputs', '?')} outputs; this game needs {OBSERVATION_SIZE} and {N_ACTIONS}"
-            )
-        try:
-            net.check()
-        except ValueError as error:
-            raise ValueError(f"opponents: {name!r}: {error}") from None
+        playable_net(net, OBSERVATION_SIZE, N_ACTIONS, f"opponents: {name!r}")
         return Slot(key, name, core.AGENT_NET, None, (net, bool(deterministic)))
 
     def replace(self, slots: list[Slot]) -> None:

@@ -100,7 +100,7 @@ def test_value_positions_of_a_policy_are_its_games_against_itself(monkeypatch: p
         np.testing.assert_array_equal(a, b)
     argmax = value_positions(7, 5, 0, 0, adj, policy=(net, True))[0]
     assert not np.array_equal(one[0][1:3], argmax[1:3])  # sampled, not the argmax
-    with pytest.raises(ValueError, match=f"policy must read {OBSERVATION_SIZE} inputs"):
+    with pytest.raises(ValueError, match=f"policy: a policy network of .* the game needs {OBSERVATION_SIZE}"):
         value_positions(2, 0, 0, 0, adj, policy=(net_of(0.0), True))
 
 

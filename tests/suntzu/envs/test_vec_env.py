@@ -337,7 +337,7 @@ def test_a_policy_network_plays_in_compiled_code_as_from_python() -> None:
                for s in (1, 2)]  # fmt: skip
     assert sampled[0] == sampled[1] != records_a
     wrong = PolicyActor([np.zeros((N_ACTIONS, 7), np.float32)], [np.zeros(N_ACTIONS, np.float32)])
-    with pytest.raises(ValueError, match=f"opponents: 'ppo' gives a policy network of 7 inputs.*{OBSERVATION_SIZE}"):
+    with pytest.raises(ValueError, match=f"opponents: 'ppo': a policy network of 7 inputs.*{OBSERVATION_SIZE}"):
         SunTzuVecEnv(2, opponents=PPOAgent(wrong))
     tampered = PPOAgent(PolicyActor(actor.weights, actor.biases), name="tampered")
     tampered.actor.net.params = tampered.actor.net.params[:-1]
