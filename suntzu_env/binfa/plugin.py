@@ -192,14 +192,15 @@ class SearchAgent(CompiledAgent):
             self._tree = SearchTree(budget)
         a = search(g._s, g._legal, g._n, self._rng, budget, self._tree)
         rotation = view_rotation(g._s, int(g._s[TO_ACT]))
+        chosen = int(learn_id(g._s, a, rotation))
         self._target = np.zeros(N_LEARN_ACTIONS, dtype=np.float32)
         edges = self._tree.arrays[1][: g._n]
         if g._s[DEC_KIND] == DK_DEPLOY or edges[:, E_VISITS].sum() == 0:  # not searched (BD6): the move alone
-            self._target[learn_id(g._s, a, rotation)] = 1.0
+            self._target[chosen] = 1.0
         else:
             np.add.at(self._target, learn_ids(g._s, edges[:, E_ACTION], rotation), edges[:, E_VISITS])
             self._target /= self._target.sum()
-        return int(learn_id(g._s, a, rotation))
+        return chosen
 
     def policy_target(self) -> np.ndarray:
         """Each learning action's share of the search's visits at the root of the last decision (N_LEARN_ACTIONS
