@@ -43,7 +43,7 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")  # exp_name and timesta
 # game, the network, the warm start). Every other value may change when resuming (a larger --total-timesteps, say).
 FIXED_ON_RESUME = ("exp_name", "seed", "runs_dir", "timestamp", "game", "network", "net_arch", "cell_width",
                    "cell_layers", "bc_teacher", "bc_games", "bc_epochs", "bc_batch_size", "bc_shares",
-                   "dagger_rounds", "dagger_games", "dagger_teacher")  # fmt: skip
+                   "dagger_rounds", "dagger_games", "dagger_teacher", "init_from")  # fmt: skip
 NETWORKS = ("mlp", "cells")  # --network
 BC_GAMES = 3000  # the warm start's games by default, for a game with a teacher
 # what a game's `training_defaults` may not set: a run's own, or what the game declares elsewhere
@@ -106,12 +106,17 @@ class TrainConfig(GameConfig):
     """pool opponents play their argmax action instead of sampling from their policy"""
 
     # ---------------------------------------------------------------- behaviour cloning warm start
+    init_from: str = ""
+    """a trained model of this game (its run folder or .zip) whose networks the run starts from, the same network
+    as --network's; the warm start and PPO go on from them (the next round of expert iteration); empty: new
+    networks"""
     bc_teacher: str = ""
     """agent imitated before PPO starts: its decisions teach the policy, its results the value network"""
     bc_games: int = 0
     """games of demonstrations by the teacher (against the game's scripted agents and itself); 0: no warm start"""
     bc_epochs: int = 20
-    """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size)"""
+    """passes over the demonstrations (Adam at 1e-3, minibatches of --batch-size); 0: they only join the DAgger
+    rounds' passes (after --init-from, say)"""
     bc_batch_size: int | None = None
     """minibatch size of the cloning and DAgger rounds (None: --batch-size)"""
     bc_shares: bool = True
@@ -213,9 +218,9 @@ class TrainConfig(GameConfig):
         if self.resume == "":
             raise ConfigError("resume must name a run folder or a checkpoint, got ''")
         for name in ("torch_threads", "pool_every", "pool_size", "total_timesteps", "n_envs", "n_steps", "n_epochs",
-                     "workers", "bc_epochs", "dagger_games", "cell_width", "cell_layers"):  # fmt: skip
+                     "workers", "dagger_games", "cell_width", "cell_layers"):  # fmt: skip
             _at_least(self, name, 1)
-        for name in ("bc_games", "eval_every", "dagger_rounds"):
+        for name in ("bc_games", "bc_epochs", "eval_every", "dagger_rounds"):
             _at_least(self, name, 0)
         if self.checkpoint_every is not None:
             _at_least(self, "checkpoint_every", 0)

@@ -15,11 +15,13 @@ from stable_baselines3.common.vec_env import VecEnv
 from agents.cell_policy import CellPolicy
 from agents.ppo import (
     checkpoints,
+    load_model,
 )
 from experiments.cli import UserError, flag
 from experiments.config import (
     TrainConfig,
 )
+from suntzu_env.core.agent import ModelError
 
 
 def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
@@ -54,6 +56,36 @@ def new_model(cfg: TrainConfig, venv: VecEnv, device: torch.device, tensorboard_
     policy, policy_kwargs = policy_of(cfg)
     return MaskablePPO(policy, venv, policy_kwargs=policy_kwargs, tensorboard_log=tensorboard_log, seed=cfg.seed,
                        device=device, **ppo_settings(cfg))  # fmt: skip
+
+
+def network_words(policy_kwargs: dict[str, Any] | None) -> str:
+    """A network in its flags' words: `--network cells --cell-width W --cell-layers L` or `--network mlp --net-arch
+    A B`."""
+    kwargs = policy_kwargs or {}
+    cells = kwargs.get("cells")
+    if isinstance(cells, dict):
+        return f"--network cells --cell-width {cells.get('width')} --cell-layers {cells.get('layers')}"
+    arch = kwargs.get("net_arch", [64, 64])  # SB3's default
+    return f"--network mlp --net-arch {' '.join(map(str, arch)) if isinstance(arch, list) else arch}"
+
+
+def initial_model(cfg: TrainConfig) -> MaskablePPO:
+    """`--init-from`'s trained model, read as data: UserError (one line) unless it is a readable model of the run's
+    game with the run's network."""
+    try:
+        model, _ = load_model(cfg.init_from, cfg.rules)
+    except ModelError as error:
+        raise UserError(f"{flag('init_from')}: {error}") from None
+    have, want = network_words(model.policy_kwargs), network_words(policy_of(cfg)[1])
+    if have != want:
+        raise UserError(f"{flag('init_from')}: {cfg.init_from} has the network {have}; this run's is {want} (give "
+                        "the same network flags)")  # fmt: skip
+    return model
+
+
+def start_from(model: MaskablePPO, cfg: TrainConfig) -> None:
+    """Give the run's new `model` the networks of `--init-from` (its weights; the optimizer starts anew)."""
+    model.policy.load_state_dict(initial_model(cfg).policy.state_dict())
 
 
 def torch_device(name: str) -> torch.device:

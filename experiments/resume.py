@@ -35,7 +35,7 @@ from experiments.config import (
     fixed_on_resume,
 )
 from experiments.game import game_flag
-from experiments.learner import torch_device
+from experiments.learner import initial_model, torch_device
 from experiments.pool import check_pool, make_vec_env
 from experiments.runs import read_config, remove_temporaries, write_json
 from experiments.versions import library_versions
@@ -257,6 +257,8 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
     named += [("eval_opponents", s) for s in cfg.eval_opponents]
     named += [("bc_teacher", cfg.bc_teacher)] if fresh and cfg.bc_games else []
     named += [("dagger_teacher", cfg.dagger_teacher)] if fresh and cfg.bc_games and cfg.dagger_teacher else []
+    if fresh and cfg.init_from:
+        initial_model(cfg)
     for field, spec in named:
         if cfg.rules.trained_model(spec) is not None:
             try:

@@ -54,7 +54,7 @@ from experiments.config import (
     train_config_class,
 )
 from experiments.game import DEFAULT, game_flag
-from experiments.learner import diverged, finite, new_model, ppo_settings, prepare_torch, torch_device
+from experiments.learner import diverged, finite, new_model, ppo_settings, prepare_torch, start_from, torch_device
 from experiments.pool import make_vec_env, restore_pool, write_pool
 from experiments.resume import (
     Start,
@@ -109,6 +109,8 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
     try:
         if checkpoint is None:
             model = new_model(cfg, venv, device, tensorboard_log=str(run_dir / "tb"))
+            if cfg.init_from:
+                start_from(model, cfg)
             segments = Segments([], None, 0, start_time)
             if cfg.bc_games:
                 bc = behaviour_cloning(model, cfg)
@@ -116,8 +118,9 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
                 rounds = bc.get("dagger", [])
                 last = rounds[-1]["agreement"] if rounds else 0.0
                 dagger = f", then {len(rounds)} DAgger rounds (agreement {last:.3f})" if rounds else ""
-                print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions, train accuracy "
-                      f"{bc['train_accuracy']:.3f}{dagger}, {bc['seconds']:.0f} s")  # fmt: skip
+                accuracy = f", train accuracy {bc['train_accuracy']:.3f}" if "train_accuracy" in bc else ""
+                print(f"behaviour cloning of {cfg.bc_teacher}: {bc['decisions']:,} decisions{accuracy}{dagger}, "
+                      f"{bc['seconds']:.0f} s")  # fmt: skip
             save_checkpoint(model, run_dir, pool, segments)  # the warm start: from here on the run resumes
         else:
             model = read_model(checkpoint, cfg.rules, env=venv, device=device, tensorboard_log=str(run_dir / "tb"),

@@ -107,7 +107,7 @@ def test_flags_build_the_config_and_derived_values_follow() -> None:
         ({"eval_games": 0}, "--eval-every 0"),
         ({"final_eval_games": 5}, "0 or an even number"),
         ({"n_envs": 0}, "at least 1"),
-        ({"bc_epochs": 0}, "at least 1"),
+        ({"bc_epochs": -1}, "bc_epochs must be at least 0"),
         ({"learning_rate": -1.0}, r"learning_rate must be in \(0, 1\]"),
         ({"learning_rate": math.nan}, "a finite number"),
         ({"gamma": 5.0}, r"gamma must be in \[0, 1\]"),
@@ -317,6 +317,47 @@ def test_resume_continues_the_run_from_a_checkpoint(
     assert summary["timesteps"] == 768 and summary["resumed_from"].endswith("ppo_256_steps.zip")
     assert load_model(run)[0].num_timesteps == 768
     assert sorted(p.name for p in (run / "tb").iterdir()) == ["ppo_1"]  # one TensorBoard curve
+
+
+def test_a_run_starts_from_the_networks_of_init_from(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`--init-from`: the run's first checkpoint (before any PPO update, no warm start here) holds the trained
+    model's weights exactly; PPO goes on from them."""
+    monkeypatch.setenv("SUNTZU_TRAIN_SMOKE", "1")
+    runs = tmp_path / "runs"
+    train_here(capsys, "--init-from", str(tiny_run), "--exp-name", "next", "--total-timesteps", "256",
+               "--bc-games", "0", "--runs-dir", str(runs), *TINY_RUN)  # fmt: skip
+    (run,) = runs.iterdir()
+    assert read_config(run).init_from == str(tiny_run)
+    start = load_model(run / "checkpoints" / "ppo_0_steps.zip")[0].policy.state_dict()
+    trained = load_model(tiny_run)[0].policy.state_dict()
+    assert start.keys() == trained.keys()
+    assert all(torch.equal(start[k], trained[k]) for k in start)
+    assert load_model(run)[0].num_timesteps == 256
+
+
+@pytest.mark.parametrize(
+    ("flags", "message"),
+    [
+        (
+            ("--net-arch", "16"),
+            "has the network --network mlp --net-arch 32 32; this run's is --network mlp --net-arch 16",
+        ),
+        (("--game", "binfa"), "trained on observations of shape"),
+    ],
+)
+def test_init_from_another_network_or_game_is_refused_before_the_run_folder(
+    flags: tuple[str, ...], message: str, tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        train.main(["--init-from", str(tiny_run), *flags, "--runs-dir", str(tmp_path / "runs")])
+    out, err = capsys.readouterr()
+    assert exit_.value.code == 2 and out == "" and not (tmp_path / "runs").exists()
+    assert err.startswith(f"{PROG}: error: --init-from: ") and message in err and err.count("\n") == 1
+    with pytest.raises(SystemExit):
+        train.main(["--init-from", str(tmp_path / "nothing"), "--runs-dir", str(tmp_path / "runs")])
+    assert "--init-from: no PPO model at" in capsys.readouterr().err
 
 
 def test_resume_trains_a_finished_run_on(tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
