@@ -248,7 +248,7 @@ class BinFaRules(GamePlugin):
     heuristic (one game in three against greedy: PPO learns more against the stronger mix than against random and
     greedy), evaluated against random, greedy and heuristic every 200,000 (200 games each: the learning curve) and
     at the end (`experiments.evaluate` plays more). The longer cloning makes a clone that agrees with heuristic on
-    0.71 of its own positions, not 0.49, and a trained agent that wins more against it. A flat MLP cloned the same
+    about 0.7 of its own positions, not 0.49, and a trained agent that wins more against it. A flat MLP cloned the same
     way agrees with heuristic on its own positions less than half the time and does not press an attack."""
     playout_options: Mapping[str, Any] = {"max_turns": 12}
     """random playouts of the tests end in a few hundred decisions (random play rarely decides a game)"""
