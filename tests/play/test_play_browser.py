@@ -144,10 +144,16 @@ def test_replay_viewer_steps_through_a_record(server: tuple[Any, str, Path], bro
     for _ in range(10):
         page.click("#replay-next")
         wait_ready(page)
-    (frame,) = [body["replay"]["frame"] for u, body in responses if "view=blue" in u][-1:]
+    shown_blue = page.inner_text("#replay-step")
+    for _ in range(200):  # the response events of the last click may be handed to the test after the page drew it
+        (frame,) = [body["replay"]["frame"] for u, body in responses if "view=blue" in u][-1:]
+        if f"step {frame + 1} of {steps}" == shown_blue:
+            break
+        page.wait_for_timeout(50)
+    assert shown_blue == f"step {frame + 1} of {steps}"  # the server's last frame for blue's view is what it showed
     page.select_option("#replay-view", "full")
     wait_ready(page)
-    assert page.inner_text("#replay-step") == f"step {frame + 1} of {steps}"  # the frame blue's view showed
+    assert page.inner_text("#replay-step") == shown_blue  # the full view shows the same moment
     slide = "(el, v) => { el.value = v; el.dispatchEvent(new Event('input')); }"
     shown = _mid_reveals(game.record())
     page.eval_on_selector("#replay-slider", slide, shown)  # a late round, in the middle of its reveals

@@ -333,7 +333,7 @@ TRAIN_ERRORS = [
     (["--seed", "-3"], "--seed must be in [0, 2**31)"),
     (["--eval-games", "3"], "--eval-games must be an even number >= 2"),
     (["--batch-size", "100"], "--batch-size (100) must divide"),
-    (["--bc-epochs", "0"], "--bc-epochs must be at least 1"),
+    (["--bc-epochs", "-1"], "--bc-epochs must be at least 0"),
     (["--learning-rate", "nan"], "a finite number"),
     (["--exp-name", "a/b"], "--exp-name must be letters, digits"),
     (["--eval-opponents", "nobody"], "--eval-opponents: unknown agent 'nobody'; valid: random, greedy, heuristic"),
