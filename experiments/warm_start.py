@@ -17,7 +17,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
@@ -56,7 +56,11 @@ class Decisions:
     masks: np.ndarray  # (n, bytes) uint8: the masks, eight actions a byte (`np.packbits`)
     actions: np.ndarray  # (n,) int64: the labels
     results: np.ndarray  # (n,) float32: the deciding seat's return in that game
+    remaining: np.ndarray  # (n,) int32: the deciding seat's decisions after this one in that game
     targets: np.ndarray | None = None  # (n, n_actions) float16: the teacher's shares of the actions, if it gives them
+
+    JOINED: ClassVar[tuple[str, ...]] = ("columns", "values", "masks", "actions", "results", "remaining")
+    """the fields after `starts`, in order, that `concatenate` joins part by part"""
 
     @property
     def size(self) -> int:
@@ -73,6 +77,13 @@ class Decisions:
         masks = np.unpackbits(self.masks[rows], axis=1, count=self.n_actions).view(bool)
         return obs, masks
 
+    def value_targets(self, rows: np.ndarray, gamma: float) -> np.ndarray:
+        """What the value network learns for `rows`: each result discounted by `gamma` once for each of the
+        seat's decisions left before it, as PPO discounts (`--gamma`; 1: the results themselves)."""
+        if gamma == 1.0:
+            return self.results[rows]
+        return (self.results[rows] * np.float64(gamma) ** self.remaining[rows]).astype(np.float32)
+
     def shares(self) -> np.ndarray:
         """The teacher's shares of the actions (n, n_actions) float16: its `targets`, or each label's one-hot."""
         if self.targets is not None:
@@ -88,9 +99,8 @@ class Decisions:
         shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
         starts = np.concatenate([parts[0].starts[:1], *shifted])
         targets = np.concatenate([p.shares() for p in parts]) if any(p.targets is not None for p in parts) else None
-        return Decisions(parts[0].width, parts[0].n_actions, starts,
-                         *(np.concatenate([getattr(p, name) for p in parts])
-                           for name in ("columns", "values", "masks", "actions", "results")), targets)  # fmt: skip
+        joined = (np.concatenate([getattr(p, name) for p in parts]) for name in Decisions.JOINED)
+        return Decisions(parts[0].width, parts[0].n_actions, starts, *joined, targets)
 
 
 class DecisionLog:
@@ -117,9 +127,10 @@ class DecisionLog:
         self.actions.append(action)
         self.targets.append(None if target is None else np.asarray(target, dtype=np.float16))
 
-    def decisions(self, results: Sequence[float]) -> Decisions:
-        """The decisions recorded, `results[i]` the result of the i-th one's seat; the teacher's shares where it
-        gave any, its labels' one-hots for the decisions it gave none."""
+    def decisions(self, results: Sequence[float], remaining: Sequence[int] | None = None) -> Decisions:
+        """The decisions recorded, `results[i]` the result of the i-th one's seat and `remaining[i]` how many
+        decisions that seat made after it in its game (None: none counted); the teacher's shares where it gave any,
+        its labels' one-hots for the decisions it gave none."""
         plain = Decisions(
             self.width,
             self.n_actions,
@@ -129,6 +140,7 @@ class DecisionLog:
             np.array(self.masks, dtype=np.uint8).reshape(len(self.masks), (self.n_actions + 7) // 8),
             np.array(self.actions, dtype=np.int64),
             np.array(results, dtype=np.float32),
+            np.zeros(len(self.actions), dtype=np.int32) if remaining is None else np.array(remaining, dtype=np.int32),
         )
         given = [i for i, t in enumerate(self.targets) if t is not None]
         if not given:
@@ -162,7 +174,7 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> Decisions:
     teacher = rules.make_agent(teacher_spec)
     opponents = _other_seats(rules, teacher_spec, seats, against)
     rng = np.random.default_rng(first)
-    log, results = DecisionLog(rules.observation_size, rules.n_actions), []
+    log, results, remaining = DecisionLog(rules.observation_size, rules.n_actions), [], []
     for seed in range(first, first + n):
         game = rules.new(seed, options)
         opp_spec = against[seed % len(against)]
@@ -187,8 +199,19 @@ def _demo_job(job: tuple[str, str, int, int, GameOptions]) -> Decisions:
             game.apply(a)
         returns = game.returns()
         results.extend(returns[seats[side]] for side in sides)
-        assert len(results) == len(log) == start + len(sides)
-    return log.decisions(results)
+        remaining.extend(_decisions_after(sides))
+        assert len(results) == len(remaining) == len(log) == start + len(sides)
+    return log.decisions(results, remaining)
+
+
+def _decisions_after(sides: Sequence[int]) -> list[int]:
+    """For each decision of a game, by the side that made it in order, how many that side made after it."""
+    later: dict[int, int] = {}
+    counts = []
+    for side in reversed(sides):
+        counts.append(later.get(side, 0))
+        later[side] = counts[-1] + 1
+    return counts[::-1]
 
 
 def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptions]) -> tuple[Decisions, int]:
@@ -201,7 +224,7 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
     student = PPOAgent(PolicyActor.from_state(net_state), deterministic=True, name="student")
     teacher = rules.make_agent(teacher_spec)
     opponents = _other_seats(rules, teacher_spec, seats, against)
-    log, results = DecisionLog(rules.observation_size, rules.n_actions), []
+    log, results, remaining = DecisionLog(rules.observation_size, rules.n_actions), [], []
     agreed = 0
     for seed in range(first, first + n):
         game = rules.new(seed, options)
@@ -227,7 +250,8 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
                 a = players[side].act(o, m)
             game.apply(a)
         results.extend([game.returns()[seats[seat]]] * (len(log) - start))
-    return log.decisions(results), agreed
+        remaining.extend(range(len(log) - start - 1, -1, -1))
+    return log.decisions(results, remaining), agreed
 
 
 def _played(cfg: TrainConfig, work: Any, job_of: Any, first: int, games: int, desc: str,
@@ -263,7 +287,7 @@ def _distribution_and_values(policy: Any, obs: torch.Tensor, masks: np.ndarray) 
 def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: Decisions,
          order: np.ndarray) -> dict[str, float]:  # fmt: skip
     """One pass over `data`'s decisions in `order`, in minibatches: the policy learns the actions (masked
-    cross-entropy), the value network the results."""
+    cross-entropy), the value network the results, discounted as PPO will (`Decisions.value_targets`)."""
     batch = cfg.bc_batch_size or cfg.batch_size
     losses, hits = [], 0
     for i in range(0, len(order), batch):
@@ -272,7 +296,7 @@ def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: 
         o = torch.as_tensor(obs, device=policy.device)
         a = torch.as_tensor(data.actions[idx], device=policy.device)
         dist, values = _distribution_and_values(policy, o, masks)
-        target = torch.as_tensor(data.results[idx], device=policy.device)
+        target = torch.as_tensor(data.value_targets(idx, cfg.gamma), device=policy.device)
         value_loss = torch.nn.functional.mse_loss(values.flatten(), target)
         if data.targets is None or not cfg.bc_shares:
             policy_loss = -dist.log_prob(a).mean()
@@ -300,7 +324,7 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     start = time.perf_counter()
     first = cfg.seed * 1_000_003 + 7
     if cfg.progress_bar and not on_terminal():
-        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}"
+        epochs = f"{cfg.bc_epochs} epoch{'s' if cfg.bc_epochs != 1 else ''}" if cfg.bc_epochs else "no epoch"
         rounds = f", {cfg.dagger_rounds} DAgger rounds of {cfg.dagger_games:,} games labelled by {cfg.labeller}" \
             if cfg.dagger_rounds else ""  # fmt: skip
         print(f"behaviour cloning: {cfg.bc_games:,} games of {cfg.bc_teacher}, then {epochs}{rounds}", flush=True)
@@ -313,12 +337,14 @@ def behaviour_cloning(model: MaskablePPO, cfg: TrainConfig) -> dict[str, Any]:
     rng = np.random.default_rng(cfg.seed)
     n = data.size
     fit: dict[str, float] = {}
-    optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)  # one for all the epochs
-    epochs = Ticker(cfg.bc_epochs, f"behaviour cloning on {n:,} decisions", "epoch", cfg.progress_bar, on_terminal())
-    for _ in range(cfg.bc_epochs):
-        fit = _fit(policy, optimizer, cfg, data, rng.permutation(n))
-        epochs.update(1)
-    epochs.close()
+    if cfg.bc_epochs:  # 0: the demonstrations only join the DAgger rounds' passes
+        optimizer = torch.optim.Adam(policy.parameters(), lr=1e-3)  # one for all the epochs
+        label = f"behaviour cloning on {n:,} decisions"
+        ticker = Ticker(cfg.bc_epochs, label, "epoch", cfg.progress_bar, on_terminal())
+        for _ in range(cfg.bc_epochs):
+            fit = _fit(policy, optimizer, cfg, data, rng.permutation(n))
+            ticker.update(1)
+        ticker.close()
     figures: dict[str, Any] = {"decisions": n, **fit}
     rounds = []
     for r in range(cfg.dagger_rounds):

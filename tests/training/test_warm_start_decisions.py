@@ -21,7 +21,7 @@ def _logged(rng: np.random.Generator, n: int, width: int, n_actions: int) -> tup
     log = DecisionLog(width, n_actions)
     for i in range(n):
         log.add(obs[i], masks[i].astype(np.int8), int(i))
-    decisions = log.decisions([float(i % 3 - 1) for i in range(n)])
+    decisions = log.decisions([float(i % 3 - 1) for i in range(n)], [(n - i) % 5 for i in range(n)])
     return decisions, obs.astype(np.float16).astype(np.float32), masks
 
 
@@ -36,7 +36,7 @@ def test_decisions_give_back_the_dense_observations_and_masks_of_any_rows(
     seed: int, sizes: list[int], width: int, n_actions: int
 ) -> None:
     """Logged in parts, joined, then read back in any order (repeats included): exactly the observations as they are
-    learnt (rounded to float16), the masks, the labels and the results."""
+    learnt (rounded to float16), the masks, the labels, the results and the decisions left."""
     rng = np.random.default_rng(seed)
     parts = [_logged(rng, n, width, n_actions) for n in sizes]
     joined = Decisions.concatenate([p[0] for p in parts])
@@ -49,6 +49,37 @@ def test_decisions_give_back_the_dense_observations_and_masks_of_any_rows(
     assert np.array_equal(obs, dense[rows]) and np.array_equal(got_masks, masks[rows])
     assert np.array_equal(joined.actions, np.concatenate([p[0].actions for p in parts]))
     assert np.array_equal(joined.results[rows], np.concatenate([p[0].results for p in parts])[rows])
+    assert np.array_equal(joined.remaining, np.concatenate([p[0].remaining for p in parts]))
+
+
+def test_the_value_learns_each_result_discounted_by_the_seats_decisions_left() -> None:
+    """`--gamma` below 1: a result 3 of the seat's decisions away is worth gamma**3 of it, as PPO's returns
+    count it; at gamma 1 the results themselves."""
+    log = DecisionLog(2, 2)
+    for i in range(4):
+        log.add(np.ones(2), np.ones(2, dtype=np.int8), i % 2)
+    data = log.decisions([1.0, 1.0, -1.0, 0.5], [3, 0, 1, 0])
+    rows = np.arange(4)
+    assert np.allclose(data.value_targets(rows, 0.5), [0.125, 1.0, -0.5, 0.5])
+    assert np.array_equal(data.value_targets(rows, 1.0), data.results)
+    assert np.array_equal(log.decisions([1.0] * 4).value_targets(rows, 0.5), np.ones(4))  # none counted: undiscounted
+
+
+def test_the_decisions_left_are_counted_per_seat_to_the_end_of_each_game() -> None:
+    """Decisions of two seats interleaved: each counts the later ones of its own seat; a teacher's demonstrations
+    (one seat recorded in each Bin'Fa game) count down to 0 at each game's last decision."""
+    from experiments.warm_start import _decisions_after
+    from experiments.warm_start import _demo_job
+    from suntzu_env.binfa.plugin import BINFA
+
+    assert _decisions_after([0, 1, 0, 0, 1]) == [2, 1, 1, 0, 0]
+    assert _decisions_after([]) == []
+    decisions = _demo_job(("binfa", "heuristic", 5, 2, BINFA.options(max_turns=10)))
+    left = decisions.remaining.tolist()
+    ends = [i for i, k in enumerate(left) if k == 0]
+    assert len(ends) == 2 and ends[-1] == len(left) - 1
+    for start, end in zip([0, ends[0] + 1], ends, strict=True):
+        assert left[start : end + 1] == list(range(end - start, -1, -1))
 
 
 def test_a_binfa_decision_takes_under_a_sixth_of_its_dense_bytes() -> None:
@@ -103,7 +134,7 @@ def test_the_cloning_learns_the_teachers_shares_not_only_its_move(shares: bool) 
     for _ in range(64):
         log.add(np.full(width, 0.5, dtype=np.float32), mask, 0, share)
     data = log.decisions([1.0] * 64)
-    cfg = SimpleNamespace(bc_batch_size=32, batch_size=32, vf_coef=0.5, max_grad_norm=0.5, bc_shares=shares)
+    cfg = SimpleNamespace(bc_batch_size=32, batch_size=32, vf_coef=0.5, max_grad_norm=0.5, bc_shares=shares, gamma=1.0)
     optimizer = torch.optim.Adam(model.policy.parameters(), lr=3e-3)
     for _ in range(60):
         _fit(model.policy, optimizer, cfg, data, np.arange(64))
@@ -148,3 +179,25 @@ def test_the_dagger_rounds_ask_the_dagger_teacher_and_the_demonstrations_the_bc_
     asked.clear()
     warm_start.behaviour_cloning(model, config(**small))
     assert set(asked) == {("demo", "heuristic"), ("dagger", "heuristic")}
+
+
+def test_with_no_cloning_epoch_only_the_dagger_rounds_fit(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--bc-epochs 0`: the demonstrations are played but fitted only inside the DAgger rounds' passes; with no
+    round the policy is left as it was, and no cloning epoch is announced."""
+    import torch
+    from experiments import warm_start
+    from experiments.config import train_config_class
+    from sb3_contrib import MaskablePPO
+    from suntzu_env import SunTzuGymEnv
+
+    model = MaskablePPO("MlpPolicy", SunTzuGymEnv(), n_steps=64, batch_size=64, device="cpu", seed=0)
+    before = [p.detach().clone() for p in model.policy.parameters()]
+    config = train_config_class("suntzu")
+    small = {"bc_games": 2, "bc_epochs": 0, "dagger_games": 2, "workers": 1, "progress_bar": False}
+    figures = warm_start.behaviour_cloning(model, config(**small, dagger_rounds=0))
+    assert figures["decisions"] > 0 and "loss" not in figures and "dagger" not in figures
+    assert all(torch.equal(a, b) for a, b in zip(before, model.policy.parameters(), strict=True))
+    figures = warm_start.behaviour_cloning(model, config(**small, dagger_rounds=1))
+    assert figures["dagger"][0]["decisions"] > 0 and "loss" in figures["dagger"][0]
+    assert not all(torch.equal(a, b) for a, b in zip(before, model.policy.parameters(), strict=True))
+    assert "epoch" not in capsys.readouterr().out
