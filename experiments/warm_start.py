@@ -250,7 +250,7 @@ def _student_job(job: tuple[str, str, dict[str, np.ndarray], int, int, GameOptio
                 a = players[side].act(o, m)
             game.apply(a)
         results.extend([game.returns()[seats[seat]]] * (len(log) - start))
-        remaining.extend(range(len(log) - start - 1, -1, -1))
+        remaining.extend(_decisions_after([seat] * (len(log) - start)))
     return log.decisions(results, remaining), agreed
 
 
