@@ -40,7 +40,10 @@ if TYPE_CHECKING:
     from experiments.config import TrainConfig
 
 log = logging.getLogger(__name__)
-EVAL_FIELDS = ("timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "final")
+EVAL_FIELDS = ("timesteps", "opponent", "games", "wins", "draws", "losses", "win_rate", "ci_low", "ci_high", "final",
+               "outright_win_rate", "outright_ci_low", "outright_ci_high")  # fmt: skip
+"""`eval.csv`'s columns: `win_rate` is the score (a draw or an undecided game counts as half a win with two seats),
+`outright_win_rate` the games won over those played; each with its Wilson 95% interval"""
 # -------------------------------------------------------------------- writing whole files
 
 
@@ -100,7 +103,8 @@ def read_config(run_dir: str | Path, game: str | None = None) -> TrainConfig:
 
 
 def read_eval(run_dir: str | Path) -> list[dict[str, Any]]:
-    """The rows of `eval.csv`, typed (empty when there are none yet); unreadable rows are skipped, with a warning."""
+    """The rows of `eval.csv`, typed (empty when there are none yet); unreadable rows are skipped, with a warning. The
+    outright rate of a file written before it had that column is worked out from its counts."""
     path = Path(run_dir) / "eval.csv"
     if not path.is_file():
         return []
@@ -120,6 +124,10 @@ def read_eval(run_dir: str | Path) -> list[dict[str, Any]]:
             if row["final"] not in ("True", "False") or not row["opponent"]:
                 raise ValueError(row["final"])
             row["final"] = row["final"] == "True"
+            if row.get("outright_win_rate") in (None, ""):
+                row |= _outright(row)
+            for key in ("outright_win_rate", "outright_ci_low", "outright_ci_high"):
+                row[key] = float(row[key])
         except (KeyError, TypeError, ValueError):
             continue
         rows.append(row)
@@ -132,7 +140,8 @@ def write_eval(run_dir: str | Path, rows: list[dict[str, Any]]) -> None:
     text = io.StringIO(newline="")
     writer = csv.DictWriter(text, fieldnames=EVAL_FIELDS)
     writer.writeheader()
-    writer.writerows({k: row[k] for k in EVAL_FIELDS} for row in rows)
+    writer.writerows({k: (row if "outright_win_rate" in row else row | _outright(row))[k] for k in EVAL_FIELDS}
+                     for row in rows)  # fmt: skip
     write_atomic(Path(run_dir) / "eval.csv", text.getvalue())
 
 
@@ -167,7 +176,7 @@ def plot_learning_curve(
     import matplotlib.pyplot as plt
 
     if outright:
-        rows = [row | _outright(row) for row in rows]
+        rows = [row | {k: row[f"outright_{k}"] for k in ("win_rate", "ci_low", "ci_high")} for row in rows]
 
     if ax is None:
         _, ax = plt.subplots(figsize=(7, 4))
@@ -204,12 +213,13 @@ def plot_learning_curve(
 
 
 def _outright(row: dict[str, Any]) -> dict[str, Any]:
-    """An evaluation row's rate and interval as the games won outright over those played."""
+    """An evaluation row's outright rate and interval: the games won over those played."""
     from suntzu_env.core.stats import wilson
 
     games = row["games"]
     low, high = wilson(row["wins"], games)
-    return {"win_rate": row["wins"] / games if games else 0.0, "ci_low": low, "ci_high": high}
+    rate = row["wins"] / games if games else 0.0
+    return {"outright_win_rate": rate, "outright_ci_low": low, "outright_ci_high": high}
 
 
 def save_learning_curve(run_dir: str | Path, outright: bool = False) -> Path:

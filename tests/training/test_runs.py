@@ -96,6 +96,22 @@ def test_unreadable_eval_rows_are_left_out(tmp_path: Path, caplog: pytest.LogCap
     assert "1 unreadable rows left out" in caplog.text
 
 
+def test_eval_csv_gives_the_outright_rate_beside_the_score(tmp_path: Path) -> None:
+    """`win_rate` counts an undecided game as half a win; `outright_win_rate` is wins over games (3 of 8 here, with
+    2 undecided: a score of 4/8), written for every row and worked out for a file written before the column."""
+    row = {"timesteps": 0, "opponent": "heuristic", "games": 8, "wins": 3, "draws": 2, "losses": 3, "win_rate": 0.5,
+           "ci_low": 0.2, "ci_high": 0.8, "final": True}  # fmt: skip
+    write_eval(tmp_path, [row])
+    header, line = (tmp_path / "eval.csv").read_text().splitlines()
+    assert header.endswith(",final,outright_win_rate,outright_ci_low,outright_ci_high")
+    (read,) = read_eval(tmp_path)
+    assert read["win_rate"] == 0.5 and read["outright_win_rate"] == 3 / 8
+    assert read["outright_ci_low"] < 3 / 8 < read["outright_ci_high"]
+    old = ",".join(header.split(",")[:10]) + "\n" + ",".join(line.split(",")[:10]) + "\n"  # the columns before
+    (tmp_path / "eval.csv").write_text(old)
+    assert read_eval(tmp_path) == [read]
+
+
 # -------------------------------------------------------------------- resuming from the last good state
 
 
