@@ -140,8 +140,9 @@ def write_eval(run_dir: str | Path, rows: list[dict[str, Any]]) -> None:
     text = io.StringIO(newline="")
     writer = csv.DictWriter(text, fieldnames=EVAL_FIELDS)
     writer.writeheader()
-    writer.writerows({k: (row if "outright_win_rate" in row else row | _outright(row))[k] for k in EVAL_FIELDS}
-                     for row in rows)  # fmt: skip
+    for row in rows:
+        full = row if "outright_win_rate" in row else row | _outright(row)  # a row of a file written before
+        writer.writerow({k: full[k] for k in EVAL_FIELDS})
     write_atomic(Path(run_dir) / "eval.csv", text.getvalue())
 
 
