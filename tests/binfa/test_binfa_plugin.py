@@ -74,14 +74,16 @@ def test_the_agents_play_as_play_batched_plays_them() -> None:
 def test_binfa_trains_and_evaluates_through_the_command_lines(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A short training run, warm-started by cloning heuristic (its compiled agents handed each game), against its
-    default mix (greedy and heuristic), evaluated against random, greedy and heuristic; and an evaluation of greedy
-    against random."""
+    """A short training run, warm-started by cloning heuristic (its compiled agents handed each game) and one DAgger
+    round, against its default mix (greedy and heuristic), evaluated against random, greedy and heuristic; and an
+    evaluation of greedy against random."""
     summary = train.main(["--game", "binfa", *SHORT, "--runs-dir", str(tmp_path / "runs"), "--exp-name", "bf",
                           "--total-timesteps", "128", "--n-envs", "2", "--n-steps", "32", "--batch-size", "32",
                           "--n-epochs", "1", "--net-arch", "8", "--eval-every", "0", "--final-eval-games", "2",
-                          "--bc-games", "2", "--bc-epochs", "1", "--workers", "1", "--no-progress-bar"])  # fmt: skip
-    assert summary["timesteps"] == 128 and summary["behaviour_cloning"]["decisions"] > 0
+                          "--bc-games", "2", "--bc-epochs", "1", "--dagger-rounds", "1", "--dagger-games", "2",
+                          "--workers", "1", "--no-progress-bar"])  # fmt: skip
+    cloning = summary["behaviour_cloning"]
+    assert summary["timesteps"] == 128 and cloning["decisions"] > 0 and len(cloning["dagger"]) == 1
     assert set(summary["final_eval"]) == {"random", "greedy", "heuristic"}
     (run,) = (tmp_path / "runs").iterdir()
     assert run.name.startswith("binfa-level1-2p-turns40__bf__0__")
