@@ -16,7 +16,6 @@ from __future__ import annotations
 import random
 import zlib
 from collections import Counter
-from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +39,6 @@ from suntzu_env.suntzu.web.text import play_in_terminal
 
 pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal
 HTTP_PAIRS = 200  # 400 games over HTTP
-BASE = "http://127.0.0.1"
 TEXT_PAIRS = 40
 SECRET_OFFERS = ("window", "reactive")
 # The warlords a seat may hold in secret through the game (head_start acts, publicly, at setup).
@@ -153,19 +151,17 @@ def _check_pairs(
     tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]], enough: int | None = None
 ) -> tuple[list[Any], Counter[str]]:
     """Each pair's outcome (stopping once `enough` leaks are found), and the offers declined."""
+    clients = tuple(
+        TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url="http://127.0.0.1") for _ in "ab"
+    )
     outcomes, declined = [], Counter()
-    with ExitStack() as stack:  # each client keeps one event loop for all its requests (not one a request)
-        clients = tuple(
-            stack.enter_context(TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url=BASE))
-            for _ in "ab"
-        )
-        for pair in pairs:
-            outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
-            outcomes.append((pair, outcome))
-            for agent in outcome["agents"]:
-                declined.update(agent.declined)
-            if enough is not None and sum(o["leak"] for _, o in outcomes) >= enough:
-                break
+    for pair in pairs:
+        outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
+        outcomes.append((pair, outcome))
+        for agent in outcome["agents"]:
+            declined.update(agent.declined)
+        if enough is not None and sum(o["leak"] for _, o in outcomes) >= enough:
+            break
     return outcomes, declined
 
 
