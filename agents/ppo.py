@@ -323,6 +323,7 @@ REPLACED_GLOBALS = {  # the classes SB3 pickles into a model's `data` whose fiel
     ("suntzu_env.core.policy_net", "CellLayout"),
     ("suntzu_env.policy_net", "CellLayout"),  # its place in models saved before the games had their own folders
     *(("stable_baselines3.common.utils", name) for name in ("FloatSchedule", "ConstantSchedule", "LinearSchedule")),
+    ("experiments.learner", "RestartedSchedule"),  # --restart-at's learning rate
     ("gymnasium.spaces.box", "Box"),
     ("gymnasium.spaces.discrete", "Discrete"),
     ("numpy.random._pickle", "__generator_ctor"),

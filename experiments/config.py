@@ -147,6 +147,11 @@ class TrainConfig(GameConfig):
     """Adam learning rate, in (0, 1]"""
     anneal_lr: bool = True
     """decay the learning rate linearly to 0 over training"""
+    restart_at: float = 0.0
+    """with --anneal-lr, the share of the run, in [0, 1), at which the learning rate, decayed to 0 by then, starts
+    again at --restart-learning-rate and decays to 0 by the end (a warm restart); 0: one decay over the whole run"""
+    restart_learning_rate: float = 1e-3
+    """the learning rate at --restart-at, in (0, 1]"""
     gamma: float = 1.0
     """discount, in [0, 1]; the only reward is the game's result, about 70 decisions away at the start"""
     gae_lambda: float = 0.95
@@ -231,6 +236,9 @@ class TrainConfig(GameConfig):
             raise ConfigError(f"batch_size ({self.batch_size}) must divide n_envs * n_steps ({self.rollout_size}) "
                               "so that every minibatch is full")  # fmt: skip
         _in_range(self, "learning_rate", 0.0, 1.0, low_open=True)
+        _in_range(self, "restart_learning_rate", 0.0, 1.0, low_open=True)
+        if not (0.0 <= self.restart_at < 1.0 and math.isfinite(self.restart_at)):
+            raise ConfigError(f"restart_at must be in [0, 1) (a share of the run; 0: none), got {self.restart_at}")
         _in_range(self, "gamma", 0.0, 1.0)
         _in_range(self, "gae_lambda", 0.0, 1.0)
         _in_range(self, "clip_range", 0.0, 1.0, low_open=True)

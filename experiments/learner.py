@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ctypes
+import dataclasses
 import sys
 from pathlib import Path
 from typing import Any
@@ -24,11 +25,38 @@ from experiments.config import (
 from suntzu_env.core.agent import ModelError
 
 
+@dataclasses.dataclass(frozen=True)
+class RestartedSchedule:
+    """A learning rate decayed linearly twice: from `first` to 0 over the share `restart` of the run, then from
+    `second` to 0 by its end. SB3 calls it with the share of the run still to come, 1 down to 0 (a class: the
+    model pickles it)."""
+
+    first: float
+    second: float
+    restart: float
+
+    def __call__(self, progress_remaining: float) -> float:
+        done = 1.0 - progress_remaining
+        if done < self.restart:
+            return self.first * (1.0 - done / self.restart)
+        return self.second * max(0.0, 1.0 - (done - self.restart) / (1.0 - self.restart))
+
+
+def learning_rate(cfg: TrainConfig) -> Any:
+    """`--learning-rate` as MaskablePPO takes it: a number, or with `--anneal-lr` a schedule decaying it to 0 (twice
+    with `--restart-at`)."""
+    lr = cfg.learning_rate
+    if not cfg.anneal_lr:
+        return lr
+    if cfg.restart_at:
+        return RestartedSchedule(lr, cfg.restart_learning_rate, cfg.restart_at)
+    return LinearSchedule(lr, 0.0, 1.0)
+
+
 def ppo_settings(cfg: TrainConfig) -> dict[str, Any]:
     """MaskablePPO's arguments from the config (all but the network, which a checkpoint holds)."""
-    lr = cfg.learning_rate
     return {
-        "learning_rate": LinearSchedule(lr, 0.0, 1.0) if cfg.anneal_lr else lr,  # a class: the model pickles
+        "learning_rate": learning_rate(cfg),
         "n_steps": cfg.n_steps,
         "batch_size": cfg.batch_size,
         "n_epochs": cfg.n_epochs,

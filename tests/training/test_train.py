@@ -32,6 +32,8 @@ from experiments.config import SMOKE_VARIABLE
 from experiments.config import TrainConfig
 from experiments.config import train_config_class
 from experiments.evaluate import play_match
+from experiments.learner import new_model
+from experiments.learner import ppo_settings
 from experiments.runs import read_config
 from experiments.runs import read_eval
 from experiments.train import make_vec_env
@@ -110,6 +112,10 @@ def test_flags_build_the_config_and_derived_values_follow() -> None:
         ({"bc_epochs": -1}, "bc_epochs must be at least 0"),
         ({"learning_rate": -1.0}, r"learning_rate must be in \(0, 1\]"),
         ({"learning_rate": math.nan}, "a finite number"),
+        ({"restart_learning_rate": 0.0}, r"restart_learning_rate must be in \(0, 1\]"),
+        ({"restart_at": 1.0}, r"restart_at must be in \[0, 1\)"),
+        ({"restart_at": -0.5}, r"restart_at must be in \[0, 1\)"),
+        ({"restart_at": math.nan}, r"restart_at must be in \[0, 1\)"),
         ({"gamma": 5.0}, r"gamma must be in \[0, 1\]"),
         ({"gae_lambda": -0.1}, r"gae_lambda must be in \[0, 1\]"),
         ({"clip_range": 0.0}, "clip_range"),
@@ -520,3 +526,22 @@ def test_a_dagger_round_plays_against_the_teacher_s_twins_where_the_teacher_play
     actions, results = decisions.actions, decisions.results
     assert len(obs) == len(masks) == len(actions) == len(results) > 0
     assert masks[np.arange(len(actions)), actions].all() and 0 <= agreed <= len(actions)
+
+
+def test_a_warm_restart_decays_the_learning_rate_twice(tmp_path: Path) -> None:
+    """--restart-at 0.6: 2e-3 decays to 0 over the first 60% of the run, then 1e-3 decays to 0 by its end (the
+    schedule the model's optimizer reads before each update, from the share of the run still to come); the model
+    saved with it reads as data."""
+    cfg = TrainConfig(learning_rate=2e-3, restart_at=0.6, restart_learning_rate=1e-3, n_envs=4, batch_size=512)
+    venv, _ = make_vec_env(cfg)
+    restarted = new_model(cfg, venv, torch.device("cpu"))
+    plain = new_model(dataclasses.replace(cfg, restart_at=0.0), venv, torch.device("cpu"))
+    venv.close()
+    behind = (0.0, 0.3, 0.59, 0.6, 0.8, 1.0)  # the share of the run behind
+    assert [restarted.lr_schedule(1.0 - done) for done in behind] == pytest.approx(
+        [2e-3, 1e-3, 2e-3 / 60, 1e-3, 5e-4, 0.0])  # fmt: skip
+    assert [plain.lr_schedule(1.0 - done) for done in behind] == pytest.approx(
+        [2e-3, 1.4e-3, 8.2e-4, 8e-4, 4e-4, 0.0])  # fmt: skip
+    assert ppo_settings(TrainConfig(anneal_lr=False, restart_at=0.6))["learning_rate"] == 3e-4  # constant: none
+    restarted.save(tmp_path / "model.zip")
+    assert load_model(tmp_path / "model.zip")[1] == tmp_path / "model.zip"
