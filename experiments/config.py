@@ -237,8 +237,7 @@ class TrainConfig(GameConfig):
                               "so that every minibatch is full")  # fmt: skip
         _in_range(self, "learning_rate", 0.0, 1.0, low_open=True)
         _in_range(self, "restart_learning_rate", 0.0, 1.0, low_open=True)
-        if not (0.0 <= self.restart_at < 1.0 and math.isfinite(self.restart_at)):
-            raise ConfigError(f"restart_at must be in [0, 1) (a share of the run; 0: none), got {self.restart_at}")
+        _in_range(self, "restart_at", 0.0, 1.0, high_open=True)  # a share of the run; 0: no restart
         _in_range(self, "gamma", 0.0, 1.0)
         _in_range(self, "gae_lambda", 0.0, 1.0)
         _in_range(self, "clip_range", 0.0, 1.0, low_open=True)
@@ -389,12 +388,14 @@ def _at_least(cfg: TrainConfig, name: str, low: int) -> None:
         raise ConfigError(f"{name} must be at least {low}, got {getattr(cfg, name)}")
 
 
-def _in_range(cfg: TrainConfig, name: str, low: float, high: float, low_open: bool = False) -> None:
+def _in_range(cfg: TrainConfig, name: str, low: float, high: float, low_open: bool = False,
+              high_open: bool = False) -> None:  # fmt: skip
     value = getattr(cfg, name)
-    inside = (low < value if low_open else low <= value) and value <= high and math.isfinite(value)
+    inside = (low < value if low_open else low <= value) and (value < high if high_open else value <= high) \
+        and math.isfinite(value)  # fmt: skip
     if not inside:
         allowed = (f"> {low:g}" if low_open else f">= {low:g}") if high == math.inf else \
-            f"in {'(' if low_open else '['}{low:g}, {high:g}]"  # fmt: skip
+            f"in {'(' if low_open else '['}{low:g}, {high:g}{')' if high_open else ']'}"  # fmt: skip
         raise ConfigError(f"{name} must be {allowed} (a finite number), got {value}")
 
 
