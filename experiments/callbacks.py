@@ -161,6 +161,10 @@ class RunCallback(BaseCallback):
         return True
 
     def _on_rollout_end(self) -> None:
+        """Runs after each rollout, before its update."""
+        t, cfg = self.model.num_timesteps, self.cfg
+        if cfg.restart_optimizer and cfg.restarted(t) and not cfg.restarted(t - cfg.rollout_size):
+            self.model.policy.optimizer.state.clear()  # the update of the restarted learning rate starts it anew
         for spec, results in self.results.items():
             self.logger.record(f"rollout/win_rate_vs_{tag(spec)}", float(np.mean(results)))
         self.results.clear()
@@ -172,9 +176,10 @@ class RunCallback(BaseCallback):
             return
         if not finite(self.model):
             raise diverged(self.model, self.run_dir)
+        self.pool.follow(t)  # --restart-opponents' mix from the restart on
         taken = any(steps == t for steps, _ in self.pool.snapshots)  # resuming where it was taken
-        if (t // cfg.rollout_size) % cfg.pool_every == 0 and not taken:
-            snapshot(self.model, cfg, self.run_dir, self.pool)
+        if ((t // cfg.rollout_size) % cfg.pool_every == 0 or not self.pool.snapshots) and not taken:
+            snapshot(self.model, cfg, self.run_dir, self.pool)  # (nothing without the pool in the mix)
         if t >= self.next_eval:
             self.next_eval += cfg.eval_every * ((t - self.next_eval) // cfg.eval_every + 1)
             self.record_eval(evaluate(PolicyActor.from_policy(self.model.policy), cfg, cfg.eval_games, t, False))

@@ -152,6 +152,12 @@ class TrainConfig(GameConfig):
     again at --restart-learning-rate and decays to 0 by the end (a warm restart); 0: one decay over the whole run"""
     restart_learning_rate: float = 1e-3
     """the learning rate at --restart-at, in (0, 1]"""
+    restart_optimizer: bool = True
+    """at --restart-at, the optimizer starts anew too (Adam forgets its moments), as in a second run from
+    --init-from"""
+    restart_opponents: str = ""
+    """the opponent mix from --restart-at on (spec=weight pairs, as --opponents; the pool's snapshots leave the
+    games with it unless it names the pool); empty: --opponents throughout"""
     gamma: float = 1.0
     """discount, in [0, 1]; the only reward is the game's result, about 70 decisions away at the start"""
     gae_lambda: float = 0.95
@@ -271,6 +277,18 @@ class TrainConfig(GameConfig):
                               f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
         for spec in [s for s in weights if s != POOL] + list(self.eval_opponents):
             _check_agent(rules, spec, "opponents" if spec in weights else "eval_opponents")
+        if self.restart_opponents and not (self.restart_at and self.anneal_lr):
+            raise ConfigError(
+                "restart_opponents: the mix changes at --restart-at, which is 0 (no restart)"
+                if self.anneal_lr
+                else "restart_opponents: no restart without --anneal-lr"
+            )
+        later = self.later_opponent_weights  # checks the pairs
+        if POOL in later and not rules.self_play_pool:
+            raise ConfigError(f"restart_opponents: {rules.name}'s batched env plays only its scripted agents "
+                              f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
+        for spec in [s for s in later if s != POOL]:
+            _check_agent(rules, spec, "restart_opponents")
         if self.bc_games:
             _check_agent(rules, self.bc_teacher, "bc_teacher")
             if self.dagger_teacher:
@@ -331,20 +349,28 @@ class TrainConfig(GameConfig):
     @property
     def opponent_weights(self) -> dict[str, float]:
         """The opponent mix as {spec: probability}."""
-        weights: dict[str, float] = {}
-        for item in filter(None, (s.strip() for s in self.opponents.split(","))):
-            spec, sep, weight = item.rpartition("=")
-            try:
-                w = float(weight)
-            except ValueError:
-                w = -1.0
-            if not sep or not spec or not 0 <= w < math.inf:
-                raise ConfigError(f"opponents: expected `spec=weight` pairs with weights >= 0, got {item!r}")
-            weights[spec] = weights.get(spec, 0.0) + w
-        total = sum(weights.values())
-        if total <= 0:
-            raise ConfigError(f"opponents: the weights must not all be 0, got {self.opponents!r}")
-        return {spec: w / total for spec, w in weights.items() if w > 0}
+        return _mix("opponents", self.opponents)
+
+    @property
+    def later_opponent_weights(self) -> dict[str, float]:
+        """The opponent mix from the restart on: `--restart-opponents`, else `--opponents`."""
+        return _mix("restart_opponents", self.restart_opponents) if self.restart_opponents else self.opponent_weights
+
+    @property
+    def restart_step(self) -> int | None:
+        """The timestep from which the run is restarted (its learning rate, optimizer and mix); None: no restart."""
+        if not (self.restart_at and self.anneal_lr):
+            return None
+        return math.ceil(self.restart_at * self.total_timesteps)
+
+    def restarted(self, timesteps: int) -> bool:
+        """Whether a rollout starting at `timesteps` comes after the restart."""
+        step = self.restart_step
+        return step is not None and timesteps >= step
+
+    def opponent_weights_at(self, timesteps: int) -> dict[str, float]:
+        """The opponent mix of a rollout starting at `timesteps`."""
+        return self.later_opponent_weights if self.restarted(timesteps) else self.opponent_weights
 
     def to_dict(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -386,6 +412,24 @@ SMOKE_VARIABLE = "SUNTZU_TRAIN_SMOKE"
 def _at_least(cfg: TrainConfig, name: str, low: int) -> None:
     if getattr(cfg, name) < low:
         raise ConfigError(f"{name} must be at least {low}, got {getattr(cfg, name)}")
+
+
+def _mix(name: str, text: str) -> dict[str, float]:
+    """An opponent mix's `spec=weight` pairs as {spec: probability} (ConfigError naming the flag `name`)."""
+    weights: dict[str, float] = {}
+    for item in filter(None, (s.strip() for s in text.split(","))):
+        spec, sep, weight = item.rpartition("=")
+        try:
+            w = float(weight)
+        except ValueError:
+            w = -1.0
+        if not sep or not spec or not 0 <= w < math.inf:
+            raise ConfigError(f"{name}: expected `spec=weight` pairs with weights >= 0, got {item!r}")
+        weights[spec] = weights.get(spec, 0.0) + w
+    total = sum(weights.values())
+    if total <= 0:
+        raise ConfigError(f"{name}: the weights must not all be 0, got {text!r}")
+    return {spec: w / total for spec, w in weights.items() if w > 0}
 
 
 def _in_range(cfg: TrainConfig, name: str, low: float, high: float, low_open: bool = False,

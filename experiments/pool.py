@@ -47,9 +47,25 @@ class SelfPlayPool:
     def __init__(self, env: Any, cfg: TrainConfig) -> None:
         self.env, self.cfg = env, cfg
         self.weights = cfg.opponent_weights
+        self.restarted = False  # playing --restart-opponents' mix
         self.snapshots: list[tuple[int, PPOAgent]] = []
         if POOL not in self.weights:
             env.set_opponents(self.weights)
+
+    def follow(self, timesteps: int, env_too: bool = True) -> None:
+        """Take up the mix of a rollout starting at `timesteps` (`--restart-opponents'` from the restart on), from
+        the next games on; `env_too` False: the environment has it already (restored from a checkpoint). Leaving
+        the mix, the pool's snapshots leave it too; a mix with the pool but no snapshot yet waits for `snapshot`."""
+        restarted = self.cfg.restarted(timesteps)
+        if restarted == self.restarted:
+            return
+        self.restarted, self.weights = restarted, self.cfg.opponent_weights_at(timesteps)
+        if POOL not in self.weights:
+            self.snapshots = []
+            if env_too:
+                self.env.set_opponents(self.weights)
+        elif self.snapshots and env_too:
+            self._share()
 
     def agent(self, timesteps: int, actor: PolicyActor) -> PPOAgent:
         """The pool's agent of the snapshot taken at `timesteps`."""
@@ -61,6 +77,10 @@ class SelfPlayPool:
         self.snapshots.append((timesteps, self.agent(timesteps, actor)))
         if len(self.snapshots) > self.cfg.pool_size + 1:
             del self.snapshots[1]
+        self._share()
+
+    def _share(self) -> None:
+        """Play the mix with the pool's weight shared evenly by its snapshots."""
         share = self.weights[POOL] / len(self.snapshots)
         mix: dict[Any, float] = {spec: w for spec, w in self.weights.items() if spec != POOL}
         self.env.set_opponents(mix | {agent: share for _, agent in self.snapshots})
@@ -136,7 +156,7 @@ def prune_pool(run_dir: Path, pool_size: int) -> None:
 
 def snapshot(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: SelfPlayPool) -> None:
     """Freeze the current policy into the self-play pool (and `pool/`, for resuming)."""
-    if POOL not in cfg.opponent_weights:
+    if POOL not in pool.weights:
         return
     actor = PolicyActor.from_policy(model.policy)
     (run_dir / POOL_DIR).mkdir(exist_ok=True)
@@ -163,7 +183,8 @@ def restore_pool(model: MaskablePPO, cfg: TrainConfig, run_dir: Path, pool: Self
 
     Snapshots past the model's timesteps belong to an abandoned future and are deleted, unreadable ones too.
     """
-    if POOL not in cfg.opponent_weights:
+    pool.follow(model.num_timesteps)
+    if POOL not in pool.weights:
         return
     restored = 0
     for t, path in pool_files(run_dir):

@@ -137,6 +137,7 @@ def train(cfg: TrainConfig, run_dir: Path, checkpoint: Path | None = None) -> di
                     model._last_obs = None
             else:  # a checkpoint: exactly where the run was
                 pool.restore(state)
+                pool.follow(model.num_timesteps, env_too=False)  # (the env's state holds its mix)
                 if "monitor_count" in state:
                     venv.episode_returns[:] = state["monitor_returns"]
                     venv.episode_lengths[:] = state["monitor_lengths"]

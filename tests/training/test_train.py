@@ -43,6 +43,7 @@ from suntzu_env.core import games
 
 from conftest import TINY_RUN
 from conftest import train_here
+from helpers import model_weights
 
 RUN_FILES = ("config.json", "versions.json", "warm_start.json", "model.zip", "eval.csv", "learning_curve.png",
              "summary.json")  # fmt: skip
@@ -116,6 +117,11 @@ def test_flags_build_the_config_and_derived_values_follow() -> None:
         ({"restart_at": 1.0}, r"restart_at must be in \[0, 1\)"),
         ({"restart_at": -0.5}, r"restart_at must be in \[0, 1\)"),
         ({"restart_at": math.nan}, r"restart_at must be in \[0, 1\)"),
+        ({"restart_opponents": "greedy=1"}, "the mix changes at --restart-at, which is 0"),
+        ({"restart_opponents": "greedy=1", "restart_at": 0.5, "anneal_lr": False}, "no restart without --anneal-lr"),
+        ({"restart_opponents": "greedy", "restart_at": 0.5}, "restart_opponents: expected `spec=weight` pairs"),
+        ({"restart_opponents": "greedy=0", "restart_at": 0.5}, "restart_opponents: the weights must not all be 0"),
+        ({"restart_opponents": "nobody=1", "restart_at": 0.5}, "restart_opponents: unknown agent 'nobody'"),
         ({"gamma": 5.0}, r"gamma must be in \[0, 1\]"),
         ({"gae_lambda": -0.1}, r"gae_lambda must be in \[0, 1\]"),
         ({"clip_range": 0.0}, "clip_range"),
@@ -545,3 +551,55 @@ def test_a_warm_restart_decays_the_learning_rate_twice(tmp_path: Path) -> None:
     assert ppo_settings(TrainConfig(anneal_lr=False, restart_at=0.6))["learning_rate"] == 3e-4  # constant: none
     restarted.save(tmp_path / "model.zip")
     assert load_model(tmp_path / "model.zip")[1] == tmp_path / "model.zip"
+
+
+def test_the_mix_changes_at_the_restart_and_the_pool_leaves_it(tiny_run: Path) -> None:
+    """--restart-opponents: the games that start from the restart on draw from its mix, without the pool's
+    snapshots; before it, from --opponents'."""
+    actor = load_ppo_agent(tiny_run).actor
+    cfg = TrainConfig(opponents="random=1,pool=1", restart_at=0.5, restart_opponents="greedy=1",
+                      total_timesteps=1024, n_envs=4, batch_size=512)  # fmt: skip
+    assert (cfg.restart_step, cfg.opponent_weights_at(511), cfg.opponent_weights_at(512)) == (
+        512, {"random": 0.5, "pool": 0.5}, {"greedy": 1.0})  # fmt: skip
+    venv, pool = make_vec_env(cfg)
+
+    def opponents_of_new_games() -> set[str]:
+        venv.seed(3)
+        venv.reset()
+        found = set()
+        for _ in range(300):
+            masks = venv.env_method("action_masks")
+            _, _, dones, infos = venv.step(np.array([int(np.flatnonzero(m)[0]) for m in masks]))
+            found |= {infos[i]["opponent"] for i in np.flatnonzero(dones)}
+        return found
+
+    pool.add(0, actor)
+    pool.follow(511)
+    assert opponents_of_new_games() == {"random", "pool"} and len(pool.snapshots) == 1
+    pool.follow(512)
+    assert opponents_of_new_games() == {"greedy"} and pool.snapshots == [] and pool.weights == {"greedy": 1.0}
+    venv.close()
+
+
+def test_a_run_restarts_its_optimizer_and_mix_and_resumes_across_the_restart(
+    tiny_run: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The smoke budget (4 updates of 2 minibatches, a rollout of 128 timesteps, 512 in all) with --restart-at 0.5:
+    snapshots at 0 and 128, none once the pool has left the mix at 256; Adam starts anew for the update after the
+    rollout that reaches 256, so it has taken 3 x 2 steps by the end, not 4 x 2; resumed from the checkpoint at
+    256, the run ends bit for bit as it did."""
+    monkeypatch.setenv(SMOKE_VARIABLE, "1")
+    flags = ["--runs-dir", str(tmp_path / "runs"), "--timestamp", "t", "--no-progress-bar", "--opponents",
+             "random=1,pool=1", "--restart-at", "0.5", "--restart-opponents", "greedy=1"]  # fmt: skip
+    train_here(capsys, *flags)
+    (run,) = (tmp_path / "runs").iterdir()
+    assert sorted(p.name for p in (run / "pool").iterdir()) == ["snapshot_0.npz", "snapshot_128.npz"]
+    steps = {float(state["step"]) for state in load_model(run)[0].policy.optimizer.state_dict()["state"].values()}
+    assert steps == {6.0}
+    again = tmp_path / "again" / run.name
+    shutil.copytree(run, again)
+    train_here(capsys, "--resume", str(again / "checkpoints" / "ppo_256_steps.zip"))
+    assert model_weights(again / "model.zip") == model_weights(run / "model.zip")
+    assert (again / "eval.csv").read_text() == (run / "eval.csv").read_text()
+    plain = load_model(tiny_run)[0].policy.optimizer.state_dict()["state"].values()  # the same budget, no restart
+    assert {float(state["step"]) for state in plain} == {8.0}
