@@ -65,7 +65,7 @@ def agent_of(cfg: TrainConfig, run_dir: Path) -> str:
     """The agent a best-response run plays; UserError for a run that is no best response (other opponents or
     other evaluation opponents)."""
     weights = cfg.opponent_weights
-    if len(weights) != 1 or tuple(cfg.eval_opponents) != tuple(weights):
+    if len(weights) != 1 or tuple(cfg.eval_opponents) != tuple(weights) or cfg.restart_opponents:
         raise UserError(f"{run_dir} is no best-response run (its opponents are {cfg.opponents!r}, its evaluation "
                         f"opponents {', '.join(cfg.eval_opponents) or 'none'}): continue it with "
                         "python -m experiments.train --resume")  # fmt: skip
@@ -101,7 +101,7 @@ def configure(argv: list[str] | None) -> Start:
     except ValueError as error:
         raise ConfigError(f"agent: {error}") from None
     given = default or parse_class()
-    for name in ("opponents", "eval_opponents"):
+    for name in ("opponents", "eval_opponents", "restart_opponents"):
         if getattr(parsed, name) != getattr(given, name):
             raise ConfigError(f"{name}: a best response plays --agent alone; leave {flag(name)} out")
     plain = train_config_class(game)

@@ -82,6 +82,10 @@ def test_a_run_killed_after_its_summary_gets_its_result_on_resume(best_response_
         (["--agent", "ppo:a,b=1"], "--agent: a spec without ',' or '='"),
         (["--agent", "greedy", "--opponents", "random=1"], "--opponents: a best response plays --agent alone"),
         (["--agent", "greedy", "--eval-opponents", "random"], "--eval-opponents: a best response plays --agent alone"),
+        (
+            ["--agent", "greedy", "--restart-at", "0.5", "--restart-opponents", "random=1"],
+            "--restart-opponents: a best response plays --agent alone",
+        ),
         (["--agent", "greedy", "--final-eval-games", "0"], "--final-eval-games: a best response is measured by"),
         (["--agent", "ismcts:10"], "--agent: 'ismcts:10' searches the game itself and cannot play in"),
         (["--game", "binfa", "--agent", "mcts:5"], "--agent: Bin'Fa's batched env plays random, greedy, heuristic"),
