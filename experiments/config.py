@@ -271,24 +271,20 @@ class TrainConfig(GameConfig):
                               f"seats), got {self.final_eval_games}")  # fmt: skip
         _at_least(self, "eval_games", 1)
         _at_least(self, "final_eval_games", 0)
-        weights = self.opponent_weights  # checks the pairs
-        if POOL in weights and not rules.self_play_pool:
-            raise ConfigError(f"opponents: {rules.name}'s batched env plays only its scripted agents "
-                              f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
-        for spec in [s for s in weights if s != POOL] + list(self.eval_opponents):
-            _check_agent(rules, spec, "opponents" if spec in weights else "eval_opponents")
         if self.restart_opponents and not (self.restart_at and self.anneal_lr):
             raise ConfigError(
                 "restart_opponents: the mix changes at --restart-at, which is 0 (no restart)"
                 if self.anneal_lr
                 else "restart_opponents: no restart without --anneal-lr"
             )
-        later = self.later_opponent_weights  # checks the pairs
-        if POOL in later and not rules.self_play_pool:
-            raise ConfigError(f"restart_opponents: {rules.name}'s batched env plays only its scripted agents "
-                              f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
-        for spec in [s for s in later if s != POOL]:
-            _check_agent(rules, spec, "restart_opponents")
+        for name, spec in self.mix_specs:  # (which checks the pairs)
+            if spec != POOL:
+                _check_agent(rules, spec, name)
+            elif not rules.self_play_pool:
+                raise ConfigError(f"{name}: {rules.name}'s batched env plays only its scripted agents "
+                                  f"({', '.join(rules.scripted_agents)}), not the {POOL} (self-play)")  # fmt: skip
+        for spec in self.eval_opponents:
+            _check_agent(rules, spec, "eval_opponents")
         if self.bc_games:
             _check_agent(rules, self.bc_teacher, "bc_teacher")
             if self.dagger_teacher:
@@ -355,6 +351,15 @@ class TrainConfig(GameConfig):
     def later_opponent_weights(self) -> dict[str, float]:
         """The opponent mix from the restart on: `--restart-opponents`, else `--opponents`."""
         return _mix("restart_opponents", self.restart_opponents) if self.restart_opponents else self.opponent_weights
+
+    @property
+    def mix_specs(self) -> list[tuple[str, str]]:
+        """(field, spec) of every opponent the run's mixes name, the pool included: `--opponents`', then
+        `--restart-opponents`' where it is given."""
+        named = [("opponents", spec) for spec in self.opponent_weights]
+        if self.restart_opponents:
+            named += [("restart_opponents", spec) for spec in self.later_opponent_weights]
+        return named
 
     @property
     def restart_step(self) -> int | None:

@@ -253,8 +253,7 @@ def check_games(cfg: TrainConfig, checkpoint: Path) -> None:
 
 def check_models(cfg: TrainConfig, fresh: bool) -> None:
     """Load every trained agent the run names once, before anything starts: a bad path is refused up front."""
-    named = [("opponents", s) for s in cfg.opponent_weights if s != POOL]
-    named += [("restart_opponents", s) for s in cfg.later_opponent_weights if s != POOL and cfg.restart_opponents]
+    named = [(field, spec) for field, spec in cfg.mix_specs if spec != POOL]
     named += [("eval_opponents", s) for s in cfg.eval_opponents]
     named += [("bc_teacher", cfg.bc_teacher)] if fresh and cfg.bc_games else []
     named += [("dagger_teacher", cfg.dagger_teacher)] if fresh and cfg.bc_games and cfg.dagger_teacher else []
@@ -273,8 +272,7 @@ def check_batchable(cfg: TrainConfig) -> None:
     inside the batched env's compiled step: refused before the run folder is made. The scripted agents and trained
     policies (which `check_models` has loaded) play there; a spec the game does not know is left to the batched
     env, which names what it plays."""
-    later = [("restart_opponents", spec) for spec in cfg.later_opponent_weights] if cfg.restart_opponents else []
-    for field, spec in [("opponents", spec) for spec in cfg.opponent_weights] + later:
+    for field, spec in cfg.mix_specs:
         if spec == POOL or spec in cfg.rules.scripted_agents or cfg.rules.trained_model(spec) is not None:
             continue
         try:
