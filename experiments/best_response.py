@@ -66,8 +66,9 @@ def agent_of(cfg: TrainConfig, run_dir: Path) -> str:
     other evaluation opponents)."""
     weights = cfg.opponent_weights
     if len(weights) != 1 or tuple(cfg.eval_opponents) != tuple(weights) or cfg.restart_opponents:
-        raise UserError(f"{run_dir} is no best-response run (its opponents are {cfg.opponents!r}, its evaluation "
-                        f"opponents {', '.join(cfg.eval_opponents) or 'none'}): continue it with "
+        later = f", from its restart on {cfg.restart_opponents!r}" if cfg.restart_opponents else ""
+        raise UserError(f"{run_dir} is no best-response run (its opponents are {cfg.opponents!r}{later}, its "
+                        f"evaluation opponents {', '.join(cfg.eval_opponents) or 'none'}): continue it with "
                         "python -m experiments.train --resume")  # fmt: skip
     return next(iter(weights))
 

@@ -108,6 +108,19 @@ def test_a_training_run_is_no_best_response(tiny_run: Path, tmp_path: Path) -> N
     assert not (run / best_response.RESULT_FILE).exists()
 
 
+def test_a_best_response_with_a_restarted_mix_is_refused_naming_it(best_response_run: Path, tmp_path: Path) -> None:
+    """A run whose config changes its mix at a restart plays more than the agent: refused on --resume, the line
+    naming the later mix too."""
+    run = tmp_path / best_response_run.name
+    shutil.copytree(best_response_run, run)
+    config = json.loads((run / "config.json").read_text())
+    config |= {"restart_at": 0.5, "restart_opponents": "random=1", "anneal_lr": True}
+    (run / "config.json").write_text(json.dumps(config))
+    status, err = exit_of(MODULE, "--resume", str(run))
+    assert status == 2 and err.count("\n") == 1, err
+    assert f"{run} is no best-response run (its opponents are 'greedy=1', from its restart on 'random=1'," in err
+
+
 def test_the_table_keeps_one_row_a_best_response(best_response_run: Path, tmp_path: Path) -> None:
     """`--table` writes the result's row into a CSV file of best responses (with --resume too), replacing the row
     of the same game, agent, timesteps and seed."""
