@@ -23,3 +23,12 @@ def test_ci_and_the_readme_run_the_slow_tests_too() -> None:
     development = (ROOT / "README.md").read_text().split("## Development", 1)[1]
     assert "python -m pytest -m slow" in development
     assert "python -m pytest -m slow" in (ROOT / "docs" / "development.md").read_text()
+
+
+def test_the_readme_runs_the_tests_on_every_core_and_at_most_eight_workers() -> None:
+    quick_start = (ROOT / "README.md").read_text().split("## Quick start", 1)[1].split("```", 2)[1]
+    assert "python -m pytest -n auto" in quick_start
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert any(r.startswith("pytest-xdist") for r in project["project"]["optional-dependencies"]["test"])
+    options = shlex.split(project["tool"]["pytest"]["ini_options"]["addopts"])
+    assert options[options.index("--maxprocesses") + 1] == "8"

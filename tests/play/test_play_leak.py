@@ -13,6 +13,7 @@ finds the two leaks it is made for when the app's guards are turned off.
 # ruff: noqa: E402  (the play extra is checked before it is imported)
 from __future__ import annotations
 
+import contextlib
 import random
 import zlib
 from collections import Counter
@@ -41,6 +42,7 @@ pytestmark = pytest.mark.slow  # hundreds of games over HTTP and in the terminal
 HTTP_PAIRS = 200  # 400 games over HTTP
 TEXT_PAIRS = 40
 SECRET_OFFERS = ("window", "reactive")
+BASE = "http://127.0.0.1"
 # The warlords a seat may hold in secret through the game (head_start acts, publicly, at setup).
 SECRET = {seat: [w for w in WARLORDS[i] if w != "head_start"] for i, seat in enumerate(SEATS)}
 
@@ -151,17 +153,19 @@ def _check_pairs(
     tmp_path: Path, pairs: list[tuple[int, str, bool, str, str]], enough: int | None = None
 ) -> tuple[list[Any], Counter[str]]:
     """Each pair's outcome (stopping once `enough` leaks are found), and the offers declined."""
-    clients = tuple(
-        TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url="http://127.0.0.1") for _ in "ab"
-    )
     outcomes, declined = [], Counter()
-    for pair in pairs:
-        outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
-        outcomes.append((pair, outcome))
-        for agent in outcome["agents"]:
-            declined.update(agent.declined)
-        if enough is not None and sum(o["leak"] for _, o in outcomes) >= enough:
-            break
+    with contextlib.ExitStack() as stack:  # each client's event loop kept open: not one started a request
+        clients = tuple(
+            stack.enter_context(TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url=BASE))
+            for _ in "ab"
+        )
+        for pair in pairs:
+            outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
+            outcomes.append((pair, outcome))
+            for agent in outcome["agents"]:
+                declined.update(agent.declined)
+            if enough is not None and sum(o["leak"] for _, o in outcomes) >= enough:
+                break
     return outcomes, declined
 
 
