@@ -43,7 +43,6 @@ HTTP_PAIRS = 200  # 400 games over HTTP
 HTTP_PARTS = 4  # each pair in one of four tests
 TEXT_PAIRS = 40
 SECRET_OFFERS = ("window", "reactive")
-BASE = "http://127.0.0.1"
 # The warlords a seat may hold in secret through the game (head_start acts, publicly, at setup).
 SECRET = {seat: [w for w in WARLORDS[i] if w != "head_start"] for i, seat in enumerate(SEATS)}
 
@@ -155,11 +154,9 @@ def _check_pairs(
 ) -> tuple[list[Any], Counter[str]]:
     """Each pair's outcome (stopping once `enough` leaks are found), and the offers declined."""
     outcomes, declined = [], Counter()
-    with contextlib.ExitStack() as stack:  # each client's event loop kept open: not one started a request
-        clients = tuple(
-            stack.enter_context(TestClient(create_app(tmp_path, menus={"suntzu": OneAgent()}), base_url=BASE))
-            for _ in "ab"
-        )
+    with contextlib.ExitStack() as stack:  # each client's event loop open throughout, not one started per request
+        apps = [create_app(tmp_path, menus={"suntzu": OneAgent()}) for _ in "ab"]
+        clients = tuple(stack.enter_context(TestClient(app, base_url="http://127.0.0.1")) for app in apps)
         for pair in pairs:
             outcome = _play_pair(clients, pair)  # type: ignore[arg-type]
             outcomes.append((pair, outcome))
