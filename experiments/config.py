@@ -403,11 +403,14 @@ class TrainConfig(GameConfig):
 # The default run shrunk to seconds (SUNTZU_TRAIN_SMOKE=1): every stage runs, on two environments and a tiny
 # network: behaviour cloning, the self-play pool, periodic and final evaluations, checkpoints. Its folders go to
 # runs/smoke/, not runs/, so that `experiments.runs.latest_run` (the notebooks' "latest run") never picks one.
+# Its DAgger rounds are labelled by the demonstrations' teacher: a costly labeller (a search) answering every
+# decision of the tiny network's long games would take minutes.
 SMOKE_RUNS_DIR = "runs/smoke"
 SMOKE: dict[str, Any] = {
     "exp_name": "smoke", "runs_dir": SMOKE_RUNS_DIR,
     "total_timesteps": 512, "n_envs": 2, "n_steps": 64, "batch_size": 64, "n_epochs": 1,
     "net_arch": (32, 32), "cell_width": 8, "cell_layers": 1, "bc_games": 6, "bc_epochs": 1, "dagger_games": 2,
+    "dagger_teacher": "",
     "eval_every": 256, "eval_games": 2, "final_eval_games": 4,
     "checkpoint_every": 256, "pool_every": 1, "workers": 1,
 }  # fmt: skip
