@@ -497,14 +497,19 @@ def test_ctrl_c_in_the_terminal_prints_one_line() -> None:
     root, pipe = Path(__file__).resolve().parents[2], subprocess.PIPE
     env = dict(os.environ, PYTHONUNBUFFERED="1")
     command = [sys.executable, "-m", "suntzu_env.play", "--text", "--seed", "1"]
-    proc = subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe, text=True)
+
+    def hear_ctrl_c() -> None:  # a shell's background job ignores SIGINT, and its children inherit that
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+    proc = subprocess.Popen(command, cwd=root, env=env, stdin=pipe, stdout=pipe, stderr=pipe, text=True,
+                            preexec_fn=hear_ctrl_c)  # fmt: skip
     try:
         assert proc.stdout is not None and proc.stderr is not None
         while "Choose your warlord" not in proc.stdout.readline():
             assert proc.poll() is None, proc.stderr.read()
         proc.send_signal(signal.SIGINT)
-        err = proc.stderr.read()
-        assert proc.wait(60) == 130
+        _, err = proc.communicate(timeout=60)
+        assert proc.returncode == 130
     finally:
         proc.kill()
     assert err.strip() == "interrupted: the game is abandoned", err
