@@ -43,6 +43,44 @@ BC_GAMES_PER_JOB = 50
 
 
 @dataclass(frozen=True)
+class SparseRows:
+    """Rows of `width` values kept as their non-zeros (float16): row i's are `columns`/`values`[starts[i] :
+    starts[i + 1]]. The teacher's shares of the actions, a few non-zeros among thousands of actions, take bytes
+    instead of 8.5 kB a decision."""
+
+    width: int
+    starts: np.ndarray  # (n + 1,) int64
+    columns: np.ndarray  # (non-zeros,) int32
+    values: np.ndarray  # (non-zeros,) float16
+
+    @staticmethod
+    def one_hots(labels: np.ndarray, width: int) -> SparseRows:
+        """Each label's one-hot row."""
+        n = len(labels)
+        return SparseRows(width, np.arange(n + 1, dtype=np.int64), np.asarray(labels, dtype=np.int32),
+                          np.ones(n, dtype=np.float16))  # fmt: skip
+
+    def dense(self, rows: np.ndarray) -> np.ndarray:
+        """The rows `rows`, dense float16 (len(rows), width)."""
+        first = self.starts[rows]
+        counts = self.starts[rows + 1] - first
+        ends = np.cumsum(counts)
+        picks = np.repeat(first - (ends - counts), counts) + np.arange(ends[-1] if len(ends) else 0)
+        out = np.zeros((len(rows), self.width), dtype=np.float16)
+        out[np.repeat(np.arange(len(rows)), counts), self.columns[picks]] = self.values[picks]
+        return out
+
+    @staticmethod
+    def concatenate(parts: Sequence[SparseRows]) -> SparseRows:
+        """The rows of `parts`, in order."""
+        shifts = np.cumsum([0, *(len(p.values) for p in parts[:-1])])
+        shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
+        starts = np.concatenate([parts[0].starts[:1], *shifted])
+        columns, values = (np.concatenate([getattr(p, name) for p in parts]) for name in ("columns", "values"))
+        return SparseRows(parts[0].width, starts, columns, values)
+
+
+@dataclass(frozen=True)
 class Decisions:
     """Decisions to learn from, kept small: each observation as its non-zero values (float16, as they are learnt)
     and their columns, each mask as bits: a position of a wide board, mostly zeros, takes a kilobyte or two instead of
@@ -57,7 +95,7 @@ class Decisions:
     actions: np.ndarray  # (n,) int64: the labels
     results: np.ndarray  # (n,) float32: the deciding seat's return in that game
     remaining: np.ndarray  # (n,) int32: the deciding seat's decisions after this one in that game
-    targets: np.ndarray | None = None  # (n, n_actions) float16: the teacher's shares of the actions, if it gives them
+    targets: SparseRows | None = None  # (n rows of n_actions): the teacher's shares of the actions, if it gives them
 
     JOINED: ClassVar[tuple[str, ...]] = ("columns", "values", "masks", "actions", "results", "remaining")
     """the fields after `starts`, in order, that `concatenate` joins part by part"""
@@ -84,13 +122,13 @@ class Decisions:
             return self.results[rows]
         return (self.results[rows] * np.float64(gamma) ** self.remaining[rows]).astype(np.float32)
 
-    def shares(self) -> np.ndarray:
-        """The teacher's shares of the actions (n, n_actions) float16: its `targets`, or each label's one-hot."""
-        if self.targets is not None:
-            return self.targets
-        one_hot = np.zeros((self.size, self.n_actions), dtype=np.float16)
-        one_hot[np.arange(self.size), self.actions] = 1
-        return one_hot
+    def shares(self) -> SparseRows:
+        """The teacher's shares of the actions, a row per decision: its `targets`, or each label's one-hot."""
+        return self.targets if self.targets is not None else SparseRows.one_hots(self.actions, self.n_actions)
+
+    def shares_of(self, rows: np.ndarray) -> np.ndarray:
+        """The teacher's shares of the actions at `rows`, dense float16 (len(rows), n_actions)."""
+        return self.shares().dense(rows)
 
     @staticmethod
     def concatenate(parts: Sequence[Decisions]) -> Decisions:
@@ -98,7 +136,8 @@ class Decisions:
         shifts = np.cumsum([0, *(len(p.values) for p in parts[:-1])])
         shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
         starts = np.concatenate([parts[0].starts[:1], *shifted])
-        targets = np.concatenate([p.shares() for p in parts]) if any(p.targets is not None for p in parts) else None
+        shared = any(p.targets is not None for p in parts)
+        targets = SparseRows.concatenate([p.shares() for p in parts]) if shared else None
         joined = (np.concatenate([getattr(p, name) for p in parts]) for name in Decisions.JOINED)
         return Decisions(parts[0].width, parts[0].n_actions, starts, *joined, targets)
 
@@ -145,8 +184,13 @@ class DecisionLog:
         given = [i for i, t in enumerate(self.targets) if t is not None]
         if not given:
             return plain
-        targets = plain.shares()
-        targets[given] = np.array([self.targets[i] for i in given])
+        columns, values = [], []
+        for action, target in zip(self.actions, self.targets, strict=True):
+            found = np.array([action]) if target is None else np.flatnonzero(target)
+            columns.append(found.astype(np.int32))
+            values.append(np.ones(1, dtype=np.float16) if target is None else target[found])
+        starts = np.cumsum([0, *(len(c) for c in columns)], dtype=np.int64)
+        targets = SparseRows(self.n_actions, starts, np.concatenate(columns), np.concatenate(values))
         return dataclasses.replace(plain, targets=targets)
 
 
@@ -301,7 +345,7 @@ def _fit(policy: Any, optimizer: torch.optim.Optimizer, cfg: TrainConfig, data: 
         if data.targets is None or not cfg.bc_shares:
             policy_loss = -dist.log_prob(a).mean()
         else:  # cross-entropy to the teacher's shares (masked actions have none: their log-probabilities drop out)
-            shares = torch.as_tensor(data.targets[idx].astype(np.float32), device=policy.device)
+            shares = torch.as_tensor(data.shares_of(idx).astype(np.float32), device=policy.device)
             log_probs = dist.distribution.logits.clamp(min=-1e4)
             policy_loss = -(shares * log_probs).sum(1).mean()
         loss = policy_loss + cfg.vf_coef * value_loss

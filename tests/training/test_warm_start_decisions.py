@@ -100,17 +100,20 @@ def test_the_teachers_shares_are_kept_and_joined_with_one_hots() -> None:
     of teachers without them join as one-hots of their labels, and decisions with none at all keep none."""
     rng = np.random.default_rng(0)
     plain, _, masks = _logged(rng, 3, 5, 4)
-    assert plain.targets is None and np.array_equal(plain.shares(), np.eye(4, dtype=np.float16)[[0, 1, 2]])
+    assert plain.targets is None and np.array_equal(plain.shares_of(np.arange(3)), np.eye(4, dtype=np.float16)[:3])
     log = DecisionLog(5, 4)
     shares = np.array([[0.5, 0.25, 0.25, 0.0], [0.0, 0.0, 0.125, 0.875]], dtype=np.float32)
     log.add(np.ones(5), masks[0].astype(np.int8), 0, shares[0])
     log.add(np.ones(5), masks[1].astype(np.int8), 3)  # no shares for this one: its label's one-hot
     log.add(np.ones(5), masks[2].astype(np.int8), 3, shares[1])
     searched = log.decisions([1.0, 0.0, 1.0])
-    assert searched.targets is not None and searched.targets.dtype == np.float16
-    assert np.array_equal(searched.targets, np.array([shares[0], [0, 0, 0, 1], shares[1]], dtype=np.float16))
+    assert searched.targets is not None and searched.targets.values.dtype == np.float16
+    assert len(searched.targets.values) == 6  # the non-zeros alone: 3 + 1 + 2
+    expected = np.array([shares[0], [0, 0, 0, 1], shares[1]], dtype=np.float16)
+    assert np.array_equal(searched.shares_of(np.arange(3)), expected)
+    assert np.array_equal(searched.shares_of(np.array([2, 0])), expected[[2, 0]])
     joined = Decisions.concatenate([plain, searched])
-    assert np.array_equal(joined.targets, np.concatenate([plain.shares(), searched.targets]))
+    assert np.array_equal(joined.shares_of(np.arange(6)), np.concatenate([np.eye(4, dtype=np.float16)[:3], expected]))
     assert Decisions.concatenate([plain, plain]).targets is None
 
 
