@@ -45,8 +45,8 @@ BC_GAMES_PER_JOB = 50
 @dataclass(frozen=True)
 class SparseRows:
     """Rows of `width` values kept as their non-zeros (float16): row i's are `columns`/`values`[starts[i] :
-    starts[i + 1]]. The teacher's shares of the actions, a few non-zeros among thousands of actions, take bytes
-    instead of 8.5 kB a decision."""
+    starts[i + 1]]. `Decisions` keeps its observations so, and the teacher's shares of the actions, a few non-zeros
+    among thousands of actions, in bytes instead of 8.5 kB a decision."""
 
     width: int
     starts: np.ndarray  # (n + 1,) int64
@@ -60,13 +60,13 @@ class SparseRows:
         return SparseRows(width, np.arange(n + 1, dtype=np.int64), np.asarray(labels, dtype=np.int32),
                           np.ones(n, dtype=np.float16))  # fmt: skip
 
-    def dense(self, rows: np.ndarray) -> np.ndarray:
-        """The rows `rows`, dense float16 (len(rows), width)."""
+    def dense(self, rows: np.ndarray, dtype: Any = np.float16) -> np.ndarray:
+        """The rows `rows`, dense (len(rows), width) of `dtype`."""
         first = self.starts[rows]
         counts = self.starts[rows + 1] - first
         ends = np.cumsum(counts)
         picks = np.repeat(first - (ends - counts), counts) + np.arange(ends[-1] if len(ends) else 0)
-        out = np.zeros((len(rows), self.width), dtype=np.float16)
+        out = np.zeros((len(rows), self.width), dtype=dtype)
         out[np.repeat(np.arange(len(rows)), counts), self.columns[picks]] = self.values[picks]
         return out
 
@@ -97,21 +97,21 @@ class Decisions:
     remaining: np.ndarray  # (n,) int32: the deciding seat's decisions after this one in that game
     targets: SparseRows | None = None  # (n rows of n_actions): the teacher's shares of the actions, if it gives them
 
-    JOINED: ClassVar[tuple[str, ...]] = ("columns", "values", "masks", "actions", "results", "remaining")
-    """the fields after `starts`, in order, that `concatenate` joins part by part"""
+    JOINED: ClassVar[tuple[str, ...]] = ("masks", "actions", "results", "remaining")
+    """the fields after the observations', in order, that `concatenate` joins part by part"""
 
     @property
     def size(self) -> int:
         return len(self.actions)
 
+    @property
+    def observations(self) -> SparseRows:
+        """The observations' non-zeros as sparse rows (views, no copy)."""
+        return SparseRows(self.width, self.starts, self.columns, self.values)
+
     def batch(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The observations (float32) and masks (bool) of `rows`, dense."""
-        first = self.starts[rows]
-        counts = self.starts[rows + 1] - first
-        ends = np.cumsum(counts)
-        picks = np.repeat(first - (ends - counts), counts) + np.arange(ends[-1] if len(ends) else 0)
-        obs = np.zeros((len(rows), self.width), dtype=np.float32)
-        obs[np.repeat(np.arange(len(rows)), counts), self.columns[picks]] = self.values[picks]
+        obs = self.observations.dense(rows, np.float32)
         masks = np.unpackbits(self.masks[rows], axis=1, count=self.n_actions).view(bool)
         return obs, masks
 
@@ -133,13 +133,11 @@ class Decisions:
     @staticmethod
     def concatenate(parts: Sequence[Decisions]) -> Decisions:
         """The decisions of `parts`, in order (the teacher's shares kept where any part has them)."""
-        shifts = np.cumsum([0, *(len(p.values) for p in parts[:-1])])
-        shifted = (p.starts[1:] + shift for p, shift in zip(parts, shifts, strict=True))
-        starts = np.concatenate([parts[0].starts[:1], *shifted])
+        obs = SparseRows.concatenate([p.observations for p in parts])
         shared = any(p.targets is not None for p in parts)
         targets = SparseRows.concatenate([p.shares() for p in parts]) if shared else None
         joined = (np.concatenate([getattr(p, name) for p in parts]) for name in Decisions.JOINED)
-        return Decisions(parts[0].width, parts[0].n_actions, starts, *joined, targets)
+        return Decisions(parts[0].width, parts[0].n_actions, obs.starts, obs.columns, obs.values, *joined, targets)
 
 
 class DecisionLog:
