@@ -346,7 +346,8 @@ class ISMCTSAgent:
 
     It needs the game: whoever asks it to act must first hand it the current `Game` with
     `observe_game(game, seat)` (the evaluation, the environments' opponents and the browser app do, see
-    `suntzu_env.core.protocol.ask`); it reads that game only through `suntzu_env.suntzu.determinize`.
+    `suntzu_env.core.protocol.ask`); it reads that game only through `suntzu_env.suntzu.determinize`. The batched
+    env asks it with `act_in_state`, handing it a game's engine state and that game's generator.
     """
 
     name = "ismcts"
@@ -417,26 +418,41 @@ class ISMCTSAgent:
                 "ismcts needs the game: call observe_game(game, seat) before act "
                 "(suntzu_env.core.protocol.ask does both)"
             )
-        state = np.array(game.state, dtype=STATE_DTYPE)  # type: ignore[attr-defined]
+        return self._decide(game.state, self._seat, action_mask, self._rng)  # type: ignore[attr-defined]
+
+    def act_in_state(self, state: np.ndarray, seat: int, action_mask: np.ndarray, rng: np.ndarray) -> int:
+        """The move for `seat` (0 blue, 1 red) in the engine state `state`, drawing from the generator `rng` (one
+        int64, `suntzu_env.core.rng`, advanced in place) instead of the agent's own: how the batched env asks the
+        search, each game with its own generator, which the env's saved state holds, so that a restored env goes
+        on exactly as the saved one would. The state is copied and read only through determinizations."""
+        return self._decide(state, seat, action_mask, rng)
+
+    def _decide(self, game_state: np.ndarray, seat: int, action_mask: np.ndarray, rng: np.ndarray) -> int:
+        """The search's move for `seat` in a copy of `game_state`; ValueError where that state asks another
+        decision than the mask given."""
+        if not isinstance(seat, (int, np.integer)) or not 0 <= seat < len(SEATS):
+            raise ValueError(f"seat must be 0 (blue) or 1 (red), got {seat!r}")
+        state = np.array(game_state, dtype=STATE_DTYPE)
         mask = np.zeros(N_ACTIONS, dtype=np.int8)
         if (
-            state[DEC_SIDE] != self._seat
+            state.shape != (STATE_SIZE,)
+            or state[DEC_SIDE] != seat
             or engine.legal_mask(state, mask) < 1
             or not np.array_equal(mask, np.asarray(action_mask, dtype=np.int8))
         ):
-            seat = SEATS[self._seat]
-            raise ValueError(f"ismcts was asked to act for {seat}, but the game it observed asks another decision")
+            raise ValueError(f"ismcts was asked to act for {SEATS[seat]}, but the game it observed asks another "
+                             "decision")  # fmt: skip
         self._target = np.zeros(N_ACTIONS, dtype=np.float32)
         if int(mask.sum()) == 1:
             action = int(np.flatnonzero(mask)[0])
             self._target[action] = 1.0
             return action
         action = search(
-            state, self._seat, self.iterations, self.exploration, self._horizons[self._seat], self._rng,
+            state, seat, self.iterations, self.exploration, self._horizons[seat], rng,
             self._child, self._visits, self._wins, self._avail, self.rollout_agent, self.rewind,
             *self._value,
         )  # fmt: skip
-        visits = np.where(mask > 0, self._visits[self._seat, 0], 0).astype(np.float32)
+        visits = np.where(mask > 0, self._visits[seat, 0], 0).astype(np.float32)
         total = visits.sum()
         self._target = visits / total if total > 0 else mask.astype(np.float32) / mask.sum()
         return int(action) if action >= 0 else int(np.flatnonzero(mask)[0])

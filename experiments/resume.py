@@ -268,10 +268,10 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
 
 
 def check_batchable(cfg: TrainConfig) -> None:
-    """An opponent of the mix that searches the game itself (it reads the game, `observe_game`) cannot answer
-    inside the batched env's compiled step: refused before the run folder is made. The scripted agents and trained
-    policies (which `check_models` has loaded) play there; a spec the game does not know is left to the batched
-    env, which names what it plays."""
+    """An opponent of the mix that searches the game itself (it reads the game, `observe_game`) answers in the batched
+    env only where it can be asked from a game's state (`act_in_state`, Sun Tzu's searches); another is refused
+    before the run folder is made. The scripted agents and trained policies (which `check_models` has loaded) play
+    there; a spec the game does not know is left to the batched env, which names what it plays."""
     for field, spec in cfg.mix_specs:
         if spec == POOL or spec in cfg.rules.scripted_agents or cfg.rules.trained_model(spec) is not None:
             continue
@@ -279,7 +279,7 @@ def check_batchable(cfg: TrainConfig) -> None:
             agent = cfg.rules.make_agent(spec)
         except cfg.rules.user_errors:
             continue
-        if callable(getattr(agent, "observe_game", None)):
+        if callable(getattr(agent, "observe_game", None)) and not callable(getattr(agent, "act_in_state", None)):
             raise UserError(f"{flag(field)}: {spec!r} searches the game itself and cannot play in the batched "
                             "environment; evaluate it with experiments.evaluate")  # fmt: skip
 

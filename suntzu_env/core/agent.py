@@ -30,7 +30,9 @@ class Agent(Protocol):
     An agent that searches (`ismcts`) also has `observe_game(game, seat)`: whoever asks it to act hands it
     the current `Game` first (`suntzu_env.core.protocol.ask` does both). It must use that game only through
     `game.sample_determinization(seat, ...)` (`suntzu_env.suntzu.determinize`), which shows nothing the seat may
-    not know (R9).
+    not know (R9). A search that the batched environment can play as an opponent also has `act_in_state(state, seat,
+    mask, rng)`: the move for `seat` in a game's engine state, drawn from that game's generator (`rng`, advanced in
+    place), reading the state only through determinizations.
 
     An agent that decides for many games at once also has `act_batch(observations[M, D], masks[M, A]) ->
     actions[M]`; the batched environment asks it once per opponent round.

@@ -74,6 +74,21 @@ def test_a_run_killed_after_its_summary_gets_its_result_on_resume(best_response_
     assert _result(run) == _result(best_response_run) and (run / "summary.json").read_bytes() == summary
 
 
+def test_a_best_response_to_a_search_trains_against_it_in_the_batched_env(tmp_path: Path) -> None:
+    """Sun Tzu's search plays as the batched env's opponent (each decision from the game's state and generator), so
+    a best response to it trains like any other; the same command twice gives the same result."""
+    found = []
+    for k in range(2):
+        runs = tmp_path / f"runs{k}"
+        out = run_module(MODULE, "--agent", "ismcts:5", "--runs-dir", str(runs), "--timestamp", "test",
+                         "--no-progress-bar")  # fmt: skip
+        assert "best response to ismcts:5 after 512 timesteps: won " in out.stdout
+        (run,) = runs.iterdir()
+        assert read_config(run).opponents == "ismcts:5=1"
+        found.append({k: v for k, v in _result(run).items() if k != "wall_s"})
+    assert found[0] == found[1] and found[0]["final_eval"]["games"] == 4
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -87,7 +102,6 @@ def test_a_run_killed_after_its_summary_gets_its_result_on_resume(best_response_
             "--restart-opponents: a best response plays --agent alone",
         ),
         (["--agent", "greedy", "--final-eval-games", "0"], "--final-eval-games: a best response is measured by"),
-        (["--agent", "ismcts:10"], "--agent: 'ismcts:10' searches the game itself and cannot play in"),
         (["--game", "binfa", "--agent", "mcts:5"], "--agent: Bin'Fa's batched env plays random, greedy, heuristic"),
     ],
 )

@@ -246,12 +246,12 @@ def test_a_missing_gpu_is_refused_before_the_run_folder(
     assert err == f"{PROG}: error: --device cuda: torch sees no CUDA GPU here (use auto or cpu)\n"
 
 
-@pytest.mark.parametrize(("game", "search"), [("suntzu", "ismcts"), ("suntzu", "ismcts:10"), ("binfa", "mcts")])
+@pytest.mark.parametrize(("game", "search"), [("binfa", "mcts"), ("binfa", "mcts:10")])
 def test_a_searching_opponent_is_refused_before_the_run_folder(
     game: str, search: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """A search reads the game itself, so it cannot answer inside the batched env's compiled step: refused in one
-    line before anything is printed or made."""
+    """Bin'Fa's search reads the game itself and cannot be asked from a batched env's state (Sun Tzu's can,
+    `act_in_state`): refused in one line before anything is printed or made."""
     with pytest.raises(SystemExit) as exit_:
         train.main(["--game", game, "--opponents", f"random=1,{search}=1", "--runs-dir", str(tmp_path / "runs")])
     out, err = capsys.readouterr()

@@ -4,11 +4,14 @@
 
 from __future__ import annotations
 
+import copy
 import itertools
 import warnings
 from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from stable_baselines3.common.vec_env.base_vec_env import VecEnvIndices, VecEnvStepReturn
@@ -307,12 +310,36 @@ class SunTzuVecEnv(BatchedVecEnv):
             bounds = [0, *(np.flatnonzero(slots[1:] != slots[:-1]) + 1).tolist(), waiting.size]  # one run per policy
             for lo, hi in itertools.pairwise(bounds):
                 slot = self._slots[slots[lo]]
+                if slot.searcher is not None:
+                    answers[lo:hi] = self._search_answers(slot, waiting[lo:hi])
+                    continue
                 answers[lo:hi] = self._shaped_answers(slot, slot.policy(observations[lo:hi], masks[lo:hi]), hi - lo)
             j = core.check_actions(answers, masks, np.empty(waiting.size, dtype=np.uint8))
             if j >= 0:
                 raise ValueError(f"opponent {self._slots[slots[j]].name!r} played an illegal action: "
                                  f"{self._illegal_error(waiting[j], answers[j])}")  # fmt: skip
             core.resume_games(waiting, answers, *self._batch(obs))
+
+    def _search_answers(self, slot: Slot, games: np.ndarray) -> list[int]:
+        """A search's moves in `games`, on as many threads as the step runs (each a copy of the search, which
+        releases the GIL while it searches); the moves depend only on each game's state and generator, never on
+        the threads."""
+        count = min(numba.get_num_threads(), len(games))
+        if count <= 1:
+            return [self._search_answer(slot.searcher, i) for i in games]
+        while len(slot.searcher_copies) < count - 1:
+            slot.searcher_copies.append(copy.deepcopy(slot.searcher))
+        searchers = [slot.searcher, *slot.searcher_copies[: count - 1]]
+        parts = np.array_split(games, count)
+        with ThreadPoolExecutor(count) as pool:
+            found = pool.map(lambda k: [self._search_answer(searchers[k], i) for i in parts[k]], range(count))
+            return [a for part in found for a in part]
+
+    def _search_answer(self, searcher: Any, i: int) -> int:
+        """A search's move in game i, for the seat the learner does not hold, drawn from the game's own generator."""
+        rng = self._table[i, core.T_AGENT_RNG : core.T_AGENT_RNG + 1]
+        seat = 1 - int(self._table[i, vec_table.SEAT])
+        return int(searcher.act_in_state(self._states[i], seat, self._masks[i], rng))
 
     @staticmethod
     def _shaped_answers(slot: Slot, answers: Any, m: int) -> np.ndarray:

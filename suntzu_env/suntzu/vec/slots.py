@@ -1,6 +1,7 @@
 """The opponents of the batched environment, in slots: one slot per distinct opponent, each a compiled baseline
 (`agent` >= 0: an id of `vec_core.COMPILED_AGENTS`), a policy network played in compiled code (`AGENT_NET`) or a
-policy asked from Python (`AGENT_POLICY`); the compiled step reads the slots' agents and packed networks."""
+policy asked from Python (`AGENT_POLICY`): a batched policy, or a search asked game by game with the game's state
+(`searcher`); the compiled step reads the slots' agents and packed networks."""
 
 from __future__ import annotations
 
@@ -17,23 +18,39 @@ from suntzu_env.suntzu.observation import OBSERVATION_SIZE
 from suntzu_env.suntzu.players import make_agent
 
 OPPONENTS_HELP = (
-    "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>'), a callable policy(observations[M, D], "
+    "an agent spec ('random', 'greedy', 'heuristic', 'ppo:<path>', 'ismcts[:<iterations>]', "
+    "'ismcts-value:<path>'), a callable policy(observations[M, D], "
     "masks[M, A]) -> actions[M], an object with .act_batch(observations, masks) or .act(observation, mask)"
 )
 
 
 class Slot:
     """One opponent of the env: a compiled agent (`agent` >= 0), a policy network played in compiled code (`net`:
-    the net and whether it plays the argmax) or a policy asked from Python."""
+    the net and whether it plays the argmax), a policy asked from Python, or a search asked from Python game by game
+    (`searcher`: an agent with `act_in_state`)."""
 
     def __init__(
-        self, key: Any, name: str, agent: int, policy: Policy | None, net: tuple[CompiledNet, bool] | None = None
+        self,
+        key: Any,
+        name: str,
+        agent: int,
+        policy: Policy | None,
+        net: tuple[CompiledNet, bool] | None = None,
+        searcher: Any = None,
     ) -> None:
         self.key = key
         self.name = name
         self.agent = agent
         self.policy = policy
         self.net = net
+        self.searcher = searcher
+        self.searcher_copies: list[Any] = []  # copies of the search for the step's other threads, made as needed
+
+
+def searches_states(agent: Any) -> bool:
+    """Whether `agent` searches the game itself but can be asked from a batched env's engine state:
+    `act_in_state(state, seat, mask, rng)` (the `ismcts` searches)."""
+    return callable(getattr(agent, "act_in_state", None))
 
 
 def row_by_row(agent: Any) -> Policy:
@@ -90,9 +107,13 @@ class OpponentSlots:
         if isinstance(opponent, str):
             slot = self.spec_slot(opponent, seed)
         elif callable(getattr(opponent, "act_batch", None)) or callable(getattr(opponent, "act", None)):
-            if callable(getattr(opponent, "observe_game", None)):
-                raise ValueError(f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv")
-            slot = self.agent_slot(opponent, describe(opponent), opponent)
+            if searches_states(opponent):
+                slot = Slot(opponent, describe(opponent), core.AGENT_POLICY, None, searcher=opponent)
+            elif callable(getattr(opponent, "observe_game", None)):
+                raise ValueError(f"opponents: {opponent!r} searches the game itself and cannot play in SunTzuVecEnv; "
+                                 "give it act_in_state(state, seat, mask, rng)")  # fmt: skip
+            else:
+                slot = self.agent_slot(opponent, describe(opponent), opponent)
         elif callable(opponent):
             slot = Slot(opponent, describe(opponent), core.AGENT_POLICY, opponent)
         else:
@@ -105,6 +126,8 @@ class OpponentSlots:
         if spec in core.COMPILED_AGENTS:
             return Slot(spec, spec, core.COMPILED_AGENTS.index(spec), None)
         agent = make_agent(spec, seed=int(np.random.SeedSequence(seed).generate_state(1)[0]))
+        if searches_states(agent):  # each decision drawn from the game's own generator, not the agent's seed
+            return Slot(spec, spec, core.AGENT_POLICY, None, searcher=agent)
         if callable(getattr(agent, "observe_game", None)):
             raise ValueError(
                 f"opponents: {spec!r} searches the game itself and cannot play in SunTzuVecEnv; "
@@ -142,4 +165,4 @@ class OpponentSlots:
             self.work = np.zeros((self.n_envs, width), dtype=np.float32)
 
 
-__all__ = ["OPPONENTS_HELP", "OpponentSlots", "Slot", "describe", "row_by_row"]
+__all__ = ["OPPONENTS_HELP", "OpponentSlots", "Slot", "describe", "row_by_row", "searches_states"]

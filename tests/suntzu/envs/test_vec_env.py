@@ -18,7 +18,11 @@ from stable_baselines3.common.vec_env import VecMonitor
 from suntzu_env import Game
 from suntzu_env import IllegalActionWarning
 from suntzu_env import SunTzuGymEnv
+from suntzu_env.core.threads import max_threads
+from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.actions import N_ACTIONS
+from suntzu_env.suntzu.engine import legal_mask
+from suntzu_env.suntzu.engine import side_to_act
 from suntzu_env.suntzu.observation import OBSERVATION_SIZE
 from suntzu_env.suntzu.vec_env import SunTzuVecEnv
 from suntzu_env.suntzu.vec_env import SunTzuVectorEnv
@@ -449,6 +453,83 @@ def test_a_policy_answering_illegally_changes_nothing() -> None:
         assert obs.shape == (4, OBSERVATION_SIZE)
 
 
+class GameReader:
+    """An agent that reads the game (`observe_game`) but cannot be asked from a state (no `act_in_state`)."""
+
+    def act(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        return int(np.argmax(mask))
+
+    def reset(self, seed: int | None = None) -> None:
+        pass
+
+    def observe_game(self, game: object, seat: str) -> None:
+        pass
+
+
+class StateSearcher(GameReader):
+    """A search as the batched env asks it (`act_in_state`): its first legal move, each call logged."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, int]] = []  # (seat, generator) of each call
+
+    def act_in_state(self, state: np.ndarray, seat: int, mask: np.ndarray, rng: np.ndarray) -> int:
+        assert side_to_act(state) == seat and np.array_equal(mask, legal_mask_of(state))
+        self.calls.append((seat, int(rng[0])))
+        rng[0] += 1  # a draw: the env keeps the generator the search advanced
+        return int(np.argmax(mask))
+
+
+def legal_mask_of(state: np.ndarray) -> np.ndarray:
+    mask = np.zeros(N_ACTIONS, dtype=np.int8)
+    legal_mask(state.copy(), mask)
+    return mask
+
+
+def test_a_search_answers_from_each_games_state_and_generator() -> None:
+    """A search (`act_in_state`) is asked game by game for the seat the learner does not hold, with the game's state
+    and its generator, which it advances: the games are those of the same first-legal opponent as a policy, and a
+    saved env goes on with the same generators."""
+    searcher, policy = StateSearcher(), FirstLegalPolicy()
+    searched = SunTzuVecEnv(4, opponents=searcher, seed=6, records=True, threads=1)  # one copy: its log whole
+    asked = SunTzuVecEnv(4, opponents=policy, seed=6, records=True)
+    a, records_a = play(searched, 120)
+    b, records_b = play(asked, 120)
+    assert records_a == records_b and len(records_a) >= 2 and len(searcher.calls) == len(policy.seen)
+    for x, y in zip(a, b, strict=True):
+        np.testing.assert_array_equal(x, y)
+    seats = {seat for seat, _ in searcher.calls}
+    assert seats == {0, 1}  # the learner alternates seats, so the search plays both
+    state = searched.get_state()
+    assert state["table"][:, core.T_AGENT_RNG].tolist() != asked.get_state()["table"][:, core.T_AGENT_RNG].tolist()
+
+
+def test_the_search_plays_in_the_batched_env_and_a_saved_env_goes_on_exactly() -> None:
+    """`ismcts` as the batched env's opponent: every game ends and replays; saved after 40 steps and restored into a
+    new env on another number of threads (the searches run on the step's threads), the env plays on exactly as the
+    one that was not stopped."""
+    env = SunTzuVecEnv(4, opponents="ismcts:8", seed=4, records=True, threads=min(2, max_threads()))
+    rng = np.random.default_rng(5)
+    env.reset()
+    for _ in range(40):
+        env.step(random_legal(rng, env.action_masks()))
+    saved = env.get_state()
+    restored = SunTzuVecEnv(4, opponents="random", seed=0, records=True, threads=1)
+    restored.set_state(saved)
+    records: list[list[dict]] = [[], []]
+    for _ in range(150):
+        actions = random_legal(rng, env.action_masks())
+        for k, e in enumerate((env, restored)):
+            obs, rewards, dones, infos = e.step(actions)
+            records[k] += [info["record"] for info in infos if "record" in info]
+            if k == 0:
+                first = (obs, rewards, dones)
+        for x, y in zip(first, (obs, rewards, dones), strict=True):
+            np.testing.assert_array_equal(x, y)
+    assert records[0] == records[1] and len(records[0]) >= 2
+    for record in records[0]:
+        assert Game.replay(record).is_terminal
+
+
 BAD_ARGUMENTS: list[tuple[int, dict[str, Any], type[Exception], str]] = [
     (2, {"opponents": "champion"}, ValueError, "unknown agent 'champion'"),
     (2, {"opponents": 42}, TypeError, "each opponent must be"),
@@ -456,7 +537,7 @@ BAD_ARGUMENTS: list[tuple[int, dict[str, Any], type[Exception], str]] = [
     (2, {"opponents": {}}, ValueError, "empty mix"),
     (2, {"opponents": {"random": -1.0}}, ValueError, "weight"),
     (2, {"opponents": {"random": 0.0}}, ValueError, "add up to 0"),
-    (2, {"opponents": "ismcts"}, ValueError, "searches the game"),
+    (2, {"opponents": GameReader()}, ValueError, "searches the game itself and cannot play in SunTzuVecEnv"),
     (2, {"seed": -1}, ValueError, r"seed must lie in \[0, 2\*\*63\)"),
     (2, {"seed": "0"}, TypeError, "seed must be an integer or None"),
     (2, {"seat": "green"}, ValueError, "seat must be one of"),
