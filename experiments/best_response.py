@@ -14,8 +14,8 @@ The run is a training run (its folder under `--runs-dir`, its checkpoints, every
 checkpoint with `--resume <run folder>`, and `best_response.json`, written last, gives the result (`--table` adds
 it to a CSV file of them). The headline is the game's (`experiments.stats.headline`): the games won outright where a
 game without a winner is undecided, the score with draws counted half where it is a draw. An agent the game's
-batched env cannot play (Bin'Fa's search, which reads the game itself) is refused; Sun Tzu's searches play there,
-asked game by game with each game's state (slow: about 90 ms a decision, so their rows use a smaller budget).
+batched env cannot play (a search that reads the game itself and cannot be asked from a game's state) is refused; a
+search that can (`act_in_state`) plays there game by game, every learner step waiting on one of its decisions.
 """
 
 from __future__ import annotations

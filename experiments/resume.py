@@ -269,7 +269,7 @@ def check_models(cfg: TrainConfig, fresh: bool) -> None:
 
 def check_batchable(cfg: TrainConfig) -> None:
     """An opponent of the mix that searches the game itself (it reads the game, `observe_game`) answers in the batched
-    env only where it can be asked from a game's state (`act_in_state`, Sun Tzu's searches); another is refused
+    env only where it can be asked from a game's state (`act_in_state`); another is refused
     before the run folder is made. The scripted agents and trained policies (which `check_models` has loaded) play
     there; a spec the game does not know is left to the batched env, which names what it plays."""
     for field, spec in cfg.mix_specs:
