@@ -39,6 +39,7 @@ from experiments.learner import initial_model, torch_device
 from experiments.pool import check_pool, make_vec_env
 from experiments.runs import read_config, remove_temporaries, write_json
 from experiments.versions import library_versions
+from suntzu_env.core.agent import searches_states
 from suntzu_env.core.files import in_progress
 from suntzu_env.core.protocol import GameRules
 
@@ -279,7 +280,7 @@ def check_batchable(cfg: TrainConfig) -> None:
             agent = cfg.rules.make_agent(spec)
         except cfg.rules.user_errors:
             continue
-        if callable(getattr(agent, "observe_game", None)) and not callable(getattr(agent, "act_in_state", None)):
+        if callable(getattr(agent, "observe_game", None)) and not searches_states(agent):
             raise UserError(f"{flag(field)}: {spec!r} searches the game itself and cannot play in the batched "
                             "environment; evaluate it with experiments.evaluate")  # fmt: skip
 

@@ -78,6 +78,12 @@ class AgentKind:
     load: Callable[[str, int | None, Any], Agent] | None = None
 
 
+def searches_states(agent: Any) -> bool:
+    """Whether `agent` searches the game itself but can be asked from a batched env's engine state:
+    `act_in_state(state, seat, mask, rng)` (see `Agent`)."""
+    return callable(getattr(agent, "act_in_state", None))
+
+
 class ModelError(ValueError):
     """A path that holds no loadable model (missing, unreadable, or made for another game layout)."""
 
@@ -86,4 +92,4 @@ class IncompatibleModelError(ModelError):
     """A model trained for other observation or action spaces than this version's."""
 
 
-__all__ = ["Agent", "AgentKind", "IncompatibleModelError", "ModelError", "Opponent", "Policy"]
+__all__ = ["Agent", "AgentKind", "IncompatibleModelError", "ModelError", "Opponent", "Policy", "searches_states"]

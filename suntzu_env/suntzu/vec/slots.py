@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from suntzu_env.core.agent import Opponent, Policy
+from suntzu_env.core.agent import Opponent, Policy, searches_states
 from suntzu_env.core.policy_net import HEADER_SIZE, CompiledNet, compiled_policy, pack_nets, playable_net
 from suntzu_env.suntzu import vec_core as core
 from suntzu_env.suntzu.actions import N_ACTIONS
@@ -45,12 +45,6 @@ class Slot:
         self.net = net
         self.searcher = searcher
         self.searcher_copies: list[Any] = []  # copies of the search for the step's other threads, made as needed
-
-
-def searches_states(agent: Any) -> bool:
-    """Whether `agent` searches the game itself but can be asked from a batched env's engine state:
-    `act_in_state(state, seat, mask, rng)` (the `ismcts` searches)."""
-    return callable(getattr(agent, "act_in_state", None))
 
 
 def row_by_row(agent: Any) -> Policy:
@@ -165,4 +159,4 @@ class OpponentSlots:
             self.work = np.zeros((self.n_envs, width), dtype=np.float32)
 
 
-__all__ = ["OPPONENTS_HELP", "OpponentSlots", "Slot", "describe", "row_by_row", "searches_states"]
+__all__ = ["OPPONENTS_HELP", "OpponentSlots", "Slot", "describe", "row_by_row"]

@@ -487,8 +487,8 @@ def legal_mask_of(state: np.ndarray) -> np.ndarray:
 
 def test_a_search_answers_from_each_games_state_and_generator() -> None:
     """A search (`act_in_state`) is asked game by game for the seat the learner does not hold, with the game's state
-    and its generator, which it advances: the games are those of the same first-legal opponent as a policy, and a
-    saved env goes on with the same generators."""
+    and its generator, which it advances: the games are those of the same first-legal opponent as a policy, and the
+    generators it advanced are the env's own (its saved state holds them)."""
     searcher, policy = StateSearcher(), FirstLegalPolicy()
     searched = SunTzuVecEnv(4, opponents=searcher, seed=6, records=True, threads=1)  # one copy: its log whole
     asked = SunTzuVecEnv(4, opponents=policy, seed=6, records=True)
